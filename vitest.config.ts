@@ -1,0 +1,30 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Two projects: `unit` runs pure domain and infrastructure tests; `platform` runs against one
+ * local platform (dynalite, s3rver, the gateway) that its global setup starts on free ports.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/platform/**', 'node_modules/**'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'platform',
+          include: ['test/platform/**/*.test.ts'],
+          globalSetup: ['test/platform/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
