@@ -1,0 +1,91 @@
+/**
+ * `npm start`: the whole platform on this machine. Settings (all optional):
+ *   SPOKE_STATE_DIR      state folder (default .local-data): DynamoDB, S3 objects, graphs, info file
+ *   SPOKE_DATA_PATH      input data (default ../shared/data)
+ *   SPOKE_BASE_PORT, SPOKE_APP_PORT, SPOKE_DYNAMODB_PORT, SPOKE_S3_PORT, SPOKE_SQS_PORT (0 = any free port)
+ *   --reset              start from empty tables and buckets
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { localStateDir } from '../functions/platform/paths.ts';
+import { portsFromEnvironment, startLocalPlatform, type LocalPlatform } from '../lib/local/platform.ts';
+import { seedDemoCredentials } from '../lib/local/seed.ts';
+import { PortInUseError } from '../lib/local/servers.ts';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+
+const stateDir = localStateDir();
+const infoFile = join(stateDir, 'local-platform.json');
+
+async function main(): Promise<void> {
+  await mkdir(stateDir, { recursive: true });
+  const ports = portsFromEnvironment();
+  let platform: LocalPlatform;
+  try {
+    platform = await startLocalPlatform({
+      stateDir,
+      ports,
+      reset: process.argv.includes('--reset'),
+      log: (line) => console.error(line),
+    });
+  } catch (error) {
+    if (error instanceof PortInUseError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const demo = await seedDemoCredentials(infoFile);
+  const info = {
+    base_url: platform.urls.base,
+    app_base_url: platform.urls.app,
+    services: { dynamodb: platform.urls.dynamodb, s3: platform.urls.s3, sqs: platform.urls.sqs },
+    state_dir: stateDir,
+    demo,
+    pid: process.pid,
+    started_at: new Date().toISOString(),
+  };
+  await writeFile(infoFile, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
+
+  console.log(
+    [
+      '',
+      'Spoke platform is running locally.',
+      `  {base_url}      ${info.base_url}`,
+      `  {app_base_url}  ${info.app_base_url}`,
+      `  DynamoDB        ${info.services.dynamodb} (dynalite)`,
+      `  S3              ${info.services.s3} (s3rver)`,
+      `  SQS             ${info.services.sqs} (in-process queues)`,
+      '',
+      `  Demo API key (free plan):  ${demo.api_key}`,
+      `  Demo partner key:          ${demo.partner_api_key}  (source "${demo.partner_source}")`,
+      `  URLs and demo credentials: ${infoFile}`,
+      '',
+      'Try:',
+      `  curl -s -X POST ${info.base_url}/directions/v2/ \\`,
+      `    -H 'apikey: ${demo.api_key}' -H 'Content-Type: application/json' \\`,
+      `    -d '{"coordinates": [[-0.1337, 51.5246], [-0.1246, 51.5219]]}'`,
+      '',
+      'Ctrl-C stops everything.',
+      '',
+    ].join('\n'),
+  );
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal} received: stopping the local platform...`);
+    await platform.stop();
+    console.log('Stopped.');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(`The local platform could not start: ${(error as Error)?.stack ?? String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,142 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../platform/aws.ts';
+import { tableName } from '../platform/resources.ts';
+import type { Plan, RateLimits } from './principal.ts';
+
+/**
+ * API keys look like `spk_<key id>_<secret>`. The key id is public (it names the key in the
+ * operator CLI and in logs); the whole key is stored only as a SHA-256 hash. A fast hash is
+ * enough because the secret carries 256 random bits: there is nothing to brute-force.
+ */
+
+const KEY_PATTERN = /^spk_([a-f0-9]{16})_[A-Za-z0-9_-]{43}$/;
+
+/** Partner source slugs (spec 8): 2-32 characters of a-z, 0-9, `_` and `-`. */
+export const SOURCE_SLUG_PATTERN = /^[a-z0-9_-]{2,32}$/;
+
+/** Free-plan limits are fixed by the spec; enterprise and partner limits are agreed per key. */
+export const FREE_PLAN_LIMITS: RateLimits = { perMinute: 10, perHour: 100, perDay: 1000 };
+
+export type KeyStatus = 'active' | 'revoked';
+
+export interface ApiKeyRecord {
+  key_id: string;
+  key_hash: string;
+  name: string;
+  plan: Plan;
+  source?: string;
+  limits: RateLimits;
+  status: KeyStatus;
+  created_at: string;
+  revoked_at?: string;
+}
+
+export interface NewApiKey {
+  name: string;
+  plan: Plan;
+  source?: string;
+  limits?: RateLimits;
+}
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+/** The key id inside a well-formed key, or null for anything that is not one of our keys. */
+export function keyIdOf(key: string): string | null {
+  return KEY_PATTERN.exec(key)?.[1] ?? null;
+}
+
+export function looksLikeApiKey(value: string): boolean {
+  return KEY_PATTERN.test(value);
+}
+
+function validateNewKey(input: NewApiKey): RateLimits {
+  if (!input.name.trim()) throw new Error('A key needs a name');
+  if (input.plan === 'partner' && !(input.source && SOURCE_SLUG_PATTERN.test(input.source))) {
+    throw new Error('A partner key needs a source slug of 2-32 characters a-z, 0-9, _ or -');
+  }
+  if (input.plan !== 'partner' && input.source) throw new Error('Only partner keys carry a source slug');
+  if (input.plan === 'free') {
+    if (input.limits) throw new Error('Free-plan limits are fixed (10/minute, 100/hour, 1,000/day)');
+    return FREE_PLAN_LIMITS;
+  }
+  const limits = input.limits;
+  if (!limits) throw new Error(`A ${input.plan} key needs its agreed limits per minute, hour and day`);
+  for (const value of [limits.perMinute, limits.perHour, limits.perDay]) {
+    if (!Number.isInteger(value) || value < 1) throw new Error('Limits must be positive integers');
+  }
+  if (limits.perMinute > limits.perHour || limits.perHour > limits.perDay) {
+    throw new Error('Limits must not shrink with a longer window (minute <= hour <= day)');
+  }
+  return limits;
+}
+
+/** Creates a key and returns it with its record. The key itself is shown once and never stored. */
+export async function createApiKey(input: NewApiKey, now = new Date()): Promise<{ key: string; record: ApiKeyRecord }> {
+  const limits = validateNewKey(input);
+  const keyId = randomBytes(8).toString('hex');
+  const key = `spk_${keyId}_${randomBytes(32).toString('base64url')}`;
+  const record: ApiKeyRecord = {
+    key_id: keyId,
+    key_hash: hashApiKey(key),
+    name: input.name.trim(),
+    plan: input.plan,
+    ...(input.source ? { source: input.source } : {}),
+    limits,
+    status: 'active',
+    created_at: now.toISOString(),
+  };
+  await dynamo().send(
+    new PutCommand({ TableName: tableName('apiKeys'), Item: record, ConditionExpression: 'attribute_not_exists(key_id)' }),
+  );
+  return { key, record };
+}
+
+export async function getApiKeyRecord(keyId: string): Promise<ApiKeyRecord | null> {
+  const result = await dynamo().send(new GetCommand({ TableName: tableName('apiKeys'), Key: { key_id: keyId } }));
+  return (result.Item as ApiKeyRecord | undefined) ?? null;
+}
+
+/** The active record the key belongs to, or null. The stored hash is compared in constant time. */
+export async function verifyApiKey(key: string): Promise<ApiKeyRecord | null> {
+  const keyId = keyIdOf(key);
+  if (!keyId) return null;
+  const record = await getApiKeyRecord(keyId);
+  if (!record || record.status !== 'active') return null;
+  const presented = Buffer.from(hashApiKey(key), 'hex');
+  const stored = Buffer.from(record.key_hash, 'hex');
+  return presented.length === stored.length && timingSafeEqual(presented, stored) ? record : null;
+}
+
+export async function listApiKeys(): Promise<ApiKeyRecord[]> {
+  const records: ApiKeyRecord[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo().send(new ScanCommand({ TableName: tableName('apiKeys'), ExclusiveStartKey: startKey }));
+    records.push(...((page.Items ?? []) as ApiKeyRecord[]));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return records.sort((a, b) => a.created_at.localeCompare(b.created_at));
+}
+
+/** Revokes a key at once: the authorizer reads the record on every request (no result cache). */
+export async function revokeApiKey(keyId: string, now = new Date()): Promise<boolean> {
+  try {
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName('apiKeys'),
+        Key: { key_id: keyId },
+        UpdateExpression: 'SET #status = :revoked, revoked_at = :now',
+        ConditionExpression: 'attribute_exists(key_id)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':revoked': 'revoked', ':now': now.toISOString() },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}

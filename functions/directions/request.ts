@@ -1,0 +1,55 @@
+import { DateTime } from 'luxon';
+import { z } from 'zod';
+
+/** Request body of POST /directions/v2/ (spec 4.1), one rule per field of the spec's table. */
+
+export const MIN_COORDINATES = 2;
+export const MAX_COORDINATES = 25;
+
+export const longitude = z
+  .number({ error: 'longitude must be a number' })
+  .min(-180, 'longitude must be between -180 and 180')
+  .max(180, 'longitude must be between -180 and 180');
+export const latitude = z
+  .number({ error: 'latitude must be a number' })
+  .min(-90, 'latitude must be between -90 and 90')
+  .max(90, 'latitude must be between -90 and 90');
+
+/** `[longitude, latitude]`, GeoJSON order. */
+export const coordinate = z.tuple([longitude, latitude], { error: 'must be [longitude, latitude]' });
+export type Coordinate = z.output<typeof coordinate>;
+
+/** `YYYY-MM-DDTHH:mm` without offset; read later in the route city's time zone. */
+export const departureTime = z
+  .string({ error: 'must be a string YYYY-MM-DDTHH:mm' })
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, 'must be YYYY-MM-DDTHH:mm with no time zone offset')
+  .refine((value) => DateTime.fromISO(value, { zone: 'UTC' }).isValid, 'is not a valid date and time');
+
+/** `en` or `es`; a regional tag such as `es-MX` is read as its base language. */
+export const language = z
+  .string({ error: 'must be en or es' })
+  .transform((value) => value.trim().toLowerCase().split(/[-_]/)[0])
+  .pipe(z.enum(['en', 'es'], { error: 'must be en or es (a regional tag such as es-MX is read as es)' }));
+export type Language = z.output<typeof language>;
+
+export const directionsRequest = z.object({
+  coordinates: z
+    .array(coordinate, { error: 'must be an array of [longitude, latitude] pairs' })
+    .min(MIN_COORDINATES, `must contain at least ${MIN_COORDINATES} coordinates`)
+    .max(MAX_COORDINATES, `must contain at most ${MAX_COORDINATES} coordinates`),
+  profile: z.enum(['cycling', 'walking'], { error: 'must be cycling or walking' }).default('cycling'),
+  supersafe: z.boolean({ error: 'must be true or false' }).default(true),
+  bearing: z
+    .number({ error: 'must be a number of degrees' })
+    .min(0, 'must be in [0, 360)')
+    .lt(360, 'must be in [0, 360)')
+    .optional(),
+  departure_time: departureTime.optional(),
+  language: language.default('en'),
+  nighttime: z.boolean({ error: 'must be true or false' }).optional(),
+});
+
+export type DirectionsRequest = z.output<typeof directionsRequest>;
+
+/** One rate-limit token per consecutive pair of coordinates (spec 8). */
+export const directionsCost = (request: DirectionsRequest): number => request.coordinates.length - 1;

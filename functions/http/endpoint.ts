@@ -1,0 +1,232 @@
+import middy, { type MiddlewareObj, type Request } from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { z } from 'zod';
+import { fromAuthorizerContext, type Principal } from '../auth/principal.ts';
+import { logger } from '../platform/logger.ts';
+import { endpoints, type HttpMethod } from '../platform/endpoints.ts';
+import { consumeTokens, peekTokens, RateLimiterBusyError } from '../ratelimit/limiter.ts';
+import type { RateDecision } from '../ratelimit/windows.ts';
+import { badRequest, HttpError, internalError, methodNotAllowed, rateLimitExceeded } from './errors.ts';
+import { validationError } from './validation.ts';
+
+/**
+ * The HTTP conventions every handler shares, composed from small middy middlewares: error
+ * shaping (spec 7), 405 for other methods, JSON parsing, zod validation, rate limiting with its
+ * headers (spec 8), CORS, a request id, and one log line per request. A handler built with
+ * `endpoint()` only maps validated input to a result.
+ */
+
+export interface EndpointRequest<Body, Query> {
+  body: Body;
+  query: Query;
+  pathParameters: Record<string, string>;
+  principal: Principal | null;
+  requestId: string;
+}
+
+export interface EndpointResult {
+  status?: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface EndpointOptions<B extends z.ZodType, Q extends z.ZodType> {
+  /** The endpoint's id in functions/platform/endpoints.ts: methods and credentials come from there. */
+  id: string;
+  body?: B;
+  query?: Q;
+  /** Rate-limit tokens a valid request takes; one unless the endpoint says otherwise. */
+  cost?: (input: { body: z.output<B>; query: z.output<Q> }) => number;
+}
+
+export type ApiHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+interface RequestState {
+  startedAt: number;
+  requestId: string;
+  principal: Principal | null;
+  headers: Record<string, string>;
+  rateDecision?: RateDecision;
+  body?: unknown;
+  query?: unknown;
+}
+
+type HttpRequest = Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>;
+
+/** Per-request state, keyed by the event: the local gateway runs many requests in one process. */
+const states = new WeakMap<APIGatewayProxyEvent, RequestState>();
+
+const state = (request: HttpRequest): RequestState => {
+  const found = states.get(request.event);
+  if (!found) throw new Error('HTTP state used before the boundary middleware ran');
+  return found;
+};
+
+const EXPOSED_HEADERS = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, X-Request-Id';
+
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): APIGatewayProxyResult {
+  return { statusCode: status, headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(body) };
+}
+
+/** Outermost: turns errors into the spec's body, adds CORS, request id and rate headers, logs. */
+export function boundary(routeId: string): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
+  const finish = (request: HttpRequest) => {
+    const http = state(request);
+    const response = request.response!;
+    response.headers = {
+      ...response.headers,
+      ...http.headers,
+      'Access-Control-Allow-Origin': '*',
+      'Access-Control-Expose-Headers': EXPOSED_HEADERS,
+      'X-Request-Id': http.requestId,
+    };
+    logger.info('request', {
+      route: routeId,
+      method: request.event.httpMethod,
+      status: response.statusCode,
+      durationMs: Date.now() - http.startedAt,
+      requestId: http.requestId,
+      ...(http.principal ? { principal: http.principal.rateBucket } : {}),
+    });
+  };
+  return {
+    before: (request: HttpRequest) => {
+      states.set(request.event, {
+        startedAt: Date.now(),
+        requestId: request.event.requestContext?.requestId ?? request.context.awsRequestId,
+        principal: fromAuthorizerContext(request.event.requestContext?.authorizer),
+        headers: {},
+      });
+    },
+    after: finish,
+    onError: (request: HttpRequest) => {
+      if (!states.has(request.event)) {
+        states.set(request.event, { startedAt: Date.now(), requestId: request.context.awsRequestId, principal: null, headers: {} });
+      }
+      let error = request.error;
+      if (error instanceof RateLimiterBusyError) {
+        error = new HttpError(503, { error: 'Service busy; retry shortly' }, { 'Retry-After': '1' });
+      }
+      if (!(error instanceof HttpError)) {
+        logger.error('unhandled error', { route: routeId, requestId: state(request).requestId, error: error as Error });
+        error = internalError();
+      }
+      const known = error as HttpError;
+      request.response = jsonResponse(known.status, known.body, known.headers);
+      finish(request);
+    },
+  };
+}
+
+function allowMethods(methods: readonly HttpMethod[]): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
+  return {
+    before: (request) => {
+      if (!methods.includes(request.event.httpMethod.toUpperCase() as HttpMethod)) throw methodNotAllowed(methods);
+    },
+  };
+}
+
+function rawBody(event: APIGatewayProxyEvent): string | null {
+  if (event.body === null || event.body === undefined) return null;
+  return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+}
+
+function parseAndValidate<B extends z.ZodType, Q extends z.ZodType>(
+  options: EndpointOptions<B, Q>,
+): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
+  return {
+    before: (request: HttpRequest) => {
+      const http = state(request);
+      if (options.body) {
+        const text = rawBody(request.event);
+        if (text === null || text.trim() === '') throw badRequest('Request body is required: a JSON object');
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          throw badRequest('Invalid JSON body');
+        }
+        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+          throw badRequest('Request body must be a JSON object');
+        }
+        const result = options.body.safeParse(parsed);
+        if (!result.success) throw validationError(result.error, 'body');
+        http.body = result.data;
+      }
+      if (options.query) {
+        const result = options.query.safeParse(request.event.queryStringParameters ?? {});
+        if (!result.success) throw validationError(result.error, 'query');
+        http.query = result.data;
+      }
+    },
+  };
+}
+
+function rateHeaders(decision: RateDecision): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': String(decision.report.limit),
+    'X-RateLimit-Remaining': String(decision.report.remaining),
+    'X-RateLimit-Reset': String(decision.report.reset),
+  };
+}
+
+/** Charges the caller's bucket; requests refused before this point are reported but not charged. */
+function rateLimit(cost: (request: HttpRequest) => number): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
+  return {
+    before: async (request: HttpRequest) => {
+      const http = state(request);
+      if (!http.principal) throw new Error('Credentialed endpoint reached without an authorizer principal');
+      const decision = await consumeTokens(http.principal.rateBucket, http.principal.limits, cost(request));
+      http.rateDecision = decision;
+      Object.assign(http.headers, rateHeaders(decision));
+      if (!decision.allowed) {
+        const refusal = rateLimitExceeded(decision.retryAfterSeconds ?? 1);
+        if (decision.exceedsWindow) {
+          refusal.body.details = `This request costs ${cost(request)} tokens, more than the ${decision.exceedsWindow.limit} per ${decision.exceedsWindow.kind} your plan allows`;
+        }
+        throw refusal;
+      }
+    },
+    onError: async (request: HttpRequest) => {
+      const http = states.get(request.event);
+      if (!http?.principal || http.rateDecision) return;
+      try {
+        Object.assign(http.headers, rateHeaders(await peekTokens(http.principal.rateBucket, http.principal.limits)));
+      } catch (error) {
+        logger.warn('rate-limit headers unavailable', { requestId: http.requestId, error: error as Error });
+      }
+    },
+  };
+}
+
+export function endpoint<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined>(
+  options: EndpointOptions<B, Q>,
+  handle: (request: EndpointRequest<z.output<B>, z.output<Q>>) => Promise<EndpointResult>,
+): ApiHandler {
+  const definition = endpoints.find((candidate) => candidate.id === options.id);
+  if (!definition) throw new Error(`No endpoint named ${options.id} in functions/platform/endpoints.ts`);
+
+  const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
+    .use(boundary(definition.id))
+    .use(allowMethods(definition.methods))
+    .use(parseAndValidate(options));
+  if (definition.auth === 'credential') {
+    chain.use(
+      rateLimit((request) => {
+        const http = state(request);
+        return options.cost ? options.cost({ body: http.body as z.output<B>, query: http.query as z.output<Q> }) : 1;
+      }),
+    );
+  }
+  return chain.handler(async (event) => {
+    const http = states.get(event)!;
+    const result = await handle({
+      body: http.body as z.output<B>,
+      query: http.query as z.output<Q>,
+      pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
+      principal: http.principal,
+      requestId: http.requestId,
+    });
+    return jsonResponse(result.status ?? 200, result.body, result.headers);
+  }) as ApiHandler;
+}

@@ -1,0 +1,20 @@
+import type { z } from 'zod';
+import { badRequest, type HttpError } from './errors.ts';
+
+/** `coordinates[1][0]` style path of a zod issue, so the message names the field. */
+function fieldPath(path: readonly PropertyKey[]): string {
+  let text = '';
+  for (const part of path) {
+    text += typeof part === 'number' ? `[${part}]` : text ? `.${String(part)}` : String(part);
+  }
+  return text;
+}
+
+/** One 400 naming the first problem; every problem is listed in `details`. */
+export function validationError(error: z.ZodError, where: 'body' | 'query' | 'path'): HttpError {
+  const messages = error.issues.map((issue) => {
+    const field = fieldPath(issue.path);
+    return field ? `${field}: ${issue.message}` : `${where}: ${issue.message}`;
+  });
+  return badRequest(messages[0] ?? `Invalid request ${where}`, messages.length > 1 ? { details: messages.join('; ') } : {});
+}

@@ -1,0 +1,33 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SQSClient } from '@aws-sdk/client-sqs';
+
+/**
+ * AWS SDK clients shared by a container's invocations. They are the same clients in AWS and in
+ * the local platform: locally only the endpoints differ, through the SDK's own
+ * `AWS_ENDPOINT_URL_DYNAMODB`, `AWS_ENDPOINT_URL_S3` and `AWS_ENDPOINT_URL_SQS` variables.
+ * Created on first use so the environment is read after the local platform has set it.
+ */
+
+let documentClient: DynamoDBDocumentClient | undefined;
+let s3Client: S3Client | undefined;
+let sqsClient: SQSClient | undefined;
+
+export function dynamo(): DynamoDBDocumentClient {
+  documentClient ??= DynamoDBDocumentClient.from(new DynamoDBClient({}), {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+  return documentClient;
+}
+
+export function s3(): S3Client {
+  // s3rver serves buckets by path, not by virtual host.
+  s3Client ??= new S3Client({ forcePathStyle: Boolean(process.env.AWS_ENDPOINT_URL_S3) });
+  return s3Client;
+}
+
+export function sqs(): SQSClient {
+  sqsClient ??= new SQSClient({});
+  return sqsClient;
+}

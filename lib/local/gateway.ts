@@ -1,0 +1,278 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type {
+  APIGatewayAuthorizerResult,
+  APIGatewayProxyEvent,
+  APIGatewayProxyResult,
+  APIGatewayRequestAuthorizerEvent,
+} from 'aws-lambda';
+import {
+  authorizerEntry,
+  endpoints,
+  fallbackEntry,
+  versionedFamilies,
+  type ApiName,
+  type EndpointDefinition,
+} from '../../functions/platform/endpoints.ts';
+import {
+  binaryMediaTypes,
+  corsPreflight,
+  gatewayResponseHeaders,
+  gatewayResponses,
+  type GatewayResponseType,
+} from '../../functions/platform/gateway-responses.ts';
+import { lambdaContext, LOCAL_ACCOUNT, LOCAL_REGION } from './queue.ts';
+
+/**
+ * A small API Gateway (REST, Lambda proxy) for the local platform: it routes by the same
+ * endpoint table as the CDK stack, runs the same REQUEST authorizer, answers with the same
+ * gateway responses, and calls the handler modules with the proxy events API Gateway would send.
+ */
+
+type ProxyHandler = (event: APIGatewayProxyEvent, context: ReturnType<typeof lambdaContext>) => Promise<APIGatewayProxyResult>;
+type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
+export type ModuleLoader = (entry: string) => Promise<{ handler: unknown }>;
+
+const STAGE = 'local';
+/** API Gateway's payload limit for REST APIs. */
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+/** API Gateway's integration timeout. */
+const INTEGRATION_TIMEOUT_SECONDS = 29;
+
+interface RouteMatch {
+  resource: string;
+  pathParameters: Record<string, string> | null;
+  definition: EndpointDefinition | null;
+}
+
+/** API Gateway ignores a trailing slash: `/directions/v2/` is the resource `/directions/v2`. */
+function normalisePath(path: string): string {
+  const trimmed = path.replace(/\/+$/, '');
+  return trimmed === '' ? '/' : trimmed;
+}
+
+function matchTemplate(template: string, path: string): Record<string, string> | null {
+  const want = template.split('/').filter(Boolean);
+  const have = path.split('/').filter(Boolean);
+  if (want.length !== have.length) return null;
+  const parameters: Record<string, string> = {};
+  for (let index = 0; index < want.length; index++) {
+    const segment = want[index]!;
+    const actual = decodeURIComponent(have[index]!);
+    if (segment.startsWith('{') && segment.endsWith('}')) parameters[segment.slice(1, -1)] = actual;
+    else if (segment !== actual) return null;
+  }
+  return parameters;
+}
+
+const literalCount = (template: string) => template.split('/').filter((segment) => segment && !segment.startsWith('{')).length;
+
+export function matchRoute(api: ApiName, rawPath: string): RouteMatch {
+  const path = normalisePath(rawPath);
+  let best: RouteMatch | null = null;
+  for (const definition of endpoints.filter((candidate) => candidate.api === api)) {
+    for (const template of definition.paths) {
+      const parameters = matchTemplate(template, path);
+      if (!parameters) continue;
+      if (!best || literalCount(template) > literalCount(best.resource)) {
+        best = { resource: template, pathParameters: Object.keys(parameters).length ? parameters : null, definition };
+      }
+    }
+  }
+  if (best) return best;
+  const family = api === 'base' ? versionedFamilies.find((prefix) => path.startsWith(`${prefix}/`)) : undefined;
+  const resource = family ? `${family}/{proxy+}` : '/{proxy+}';
+  const proxy = family ? path.slice(family.length + 1) : path.slice(1);
+  return { resource, pathParameters: { proxy }, definition: null };
+}
+
+function isBinary(contentType: string | undefined): boolean {
+  if (!contentType) return false;
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  return binaryMediaTypes.some((pattern) => (pattern.endsWith('/*') ? type.startsWith(pattern.slice(0, -1)) : type === pattern));
+}
+
+function headerMaps(request: IncomingMessage) {
+  const headers: Record<string, string> = {};
+  const multiValueHeaders: Record<string, string[]> = {};
+  for (let index = 0; index < request.rawHeaders.length; index += 2) {
+    const name = request.rawHeaders[index]!;
+    const value = request.rawHeaders[index + 1]!;
+    headers[name] = value;
+    (multiValueHeaders[name] ??= []).push(value);
+  }
+  return { headers, multiValueHeaders };
+}
+
+function queryMaps(url: URL) {
+  const single: Record<string, string> = {};
+  const multi: Record<string, string[]> = {};
+  for (const [name, value] of url.searchParams) {
+    single[name] = value;
+    (multi[name] ??= []).push(value);
+  }
+  return Object.keys(single).length ? { single, multi } : { single: null, multi: null };
+}
+
+export interface GatewayOptions {
+  api: ApiName;
+  load: ModuleLoader;
+  /** Reports failures of the gateway itself (never request contents). */
+  onError: (message: string, error: unknown) => void;
+}
+
+export function createGateway({ api, load, onError }: GatewayOptions) {
+  const handlers = new Map<string, Promise<unknown>>();
+  const handlerFor = <T>(entry: string): Promise<T> => {
+    if (!handlers.has(entry)) handlers.set(entry, load(entry).then((module) => module.handler));
+    return handlers.get(entry)! as Promise<T>;
+  };
+
+  const send = (response: ServerResponse, requestId: string, status: number, headers: Record<string, string>, body: string | Buffer) => {
+    response.writeHead(status, { ...headers, 'x-amzn-RequestId': requestId });
+    response.end(body);
+  };
+
+  const gatewayResponse = (
+    response: ServerResponse,
+    requestId: string,
+    type: GatewayResponseType,
+    values: { authorizerError?: string; message?: string } = {},
+  ) => {
+    const definition = gatewayResponses[type];
+    const body = definition.template
+      .replace('$context.authorizer.error', values.authorizerError ?? '')
+      .replace('$context.error.messageString', values.message ?? '');
+    send(response, requestId, definition.status, { 'Content-Type': 'application/json', ...gatewayResponseHeaders }, body);
+  };
+
+  return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const requestId = randomUUID();
+    try {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of request) {
+        size += (chunk as Buffer).length;
+        if (size > MAX_BODY_BYTES) {
+          gatewayResponse(response, requestId, 'DEFAULT_4XX', { message: 'Request too long' });
+          return;
+        }
+        chunks.push(chunk as Buffer);
+      }
+      const url = new URL(request.url ?? '/', 'http://localhost');
+      const method = (request.method ?? 'GET').toUpperCase();
+
+      if (method === 'OPTIONS') {
+        send(response, requestId, 204, {
+          'Access-Control-Allow-Origin': corsPreflight.allowOrigins.join(','),
+          'Access-Control-Allow-Methods': corsPreflight.allowMethods.join(','),
+          'Access-Control-Allow-Headers': corsPreflight.allowHeaders.join(','),
+          'Access-Control-Max-Age': String(corsPreflight.maxAgeSeconds),
+        }, '');
+        return;
+      }
+
+      const route = matchRoute(api, url.pathname);
+      const { headers, multiValueHeaders } = headerMaps(request);
+      const query = queryMaps(url);
+      const raw = Buffer.concat(chunks);
+      const binary = isBinary(request.headers['content-type']);
+      const requestContext = {
+        accountId: LOCAL_ACCOUNT,
+        apiId: `local-${api}`,
+        authorizer: null as Record<string, unknown> | null,
+        httpMethod: method,
+        path: `/${STAGE}${url.pathname}`,
+        protocol: `HTTP/${request.httpVersion}`,
+        requestId,
+        requestTimeEpoch: Date.now(),
+        resourceId: route.resource,
+        resourcePath: route.resource,
+        stage: STAGE,
+        identity: {
+          sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+          userAgent: request.headers['user-agent'] ?? null,
+        },
+      } as unknown as APIGatewayProxyEvent['requestContext'];
+
+      if (route.definition?.auth === 'credential') {
+        const authorize = await handlerFor<AuthorizerHandler>(authorizerEntry);
+        const methodArn = `arn:aws:execute-api:${LOCAL_REGION}:${LOCAL_ACCOUNT}:local-${api}/${STAGE}/${method}${route.resource}`;
+        let result: APIGatewayAuthorizerResult;
+        try {
+          result = await authorize({
+            type: 'REQUEST',
+            methodArn,
+            resource: route.resource,
+            path: url.pathname,
+            httpMethod: method,
+            headers,
+            multiValueHeaders,
+            pathParameters: route.pathParameters,
+            queryStringParameters: query.single,
+            multiValueQueryStringParameters: query.multi,
+            stageVariables: null,
+            requestContext,
+          } as unknown as APIGatewayRequestAuthorizerEvent);
+        } catch (error) {
+          if ((error as Error).message === 'Unauthorized') return gatewayResponse(response, requestId, 'UNAUTHORIZED');
+          onError('authorizer failed', error);
+          return gatewayResponse(response, requestId, 'DEFAULT_5XX');
+        }
+        const effect = result.policyDocument.Statement.find(() => true) as { Effect?: string } | undefined;
+        if (effect?.Effect !== 'Allow') {
+          return gatewayResponse(response, requestId, 'ACCESS_DENIED', { authorizerError: String(result.context?.error ?? '') });
+        }
+        if (!result.usageIdentifierKey) {
+          // The method requires an API key and the authorizer supplied none: API Gateway's 403.
+          return gatewayResponse(response, requestId, 'DEFAULT_4XX', { message: 'Forbidden' });
+        }
+        (requestContext as unknown as { authorizer: Record<string, unknown> }).authorizer = {
+          ...Object.fromEntries(Object.entries(result.context ?? {}).map(([key, value]) => [key, String(value)])),
+          principalId: result.principalId,
+        };
+      }
+
+      const event: APIGatewayProxyEvent = {
+        resource: route.resource,
+        path: url.pathname,
+        httpMethod: method,
+        headers,
+        multiValueHeaders,
+        queryStringParameters: query.single,
+        multiValueQueryStringParameters: query.multi,
+        pathParameters: route.pathParameters,
+        stageVariables: null,
+        requestContext,
+        body: raw.length ? raw.toString(binary ? 'base64' : 'utf8') : null,
+        isBase64Encoded: binary,
+      };
+      const entry = route.definition?.entry ?? fallbackEntry;
+      const timeoutSeconds = Math.min(route.definition?.timeoutSeconds ?? INTEGRATION_TIMEOUT_SECONDS, INTEGRATION_TIMEOUT_SECONDS);
+      const handler = await handlerFor<ProxyHandler>(entry);
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), timeoutSeconds * 1000);
+      });
+      const result = await Promise.race([handler(event, lambdaContext(route.definition?.id ?? 'fallback', timeoutSeconds)), timedOut]);
+      clearTimeout(timer);
+      if (result === 'timeout') {
+        return send(response, requestId, 504, { 'Content-Type': 'application/json' }, JSON.stringify({ error: 'Endpoint request timed out' }));
+      }
+      const body = result.body ?? '';
+      send(
+        response,
+        requestId,
+        result.statusCode,
+        Object.fromEntries(Object.entries(result.headers ?? {}).map(([key, value]) => [key, String(value)])),
+        result.isBase64Encoded ? Buffer.from(body, 'base64') : body,
+      );
+    } catch (error) {
+      // A function that throws past its own error handling is API Gateway's 502.
+      onError('integration failed', error);
+      if (!response.headersSent) {
+        send(response, requestId, 502, { 'Content-Type': 'application/json' }, JSON.stringify({ error: 'Internal server error' }));
+      }
+    }
+  };
+}

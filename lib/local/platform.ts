@@ -1,0 +1,119 @@
+import { createServer, type Server } from 'node:http';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { projectRoot } from '../../functions/platform/paths.ts';
+import { queues } from '../../functions/platform/resources.ts';
+import { createGateway } from './gateway.ts';
+import { functionEnvironment, provisionResources } from './provision.ts';
+import { LOCAL_ACCOUNT, LocalQueue } from './queue.ts';
+import { closeServer, listen, startDynamo, startS3 } from './servers.ts';
+import { sqsRequestListener } from './sqs-endpoint.ts';
+
+/**
+ * The whole platform on one machine: dynalite and s3rver on loopback, the resources the stack
+ * defines, the in-process queues behind an SQS endpoint, and two API gateways running the
+ * same handler modules the Lambdas run.
+ */
+
+export interface LocalPorts {
+  base: number;
+  app: number;
+  dynamodb: number;
+  s3: number;
+  sqs: number;
+}
+
+export const portSettings: Record<keyof LocalPorts, { envVar: string; defaultPort: number; service: string }> = {
+  base: { envVar: 'SPOKE_BASE_PORT', defaultPort: 3000, service: 'the base API ({base_url})' },
+  app: { envVar: 'SPOKE_APP_PORT', defaultPort: 3001, service: 'the app API ({app_base_url})' },
+  dynamodb: { envVar: 'SPOKE_DYNAMODB_PORT', defaultPort: 4567, service: 'DynamoDB (dynalite)' },
+  s3: { envVar: 'SPOKE_S3_PORT', defaultPort: 4568, service: 'S3 (s3rver)' },
+  sqs: { envVar: 'SPOKE_SQS_PORT', defaultPort: 4569, service: 'the local SQS endpoint' },
+};
+
+export function portsFromEnvironment(environment: NodeJS.ProcessEnv = process.env): LocalPorts {
+  const ports = {} as LocalPorts;
+  for (const [name, setting] of Object.entries(portSettings) as [keyof LocalPorts, (typeof portSettings)[keyof LocalPorts]][]) {
+    const raw = environment[setting.envVar];
+    const port = raw === undefined || raw === '' ? setting.defaultPort : Number(raw);
+    if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+      throw new Error(`${setting.envVar} must be a port number between 0 and 65535, not "${raw}"`);
+    }
+    ports[name] = port;
+  }
+  return ports;
+}
+
+export interface LocalPlatformOptions {
+  stateDir: string;
+  ports: LocalPorts;
+  host?: string;
+  /** Start from empty tables and buckets. */
+  reset?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface LocalPlatform {
+  urls: { base: string; app: string; dynamodb: string; s3: string; sqs: string };
+  queues: ReadonlyMap<string, LocalQueue>;
+  stop(): Promise<void>;
+}
+
+export async function startLocalPlatform(options: LocalPlatformOptions): Promise<LocalPlatform> {
+  const host = options.host ?? '127.0.0.1';
+  const log = options.log ?? (() => undefined);
+  const target = (name: keyof LocalPorts) => ({ port: options.ports[name], host, ...portSettings[name] });
+  const url = (port: number) => `http://${host}:${port}`;
+  const stops: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    for (const step of stops.reverse()) await step().catch((error) => log(`shutdown step failed: ${(error as Error).message}`));
+  };
+
+  try {
+    if (options.reset) {
+      await rm(join(options.stateDir, 'dynamodb'), { recursive: true, force: true });
+      await rm(join(options.stateDir, 's3'), { recursive: true, force: true });
+    }
+    const dynamo = await startDynamo(join(options.stateDir, 'dynamodb'), target('dynamodb'));
+    stops.push(() => closeServer(dynamo.server));
+    const s3 = await startS3(join(options.stateDir, 's3'), target('s3'));
+    stops.push(() => s3.server.close());
+
+    const localQueues = new Map<string, LocalQueue>();
+    const sqsServer = createServer();
+    const sqsPort = await listen(sqsServer, target('sqs'));
+    stops.push(() => closeServer(sqsServer));
+    sqsServer.on('request', sqsRequestListener(localQueues, () => url(sqsPort)));
+
+    const endpoints = { dynamodb: url(dynamo.port), s3: url(s3.port), sqs: url(sqsPort) };
+    Object.assign(process.env, functionEnvironment(endpoints));
+    for (const definition of Object.values(queues)) {
+      const name = `spoke-${definition.name}`;
+      const queue = LocalQueue.fromDefinition(definition, name, (error) => log(`queue ${name}: consumer failed: ${(error as Error).message}`));
+      localQueues.set(name, queue);
+      localQueues.set(queue.deadLetterQueue!.options.name, queue.deadLetterQueue!);
+      process.env[definition.envVar] = `${endpoints.sqs}/${LOCAL_ACCOUNT}/${name}`;
+    }
+    stops.push(async () => {
+      for (const queue of localQueues.values()) await queue.stop();
+    });
+    await provisionResources(endpoints);
+
+    const load = (entry: string) => import(pathToFileURL(join(projectRoot, entry)).href) as Promise<{ handler: unknown }>;
+    const onError = (message: string, error: unknown) => log(`gateway: ${message}: ${(error as Error)?.stack ?? String(error)}`);
+    const servers: Record<'base' | 'app', Server> = {
+      base: createServer(createGateway({ api: 'base', load, onError })),
+      app: createServer(createGateway({ api: 'app', load, onError })),
+    };
+    const basePort = await listen(servers.base, target('base'));
+    stops.push(() => closeServer(servers.base));
+    const appPort = await listen(servers.app, target('app'));
+    stops.push(() => closeServer(servers.app));
+
+    return { urls: { base: url(basePort), app: url(appPort), ...endpoints }, queues: localQueues, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

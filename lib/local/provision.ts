@@ -1,0 +1,109 @@
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ResourceNotFoundException,
+  type AttributeDefinition,
+  type KeySchemaElement,
+} from '@aws-sdk/client-dynamodb';
+import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  buckets,
+  tables,
+  type BucketDefinition,
+  type KeyDefinition,
+  type TableDefinition,
+} from '../../functions/platform/resources.ts';
+
+/**
+ * Creates the tables and buckets of functions/platform/resources.ts on dynalite and s3rver, as
+ * the CDK stack does in AWS. Existing ones are kept, so a restart keeps its data. dynalite does
+ * not run TTL deletion; nothing the platform does depends on expired items being gone.
+ */
+
+/** s3rver accepts only its own fixed credentials; dynalite accepts any, so both use these. */
+export const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+
+export const localTableName = (table: TableDefinition): string => `spoke-${table.name}`;
+export const localBucketName = (bucket: BucketDefinition): string => `spoke-${bucket.name}`;
+
+function keySchema(partitionKey: KeyDefinition, sortKey?: KeyDefinition): KeySchemaElement[] {
+  return [
+    { AttributeName: partitionKey.name, KeyType: 'HASH' },
+    ...(sortKey ? [{ AttributeName: sortKey.name, KeyType: 'RANGE' as const }] : []),
+  ];
+}
+
+function attributeDefinitions(table: TableDefinition): AttributeDefinition[] {
+  const keys = [table.partitionKey, table.sortKey, ...(table.indexes ?? []).flatMap((index) => [index.partitionKey, index.sortKey])];
+  const byName = new Map<string, AttributeDefinition>();
+  for (const key of keys) if (key) byName.set(key.name, { AttributeName: key.name, AttributeType: key.type });
+  return [...byName.values()];
+}
+
+async function ensureTable(client: DynamoDBClient, table: TableDefinition): Promise<void> {
+  const name = localTableName(table);
+  try {
+    await client.send(new DescribeTableCommand({ TableName: name }));
+    return;
+  } catch (error) {
+    if (!(error instanceof ResourceNotFoundException)) throw error;
+  }
+  const indexes = table.indexes ?? [];
+  await client.send(
+    new CreateTableCommand({
+      TableName: name,
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: keySchema(table.partitionKey, table.sortKey),
+      AttributeDefinitions: attributeDefinitions(table),
+      ...(indexes.length
+        ? {
+            GlobalSecondaryIndexes: indexes.map((index) => ({
+              IndexName: index.name,
+              KeySchema: keySchema(index.partitionKey, index.sortKey),
+              Projection: { ProjectionType: 'ALL' },
+            })),
+          }
+        : {}),
+    }),
+  );
+}
+
+async function ensureBucket(client: S3Client, bucket: BucketDefinition): Promise<void> {
+  const name = localBucketName(bucket);
+  try {
+    await client.send(new HeadBucketCommand({ Bucket: name }));
+  } catch {
+    await client.send(new CreateBucketCommand({ Bucket: name }));
+  }
+}
+
+export async function provisionResources(endpoints: { dynamodb: string; s3: string }): Promise<void> {
+  const credentials = LOCAL_CREDENTIALS;
+  const dynamo = new DynamoDBClient({ endpoint: endpoints.dynamodb, region: 'us-east-1', credentials });
+  const s3 = new S3Client({ endpoint: endpoints.s3, region: 'us-east-1', credentials, forcePathStyle: true });
+  try {
+    for (const table of Object.values(tables)) await ensureTable(dynamo, table);
+    for (const bucket of Object.values(buckets)) await ensureBucket(s3, bucket);
+  } finally {
+    dynamo.destroy();
+    s3.destroy();
+  }
+}
+
+/** The environment the deployed functions get from the stack, with local names and endpoints. */
+export function functionEnvironment(endpoints: { dynamodb: string; s3: string; sqs: string }): Record<string, string> {
+  const environment: Record<string, string> = {
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+    AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb,
+    AWS_ENDPOINT_URL_S3: endpoints.s3,
+    AWS_ENDPOINT_URL_SQS: endpoints.sqs,
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    POWERTOOLS_SERVICE_NAME: 'spoke-local',
+  };
+  for (const table of Object.values(tables)) environment[table.envVar] = localTableName(table);
+  for (const bucket of Object.values(buckets)) environment[bucket.envVar] = localBucketName(bucket);
+  return environment;
+}
