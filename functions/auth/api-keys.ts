@@ -30,6 +30,8 @@ export interface ApiKeyRecord {
   status: KeyStatus;
   created_at: string;
   revoked_at?: string;
+  /** The API Gateway API key that meters this key in its usage plan (AWS only). */
+  usage_key_id?: string;
 }
 
 export interface NewApiKey {

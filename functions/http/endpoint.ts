@@ -1,6 +1,6 @@
 import middy, { type MiddlewareObj, type Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { fromAuthorizerContext, type Principal } from '../auth/principal.ts';
 import { logger } from '../platform/logger.ts';
 import { endpoints, type HttpMethod } from '../platform/endpoints.ts';
@@ -189,7 +189,8 @@ function rateLimit(cost: (request: HttpRequest) => number): MiddlewareObj<APIGat
     },
     onError: async (request: HttpRequest) => {
       const http = states.get(request.event);
-      if (!http?.principal || http.rateDecision) return;
+      // Only refusals the caller caused carry the headers; a fault is answered without them.
+      if (!http?.principal || http.rateDecision || !(request.error instanceof HttpError)) return;
       try {
         Object.assign(http.headers, rateHeaders(await peekTokens(http.principal.rateBucket, http.principal.limits)));
       } catch (error) {

@@ -1,0 +1,52 @@
+import { APIGatewayClient, CreateApiKeyCommand, CreateUsagePlanKeyCommand, UpdateApiKeyCommand } from '@aws-sdk/client-api-gateway';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../platform/aws.ts';
+import { tableName } from '../platform/resources.ts';
+import type { Plan } from './principal.ts';
+
+/**
+ * In AWS each customer key is also an API Gateway API key in its plan's usage plan, so usage
+ * plans meter and throttle it: the authorizer returns the presented key as `usageIdentifierKey`.
+ * The exact per-minute/hour/day limits stay with the platform's own limiter. The local platform
+ * has no usage plans, so only the operator CLI's AWS mode calls this.
+ */
+
+export const usagePlanEnvVars: Record<Plan, string> = {
+  free: 'SPOKE_USAGE_PLAN_FREE',
+  enterprise: 'SPOKE_USAGE_PLAN_ENTERPRISE',
+  partner: 'SPOKE_USAGE_PLAN_PARTNER',
+};
+
+export async function registerUsagePlanKey(input: { key: string; keyId: string; name: string; plan: Plan }): Promise<string> {
+  const usagePlanId = process.env[usagePlanEnvVars[input.plan]];
+  if (!usagePlanId) throw new Error(`Set ${usagePlanEnvVars[input.plan]} to the ${input.plan} usage plan id (a stack output)`);
+  const client = new APIGatewayClient({});
+  try {
+    const created = await client.send(
+      new CreateApiKeyCommand({ name: `${input.keyId} ${input.name}`, value: input.key, enabled: true }),
+    );
+    await client.send(new CreateUsagePlanKeyCommand({ usagePlanId, keyId: created.id!, keyType: 'API_KEY' }));
+    await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName('apiKeys'),
+        Key: { key_id: input.keyId },
+        UpdateExpression: 'SET usage_key_id = :id',
+        ExpressionAttributeValues: { ':id': created.id! },
+      }),
+    );
+    return created.id!;
+  } finally {
+    client.destroy();
+  }
+}
+
+export async function disableUsagePlanKey(usageKeyId: string): Promise<void> {
+  const client = new APIGatewayClient({});
+  try {
+    await client.send(
+      new UpdateApiKeyCommand({ apiKey: usageKeyId, patchOperations: [{ op: 'replace', path: '/enabled', value: 'false' }] }),
+    );
+  } finally {
+    client.destroy();
+  }
+}

@@ -1,0 +1,17 @@
+import type { TestProject } from 'vitest/node';
+import { startLocalProcess, type PlatformInfo } from '../support/local-process.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    platform: PlatformInfo & { logFile: string };
+  }
+}
+
+/** One local platform for the whole `platform` project, started exactly as `npm start` starts it. */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const running = await startLocalProcess();
+  project.provide('platform', { ...running.info, logFile: running.logFile });
+  return async () => {
+    await running.stop();
+  };
+}

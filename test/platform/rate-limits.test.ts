@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { keyIdOf } from '../../functions/auth/api-keys.ts';
+import { consumeTokens } from '../../functions/ratelimit/limiter.ts';
+import { awayFromWindowEdge, call, londonPair, newKey, useLocalAws } from './support.ts';
+
+const route = (points: number) => ({
+  coordinates: Array.from({ length: points }, (_, index) => [-0.13 + index * 0.001, 51.52]),
+});
+const admitted = (status: number) => status !== 429;
+
+describe('rate limits', () => {
+  it('gives a free key 10 requests a minute, then 429 with Retry-After', async () => {
+    await awayFromWindowEdge(60, 15);
+    const key = await newKey();
+    const remaining: number[] = [];
+    for (let index = 0; index < 10; index++) {
+      const response = await call('/directions/v2/', { key, body: { coordinates: londonPair } });
+      expect(admitted(response.status)).toBe(true);
+      expect(response.headers.get('x-ratelimit-limit')).toBe('10');
+      remaining.push(Number(response.headers.get('x-ratelimit-remaining')));
+    }
+    expect(remaining).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
+
+    const refused = await call('/directions/v2/', { key, body: { coordinates: londonPair } });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toBe('Rate limit exceeded');
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(refused.body.retry_after_seconds).toBe(retryAfter);
+    const reset = Number(refused.headers.get('x-ratelimit-reset'));
+    expect(reset % 60).toBe(0);
+    expect(reset - Date.now() / 1000).toBeLessThanOrEqual(60);
+  });
+
+  it('charges one token per consecutive coordinate pair and refuses a request whole', async () => {
+    await awayFromWindowEdge(60, 15);
+    const key = await newKey();
+    const first = await call('/directions/v2/', { key, body: route(5) });
+    expect(first.headers.get('x-ratelimit-remaining')).toBe('6');
+    const second = await call('/directions/v2/', { key, body: route(5) });
+    expect(second.headers.get('x-ratelimit-remaining')).toBe('2');
+    const tooMany = await call('/directions/v2/', { key, body: route(4) });
+    expect(tooMany.status).toBe(429);
+    expect(tooMany.headers.get('x-ratelimit-remaining')).toBe('2');
+    const fits = await call('/directions/v2/', { key, body: route(3) });
+    expect(admitted(fits.status)).toBe(true);
+    expect(fits.headers.get('x-ratelimit-remaining')).toBe('0');
+  });
+
+  it('explains a request that costs more than the plan ever allows per minute', async () => {
+    const key = await newKey();
+    const response = await call('/directions/v2/', { key, body: route(25) });
+    expect(response.status).toBe(429);
+    expect(response.body.details).toMatch(/costs 24 tokens, more than the 10 per minute/);
+  });
+
+  it('does not charge requests refused before validation passed, but reports the headers', async () => {
+    await awayFromWindowEdge(60, 10);
+    const key = await newKey();
+    const invalid = await call('/directions/v2/', { key, body: { coordinates: [] } });
+    expect(invalid.status).toBe(400);
+    expect(invalid.headers.get('x-ratelimit-remaining')).toBe('10');
+    const valid = await call('/directions/v2/', { key, body: { coordinates: londonPair } });
+    expect(valid.headers.get('x-ratelimit-remaining')).toBe('9');
+  });
+
+  it('keeps hour and day windows across minutes (controlled clock, real table)', async () => {
+    useLocalAws();
+    const limits = { perMinute: 2, perHour: 3, perDay: 4 };
+    const bucket = `test:${crypto.randomUUID()}`;
+    const dayStart = Date.UTC(2026, 10, 21);
+    const at = (seconds: number) => () => dayStart + seconds * 1000;
+    const take = (seconds: number) => consumeTokens(bucket, limits, 1, at(seconds));
+    expect((await take(0)).allowed).toBe(true);
+    expect((await take(1)).allowed).toBe(true);
+    const minuteFull = await take(2);
+    expect(minuteFull.allowed).toBe(false);
+    expect(minuteFull.retryAfterSeconds).toBe(58);
+    expect((await take(60)).allowed).toBe(true);
+    const hourFull = await take(61);
+    expect(hourFull.allowed).toBe(false);
+    expect(hourFull.retryAfterSeconds).toBe(3600 - 61);
+    expect(hourFull.report).toEqual({ limit: 3, remaining: 0, reset: dayStart / 1000 + 3600 });
+    expect((await take(3600)).allowed).toBe(true);
+    const dayFull = await take(7200);
+    expect(dayFull.allowed).toBe(false);
+    expect(dayFull.retryAfterSeconds).toBe(86_400 - 7200);
+    expect((await take(86_400)).allowed).toBe(true);
+  });
+
+  it('stays exact under concurrent requests from the gateway and from other containers', async () => {
+    await awayFromWindowEdge(60, 20);
+    useLocalAws();
+    const limit = 25;
+    const key = await newKey({ name: 'concurrency', plan: 'enterprise', limits: { perMinute: limit, perHour: 1000, perDay: 1000 } });
+    const bucket = `key:${keyIdOf(key)}`;
+    const limits = { perMinute: limit, perHour: 1000, perDay: 1000 };
+    // 40 HTTP requests through the local gateway and 20 direct takes from this process, which
+    // plays a second Lambda container sharing the same table.
+    const overHttp = Array.from({ length: 40 }, () => call('/directions/v2/', { key, body: { coordinates: londonPair } }).then((r) => admitted(r.status)));
+    const fromOtherContainer = Array.from({ length: 20 }, () => consumeTokens(bucket, limits, 1).then((decision) => decision.allowed));
+    const outcomes = await Promise.all([...overHttp, ...fromOtherContainer]);
+    expect(outcomes.filter(Boolean)).toHaveLength(limit);
+    const after = await call('/directions/v2/', { key, body: { coordinates: londonPair } });
+    expect(after.status).toBe(429);
+    expect(after.headers.get('x-ratelimit-remaining')).toBe('0');
+  });
+});

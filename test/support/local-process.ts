@@ -1,0 +1,75 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { projectRoot } from '../../functions/platform/paths.ts';
+
+/** Runs `bin/local.ts` (what `npm start` runs) as a child process, as a user would. */
+
+export interface PlatformInfo {
+  base_url: string;
+  app_base_url: string;
+  services: { dynamodb: string; s3: string; sqs: string };
+  state_dir: string;
+  demo: { api_key: string; partner_api_key: string; partner_source: string };
+  pid: number;
+}
+
+export interface RunningLocalProcess {
+  info: PlatformInfo;
+  logFile: string;
+  child: ChildProcess;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+const ALL_PORTS_FREE = {
+  SPOKE_BASE_PORT: '0',
+  SPOKE_APP_PORT: '0',
+  SPOKE_DYNAMODB_PORT: '0',
+  SPOKE_S3_PORT: '0',
+  SPOKE_SQS_PORT: '0',
+};
+
+export async function startLocalProcess(
+  options: { stateDir?: string; env?: Record<string, string>; args?: string[] } = {},
+): Promise<RunningLocalProcess> {
+  const stateDir = options.stateDir ?? (await mkdtemp(join(tmpdir(), 'spoke-test-')));
+  const logFile = join(stateDir, 'platform.log');
+  const log = createWriteStream(logFile, { flags: 'a' });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts', ...(options.args ?? [])], {
+    cwd: projectRoot,
+    env: { ...process.env, ...ALL_PORTS_FREE, SPOKE_STATE_DIR: stateDir, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.pipe(log);
+  child.stderr.pipe(log);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+  const infoFile = join(stateDir, 'local-platform.json');
+  const deadline = Date.now() + 90_000;
+  let info: PlatformInfo | undefined;
+  while (!info) {
+    if (child.exitCode !== null) throw new Error(`The local platform exited early; see ${logFile}:\n${await readFile(logFile, 'utf8')}`);
+    if (Date.now() > deadline) throw new Error(`The local platform did not start within 90 s; see ${logFile}`);
+    try {
+      const candidate = JSON.parse(await readFile(infoFile, 'utf8')) as PlatformInfo;
+      if (candidate.pid === child.pid) info = candidate;
+    } catch {
+      // Not written yet.
+    }
+    if (!info) await sleep(100);
+  }
+  return {
+    info,
+    logFile,
+    child,
+    stop: async (signal = 'SIGINT') => {
+      if (child.exitCode === null) child.kill(signal);
+      const code = await exited;
+      log.end();
+      return code;
+    },
+  };
+}
