@@ -1,0 +1,51 @@
+import type { Ring } from './boundaries.ts';
+import { allCities, type City } from './cities.ts';
+
+export type LonLat = readonly [number, number];
+
+/** Even-odd ray casting; points exactly on an edge may fall either way, which outlines this coarse allow. */
+export function pointInRing(point: LonLat, ring: Ring): boolean {
+  const [x, y] = point;
+  let inside = false;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+    const [xi, yi] = ring[i]!;
+    const [xj, yj] = ring[j]!;
+    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+
+interface IndexedCity {
+  readonly city: City;
+  readonly bbox: readonly [number, number, number, number];
+}
+
+const indexed: readonly IndexedCity[] = allCities.map((city) => {
+  const lons = city.boundary.map((p) => p[0]);
+  const lats = city.boundary.map((p) => p[1]);
+  return { city, bbox: [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)] };
+});
+
+/** The covered city containing the coordinate, or null. */
+export function cityForCoordinate(coordinate: LonLat): City | null {
+  const [lon, lat] = coordinate;
+  for (const { city, bbox } of indexed) {
+    if (lon < bbox[0] || lat < bbox[1] || lon > bbox[2] || lat > bbox[3]) continue;
+    if (pointInRing(coordinate, city.boundary)) return city;
+  }
+  return null;
+}
+
+/**
+ * The one city containing every coordinate, or null when they span cities or any lies outside
+ * all of them (the request then answers `CROSS_CITY_ROUTE`).
+ */
+export function cityForCoordinates(coordinates: readonly LonLat[]): City | null {
+  if (coordinates.length === 0) return null;
+  const first = cityForCoordinate(coordinates[0]!);
+  if (!first) return null;
+  for (let i = 1; i < coordinates.length; i++) {
+    if (cityForCoordinate(coordinates[i]!) !== first) return null;
+  }
+  return first;
+}

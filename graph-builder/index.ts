@@ -1,0 +1,67 @@
+import { access } from 'node:fs/promises';
+import { join } from 'node:path';
+import { allCities, type City, type CityId } from '../functions/cities/cities.ts';
+import { graphOutputDir, sharedDataPath } from '../functions/platform/paths.ts';
+import { buildCity, cityInputs, readPointer, type BuildReport } from './build.ts';
+import type { ProgressListener } from './collect.ts';
+
+export { buildCity, readPointer, type BuildReport, type BuildResult } from './build.ts';
+export { OsmInputError } from './osm/types.ts';
+
+export interface EnsureGraphsOptions {
+  readonly cities?: readonly CityId[];
+  readonly log?: (line: string) => void;
+  /** Defaults to sharedDataPath(). */
+  readonly dataPath?: string;
+  /** Defaults to graphOutputDir(). */
+  readonly outDir?: string;
+  /** Rebuild even when the graph is up to date. */
+  readonly force?: boolean;
+  readonly onProgress?: (city: City) => ProgressListener | undefined;
+  /** Called with each fresh build's report. */
+  readonly onBuilt?: (report: BuildReport) => void;
+}
+
+const exists = (path: string): Promise<boolean> => access(path).then(() => true, () => false);
+
+/**
+ * Makes sure every requested city has a current graph: builds the ones that are missing or
+ * whose source hash (inputs + builder version) changed, and returns each city's graph file path.
+ * A city whose input data is absent keeps its existing graph if it has one, and is otherwise left
+ * out (logged), so the local platform still starts without the data folder.
+ */
+export async function ensureGraphs(options: EnsureGraphsOptions = {}): Promise<Partial<Record<CityId, string>>> {
+  const log = options.log ?? (() => {});
+  const dataPath = options.dataPath ?? sharedDataPath();
+  const outDir = options.outDir ?? graphOutputDir();
+  const wanted = options.cities ? allCities.filter((city) => options.cities!.includes(city.id)) : allCities;
+  const paths: Partial<Record<CityId, string>> = {};
+  for (const city of wanted) {
+    const pointer = await readPointer(outDir, city.id);
+    const currentPath = pointer ? join(outDir, pointer.key) : null;
+    const haveCurrent = currentPath !== null && (await exists(currentPath));
+    let hash: string;
+    try {
+      hash = (await cityInputs(city, dataPath)).hash;
+    } catch (error) {
+      if (haveCurrent) {
+        log(`${city.id}: input data not readable (${(error as Error).message}); using existing ${pointer!.graph_version}`);
+        paths[city.id] = currentPath!;
+      } else {
+        log(`${city.id}: no graph and input data not readable (${(error as Error).message}); skipped`);
+      }
+      continue;
+    }
+    if (!options.force && haveCurrent && pointer!.source_hash === hash) {
+      log(`${city.id}: graph ${pointer!.graph_version} is up to date`);
+      paths[city.id] = currentPath!;
+      continue;
+    }
+    log(`${city.id}: ${haveCurrent ? 'inputs or builder changed' : 'no graph yet'}; building`);
+    const result = await buildCity({ city, dataPath, outDir, onProgress: options.onProgress?.(city) });
+    log(`${city.id}: built ${result.pointer.graph_version} in ${result.report.build_seconds.toFixed(1)} s`);
+    options.onBuilt?.(result.report);
+    paths[city.id] = result.graphPath;
+  }
+  return paths;
+}

@@ -1,0 +1,53 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import type { City } from '../functions/cities/cities.ts';
+import { GRAPH_FORMAT_VERSION } from '../functions/routing/graph-format.ts';
+
+/**
+ * Bump when a change to the builder changes its output for the same input (tag rules, layout,
+ * defaults): the source hash includes it, so every graph is rebuilt on the next start.
+ */
+export const BUILDER_VERSION = '1.0.0';
+
+export interface InputFile {
+  readonly path: string;
+  readonly name: string;
+  readonly bytes: number;
+  readonly sha256: string;
+}
+
+export async function hashFile(path: string): Promise<InputFile> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of createReadStream(path)) {
+    hash.update(chunk as Buffer);
+    bytes += (chunk as Buffer).length;
+  }
+  return { path, name: basename(path), bytes, sha256: hash.digest('hex') };
+}
+
+/** Every file a city's build reads: its extracts, then its DEM and area files if any. */
+export function cityInputPaths(city: City, dataPath: string): { extracts: string[]; dem: string | null; areas: string | null } {
+  return {
+    extracts: city.graph.extracts.map((extract) => resolve(dataPath, extract)),
+    dem: city.graph.dem ? resolve(dataPath, city.graph.dem) : null,
+    areas: city.graph.areas ? resolve(dataPath, city.graph.areas.file) : null,
+  };
+}
+
+/**
+ * The hash that decides whether a graph is stale: builder and format versions, the city's
+ * build-relevant settings, and the content of every input file (not names or dates, so a copy of
+ * the same data elsewhere gives the same hash).
+ */
+export function sourceHash(city: City, inputs: readonly InputFile[]): string {
+  const hash = createHash('sha256');
+  hash.update(JSON.stringify({
+    builder: BUILDER_VERSION,
+    format: GRAPH_FORMAT_VERSION,
+    city: { id: city.id, timeZone: city.timeZone, countryCode: city.countryCode, region: city.region, boundary: city.boundary, lighting: city.lightingData },
+    inputs: inputs.map((input) => input.sha256),
+  }));
+  return hash.digest('hex');
+}
