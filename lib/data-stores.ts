@@ -1,0 +1,111 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { AttributeType, BillingMode, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import {
+  buckets,
+  queues,
+  tables,
+  type BucketName,
+  type KeyDefinition,
+  type QueueDefinition,
+  type QueueName,
+  type TableDefinition,
+  type TableName,
+} from '../functions/platform/resources.ts';
+import { keysOf, mapKeys, pascalCase } from './naming.ts';
+
+/**
+ * Buckets whose objects are worth a way back. A graph is replaced every night; with versioning a
+ * bad build can be rolled back by restoring the previous version of the city's objects.
+ */
+const VERSIONED_BUCKETS: ReadonlySet<BucketName> = new Set<BucketName>(['graphs']);
+
+/** How long replaced graph versions stay restorable before S3 expires them. */
+const NONCURRENT_VERSION_RETENTION = Duration.days(30);
+
+/** The longest SQS allows, so a failed message can be inspected and redriven at leisure. */
+const DEAD_LETTER_RETENTION = Duration.days(14);
+
+export interface QueueWithDeadLetter {
+  readonly queue: Queue;
+  readonly deadLetterQueue: Queue;
+}
+
+/**
+ * Every table, bucket and queue of `functions/platform/resources.ts`, created in AWS. The local
+ * platform creates the same set from the same definitions; nothing here restates a name or key.
+ * Physical names are left to CloudFormation (functions receive them through environment
+ * variables), so a replacement never collides with a retained predecessor.
+ */
+export class DataStores extends Construct {
+  readonly tables: Readonly<Record<TableName, Table>>;
+  readonly buckets: Readonly<Record<BucketName, Bucket>>;
+  readonly queues: Readonly<Record<QueueName, QueueWithDeadLetter>>;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    this.tables = mapKeys(keysOf(tables), (name) => this.createTable(name));
+    this.buckets = mapKeys(keysOf(buckets), (name) => this.createBucket(name));
+    this.queues = mapKeys(keysOf(queues), (name) => this.createQueue(name));
+  }
+
+  private createTable(name: TableName): Table {
+    // Widened to the interface so the optional fields can be read on every entry.
+    const definition: TableDefinition = tables[name];
+    const table = new Table(this, `${pascalCase(name)}Table`, {
+      partitionKey: attribute(definition.partitionKey),
+      ...(definition.sortKey ? { sortKey: attribute(definition.sortKey) } : {}),
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      ...(definition.ttlAttribute ? { timeToLiveAttribute: definition.ttlAttribute } : {}),
+      // Customer keys, rate counters and rider data outlive any one stack: deleting the stack
+      // must not delete them.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    for (const index of definition.indexes ?? []) {
+      table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: attribute(index.partitionKey),
+        ...(index.sortKey ? { sortKey: attribute(index.sortKey) } : {}),
+      });
+    }
+    return table;
+  }
+
+  private createBucket(name: BucketName): Bucket {
+    const versioned = VERSIONED_BUCKETS.has(name);
+    return new Bucket(this, `${pascalCase(name)}Bucket`, {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      versioned,
+      ...(versioned
+        ? { lifecycleRules: [{ id: 'ExpireReplacedVersions', noncurrentVersionExpiration: NONCURRENT_VERSION_RETENTION }] }
+        : {}),
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+  }
+
+  private createQueue(name: QueueName): QueueWithDeadLetter {
+    const definition: QueueDefinition = queues[name];
+    const id = pascalCase(name);
+    const deadLetterQueue = new Queue(this, `${id}DeadLetterQueue`, {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: DEAD_LETTER_RETENTION,
+    });
+    const queue = new Queue(this, `${id}Queue`, {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      visibilityTimeout: Duration.seconds(definition.visibilityTimeoutSeconds),
+      deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: definition.maxReceiveCount },
+    });
+    return { queue, deadLetterQueue };
+  }
+}
+
+function attribute(key: KeyDefinition): { name: string; type: AttributeType } {
+  return { name: key.name, type: key.type === 'S' ? AttributeType.STRING : AttributeType.NUMBER };
+}

@@ -1,0 +1,66 @@
+import { Duration } from 'aws-cdk-lib';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Construct } from 'constructs';
+import {
+  authorizerAccess,
+  authorizerEntry,
+  endpoints,
+  fallbackEntry,
+  type EndpointDefinition,
+} from '../functions/platform/endpoints.ts';
+import type { DataStores } from './data-stores.ts';
+import { pascalCase } from './naming.ts';
+import { PlatformFunction } from './platform-function.ts';
+
+export interface EndpointFunctionsProps {
+  readonly dataStores: DataStores;
+}
+
+/**
+ * One function per entry of `endpoints`, plus the two every API shares: the REQUEST authorizer
+ * in front of credentialed endpoints and the fallback that answers unknown paths. The APIs are
+ * wired separately (PlatformApis); this construct only knows code, sizing and access.
+ */
+export class EndpointFunctions extends Construct {
+  readonly authorizer: PlatformFunction;
+  readonly fallback: PlatformFunction;
+  private readonly byEndpointId = new Map<string, PlatformFunction>();
+
+  constructor(scope: Construct, id: string, props: EndpointFunctionsProps) {
+    super(scope, id);
+    for (const endpoint of endpoints) {
+      if (this.byEndpointId.has(endpoint.id)) throw new Error(`Endpoint id ${endpoint.id} is defined twice in endpoints.ts`);
+      this.byEndpointId.set(endpoint.id, this.createEndpointFunction(endpoint, props.dataStores));
+    }
+    this.authorizer = new PlatformFunction(this, 'Authorizer', {
+      entry: authorizerEntry,
+      access: authorizerAccess,
+      dataStores: props.dataStores,
+      description: 'REQUEST authorizer: resolves the apikey or Authorization credential',
+    });
+    this.fallback = new PlatformFunction(this, 'Fallback', {
+      entry: fallbackEntry,
+      access: {},
+      dataStores: props.dataStores,
+      description: 'Answers 404 Unknown endpoint or API version for every undefined path',
+    });
+  }
+
+  /** The function serving an endpoint of `endpoints.ts`. */
+  forEndpoint(endpointId: string): NodejsFunction {
+    const platformFunction = this.byEndpointId.get(endpointId);
+    if (!platformFunction) throw new Error(`No function for endpoint ${endpointId}`);
+    return platformFunction.function;
+  }
+
+  private createEndpointFunction(endpoint: EndpointDefinition, dataStores: DataStores): PlatformFunction {
+    return new PlatformFunction(this, pascalCase(endpoint.id), {
+      entry: endpoint.entry,
+      access: endpoint.access,
+      dataStores,
+      description: `${endpoint.methods.join(', ')} ${endpoint.paths.join(', ')} on the ${endpoint.api} API`,
+      ...(endpoint.memoryMb ? { memoryMb: endpoint.memoryMb } : {}),
+      ...(endpoint.timeoutSeconds ? { timeout: Duration.seconds(endpoint.timeoutSeconds) } : {}),
+    });
+  }
+}

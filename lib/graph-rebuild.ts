@@ -1,0 +1,102 @@
+import { Duration, Size } from 'aws-cdk-lib';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { Construct } from 'constructs';
+import { allCities, cityIds, isCityId } from '../functions/cities/cities.ts';
+import type { DataStores } from './data-stores.ts';
+import { PlatformFunction } from './platform-function.ts';
+
+/** The job's handler module; the graph builder owns it. */
+export const NIGHTLY_BUILD_ENTRY = 'graph-builder/nightly-handler.ts';
+
+/*
+ * Sizing of the nightly build. The values come from the measured build (seconds and peak memory
+ * per city, recorded in docs/benchmarks.md): revisit them whenever those measurements change.
+ * Lambda grants CPU in proportion to memory, so memory also buys build speed; 15 minutes is the
+ * Lambda maximum, and 4 GiB of /tmp holds the downloaded extracts next to the compiled graphs.
+ */
+export const NIGHTLY_BUILD_MEMORY_MB = 3008;
+export const NIGHTLY_BUILD_TIMEOUT = Duration.minutes(15);
+export const NIGHTLY_BUILD_EPHEMERAL_STORAGE = Size.gibibytes(4);
+
+/**
+ * 03:00 UTC daily. Routing keeps serving the published graph_version while a build runs, so the
+ * hour only needs to follow the daily OpenStreetMap extract refresh; it is easy to move.
+ */
+export const NIGHTLY_BUILD_SCHEDULE = Schedule.cron({ minute: '0', hour: '3' });
+
+/** City id → URLs of the OpenStreetMap extracts the job downloads and merges into its graph. */
+export type GraphSourceUrls = Readonly<Record<string, readonly string[]>>;
+
+/** Context key that overrides the sources: `cdk deploy -c graphSourceUrls='{"london":"https://..."}'`. */
+export const GRAPH_SOURCES_CONTEXT_KEY = 'graphSourceUrls';
+
+/**
+ * Each city's full-city extracts as the city definitions name them (BBBike extracts refreshed
+ * weekly from OpenStreetMap, ODbL, © OpenStreetMap contributors).
+ */
+export const DEFAULT_GRAPH_SOURCE_URLS: GraphSourceUrls = Object.fromEntries(
+  allCities.map((city) => [city.id, [...city.graph.nightlySources]]),
+);
+
+const isHttpsUrl = (value: unknown): boolean => typeof value === 'string' && /^https:\/\/\S+$/.test(value);
+
+/**
+ * The sources from the context value (a JSON string on the command line, or an object in
+ * cdk.json), else the defaults. Checked here, with the job's own rules (known city ids, one URL
+ * or a list), so a typo fails the synth, not the night's build.
+ */
+export function graphSourceUrls(contextValue: unknown): GraphSourceUrls {
+  if (contextValue === undefined) return DEFAULT_GRAPH_SOURCE_URLS;
+  const value: unknown = typeof contextValue === 'string' ? JSON.parse(contextValue) : contextValue;
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.keys(value).length === 0) {
+    throw new Error(`Context ${GRAPH_SOURCES_CONTEXT_KEY} must be an object of city id → https URL(s)`);
+  }
+  const sources: Record<string, readonly string[]> = {};
+  for (const [city, urls] of Object.entries(value)) {
+    const list: unknown[] = Array.isArray(urls) ? urls : [urls];
+    if (!isCityId(city) || list.length === 0 || !list.every(isHttpsUrl)) {
+      throw new Error(
+        `Context ${GRAPH_SOURCES_CONTEXT_KEY}: "${city}" must be one of ${cityIds.join(', ')} with one or more https URLs`,
+      );
+    }
+    sources[city] = list as string[];
+  }
+  return sources;
+}
+
+export interface GraphRebuildProps {
+  readonly dataStores: DataStores;
+  readonly sourceUrls: GraphSourceUrls;
+}
+
+/**
+ * Rebuilds every city's routing graph once a day from fresh OpenStreetMap data and publishes it
+ * to the graphs bucket, where routing functions pick up the new `graph_version`.
+ */
+export class GraphRebuild extends Construct {
+  readonly builder: PlatformFunction;
+  readonly schedule: Rule;
+
+  constructor(scope: Construct, id: string, props: GraphRebuildProps) {
+    super(scope, id);
+    this.builder = new PlatformFunction(this, 'NightlyBuild', {
+      entry: NIGHTLY_BUILD_ENTRY,
+      access: { buckets: { graphs: 'readwrite' } },
+      dataStores: props.dataStores,
+      description: 'Nightly graph rebuild: downloads OSM extracts, compiles and publishes city graphs',
+      memoryMb: NIGHTLY_BUILD_MEMORY_MB,
+      timeout: NIGHTLY_BUILD_TIMEOUT,
+      ephemeralStorage: NIGHTLY_BUILD_EPHEMERAL_STORAGE,
+      environment: { GRAPH_SOURCE_URLS: JSON.stringify(props.sourceUrls) },
+    });
+    // One retry covers a transient download failure; more would only repeat a deterministic one.
+    // The previous graphs stay in service until a build succeeds.
+    this.builder.function.configureAsyncInvoke({ retryAttempts: 1 });
+    this.schedule = new Rule(this, 'Schedule', {
+      description: 'Daily graph rebuild at 03:00 UTC',
+      schedule: NIGHTLY_BUILD_SCHEDULE,
+      targets: [new LambdaFunction(this.builder.function)],
+    });
+  }
+}

@@ -1,0 +1,166 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Annotations, Duration, type Size } from 'aws-cdk-lib';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { ResourceAccess } from '../functions/platform/endpoints.ts';
+import { projectRoot } from '../functions/platform/paths.ts';
+import { buckets, queues, tables, type QueueDefinition } from '../functions/platform/resources.ts';
+import type { DataStores } from './data-stores.ts';
+import { entriesOf, keysOf } from './naming.ts';
+
+/** Enough for JSON handlers that touch DynamoDB; endpoints that route ask for more in endpoints.ts. */
+const DEFAULT_MEMORY_MB = 1024;
+const DEFAULT_TIMEOUT_SECONDS = 10;
+
+/** Long enough to investigate an incident reported a few weeks late; short enough to cost little. */
+const LOG_RETENTION = RetentionDays.ONE_MONTH;
+
+/** The kinds of `ResourceAccess` this construct turns into grants and environment variables. */
+const GRANTED_ACCESS_KINDS: ReadonlySet<string> = new Set(['tables', 'buckets', 'queues']);
+
+/** The `service` field of every Powertools log line, the same in every function. */
+const SERVICE_NAME = 'spoke';
+
+/**
+ * esbuild emits ESM, which has no `require`. Some dependencies still call it for Node built-ins
+ * (esbuild's `__require` shim defers to a global `require` when one exists), so the bundle
+ * starts by creating one. The import is aliased so it cannot clash with bundled identifiers.
+ */
+const ESM_REQUIRE_BANNER =
+  "import { createRequire as __spokeCreateRequire } from 'node:module'; const require = __spokeCreateRequire(import.meta.url);";
+
+export interface PlatformFunctionProps {
+  /** Module exporting `handler`, relative to the project root. */
+  readonly entry: string;
+  /** What the function may touch; it gets exactly these grants and their environment variables. */
+  readonly access: ResourceAccess;
+  readonly dataStores: DataStores;
+  readonly description: string;
+  readonly memoryMb?: number;
+  readonly timeout?: Duration;
+  readonly ephemeralStorage?: Size;
+  /** Variables beyond the resource locations every function receives. */
+  readonly environment?: Readonly<Record<string, string>>;
+}
+
+/**
+ * One Lambda function the way the platform runs all of them: the handler module bundled locally
+ * by esbuild (no Docker) into ESM for Node.js 22 on arm64, its own log group with a retention,
+ * and least-privilege access: each table, bucket and queue named in `access` is granted at the
+ * named level and announced through the environment variable `resources.ts` gives it. Nothing
+ * else is granted, so a handler that reaches for an undeclared resource fails on the missing
+ * variable before it could fail on IAM.
+ */
+export class PlatformFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly logGroup: LogGroup;
+
+  constructor(scope: Construct, id: string, props: PlatformFunctionProps) {
+    super(scope, id);
+    this.logGroup = new LogGroup(this, 'Logs', { retention: LOG_RETENTION });
+    this.function = new NodejsFunction(this, 'Function', {
+      entry: existingEntry(props.entry),
+      handler: 'handler',
+      projectRoot,
+      depsLockFilePath: join(projectRoot, 'package-lock.json'),
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memoryMb ?? DEFAULT_MEMORY_MB,
+      timeout: props.timeout ?? Duration.seconds(DEFAULT_TIMEOUT_SECONDS),
+      ...(props.ephemeralStorage ? { ephemeralStorageSize: props.ephemeralStorage } : {}),
+      description: props.description,
+      logGroup: this.logGroup,
+      environment: {
+        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+        NODE_OPTIONS: '--enable-source-maps',
+        ...resourceEnvironment(props.access, props.dataStores),
+        ...props.environment,
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        minify: true,
+        sourceMap: true,
+        mainFields: ['module', 'main'],
+        banner: ESM_REQUIRE_BANNER,
+        // Bundle the AWS SDK too rather than use the runtime's copy: the function then runs the
+        // exact SDK versions package-lock.json pins and the tests and the local platform use.
+        externalModules: [],
+      },
+    });
+    grantAccess(this.function, props.access, props.dataStores);
+    for (const kind of Object.keys(props.access)) {
+      if (!GRANTED_ACCESS_KINDS.has(kind)) {
+        // Deploying would give a function less than it declares and fail it at run time.
+        Annotations.of(this).addError(
+          `${props.entry} declares access.${kind}, which lib/platform-function.ts does not grant yet`,
+        );
+      }
+    }
+  }
+}
+
+/** NodejsFunction fails on a missing entry too, but without saying which module or why. */
+function existingEntry(entry: string): string {
+  const path = join(projectRoot, entry);
+  if (!existsSync(path)) {
+    throw new Error(`Handler module ${entry} does not exist; the stack needs every entry that endpoints.ts and lib/ name`);
+  }
+  return path;
+}
+
+/** The physical name or URL of each resource the function may access, under its resources.ts variable. */
+function resourceEnvironment(access: ResourceAccess, stores: DataStores): Record<string, string> {
+  const environment: Record<string, string> = {};
+  for (const name of keysOf(access.tables ?? {})) {
+    environment[tables[name].envVar] = stores.tables[name].tableName;
+  }
+  for (const name of keysOf(access.buckets ?? {})) {
+    environment[buckets[name].envVar] = stores.buckets[name].bucketName;
+  }
+  for (const name of keysOf(access.queues ?? {})) {
+    environment[queues[name].envVar] = stores.queues[name].queue.queueUrl;
+  }
+  return environment;
+}
+
+function grantAccess(fn: NodejsFunction, access: ResourceAccess, stores: DataStores): void {
+  for (const [name, level] of entriesOf(access.tables ?? {})) {
+    const table = stores.tables[name];
+    if (level === 'read') table.grantReadData(fn);
+    else table.grantReadWriteData(fn);
+  }
+  for (const [name, level] of entriesOf(access.buckets ?? {})) {
+    const bucket = stores.buckets[name];
+    if (level === 'read') bucket.grantRead(fn);
+    else bucket.grantReadWrite(fn);
+  }
+  for (const [name, level] of entriesOf(access.queues ?? {})) {
+    const { queue } = stores.queues[name];
+    if (level === 'send') {
+      queue.grantSendMessages(fn);
+      continue;
+    }
+    const definition: QueueDefinition = queues[name];
+    // SQS hands a message to another consumer when its visibility timeout runs out, so a function
+    // allowed to run longer than that would see its own messages processed twice.
+    if (fn.timeout && fn.timeout.toSeconds() > definition.visibilityTimeoutSeconds) {
+      throw new Error(
+        `${fn.node.path} may run ${fn.timeout.toSeconds()} s but queue ${definition.name} hides a message for only ${definition.visibilityTimeoutSeconds} s`,
+      );
+    }
+    // The event source mapping grants receive, delete and change-visibility on the queue.
+    fn.addEventSource(
+      new SqsEventSource(queue, {
+        batchSize: definition.batchSize,
+        maxBatchingWindow: Duration.seconds(definition.maxBatchingWindowSeconds),
+        // One failed report in a batch is retried alone, not with the whole batch.
+        reportBatchItemFailures: true,
+      }),
+    );
+  }
+}

@@ -1,0 +1,74 @@
+import { Period, UsagePlan, type RestApi } from 'aws-cdk-lib/aws-apigateway';
+import { Construct } from 'constructs';
+import { FREE_PLAN_LIMITS } from '../functions/auth/api-keys.ts';
+import { plans, type Plan } from '../functions/auth/principal.ts';
+import { mapKeys, pascalCase } from './naming.ts';
+
+export interface UsagePlanTier {
+  /** Steady requests per second API Gateway lets through for one key. */
+  readonly rateLimit: number;
+  /** Requests one key may send at once above the steady rate. */
+  readonly burstLimit: number;
+  readonly requestsPerDay: number;
+  readonly description: string;
+}
+
+/**
+ * API Gateway's side of the plans. The exact per-minute, per-hour and per-day limits (spec 8)
+ * are enforced by the platform's own limiter, which answers 429 with `Retry-After` and the
+ * `X-RateLimit-*` headers; a usage plan is the coarse outer guard that stops a flood before it
+ * costs Lambda invocations. Each gateway limit is therefore at or above the limiter's, so in
+ * normal use the platform's own 429 is the one a client sees.
+ */
+export const usagePlanTiers = {
+  free: {
+    // API Gateway meters whole requests per second: 10 per minute is 1/6 per second, rounded up
+    // to 1, with a burst of one minute's allowance.
+    rateLimit: Math.ceil(FREE_PLAN_LIMITS.perMinute / 60),
+    burstLimit: FREE_PLAN_LIMITS.perMinute,
+    requestsPerDay: FREE_PLAN_LIMITS.perDay,
+    description: 'Free plan: 10/minute, 100/hour, 1,000/day (spec 8); daily quota enforced here too',
+  },
+  // Enterprise and partner limits are agreed per key and stored on the key record. These
+  // ceilings sit above every limit agreed so far; a customer agreeing more needs them raised.
+  enterprise: {
+    rateLimit: 100,
+    burstLimit: 200,
+    requestsPerDay: 2_000_000,
+    description: 'Enterprise plan: per-key limits from the key record, under a ceiling of 100 rps and 2M/day',
+  },
+  partner: {
+    rateLimit: 50,
+    burstLimit: 100,
+    requestsPerDay: 1_000_000,
+    description: 'Partner plan: per-key limits from the key record, under a ceiling of 50 rps and 1M/day',
+  },
+} as const satisfies Record<Plan, UsagePlanTier>;
+
+export interface UsagePlansProps {
+  /** The API whose deployment stage the plans meter. */
+  readonly api: RestApi;
+}
+
+/**
+ * One usage plan per key plan, bound to the metered API's stage. API keys are not in the
+ * template: the operator CLI creates one per customer at run time and adds it to the plan whose
+ * id this stack outputs.
+ */
+export class UsagePlans extends Construct {
+  readonly plans: Readonly<Record<Plan, UsagePlan>>;
+
+  constructor(scope: Construct, id: string, props: UsagePlansProps) {
+    super(scope, id);
+    this.plans = mapKeys(plans, (plan) => {
+      const tier: UsagePlanTier = usagePlanTiers[plan];
+      return new UsagePlan(this, pascalCase(plan), {
+        name: `spoke-${plan}`,
+        description: tier.description,
+        throttle: { rateLimit: tier.rateLimit, burstLimit: tier.burstLimit },
+        quota: { limit: tier.requestsPerDay, period: Period.DAY },
+        apiStages: [{ api: props.api, stage: props.api.deploymentStage }],
+      });
+    });
+  }
+}
