@@ -1,0 +1,152 @@
+import {
+  arrivalControlOf,
+  CONTROL_ALL_WAY_STOP,
+  CONTROL_GIVE_WAY,
+  CONTROL_TRAFFIC_SIGNALS,
+  CONTROL_TWO_WAY_STOP,
+  EDGE_CYCLING,
+  EDGE_DISMOUNT,
+  EDGE_JUNCTION_CONTROLLED,
+  EDGE_ROADWORKS,
+  EDGE_WALKING,
+  isClosed,
+  LIT_NO,
+  LIT_YES,
+  litOf,
+  SAFETY_BUSY,
+  safetyClassOf,
+  surfacePenaltyOf,
+  WALK_CARRIAGEWAY,
+  walkKindOf,
+} from './graph-format.ts';
+import { bearingDifference } from './geo.ts';
+import { CROSSES_BUSY, CROSSES_MODERATE, type RoutingNetwork } from './network.ts';
+
+/**
+ * Costing: pure functions from edge attributes and the request's options to a cost in seconds of
+ * riding (or walking) that the search minimises. The search knows nothing of what an edge means;
+ * this module knows nothing of how the search works. Weights are documented in docs/routing.md.
+ */
+
+export type Profile = 'cycling' | 'walking';
+
+export interface CostOptions {
+  profile: Profile;
+  /** Cycling only: prefer quiet roads and cycleways (spec 1.1). */
+  supersafe: boolean;
+  /** Cycling only, and only where lighting data exists: prefer lit streets. */
+  night: boolean;
+  /** Departure as local wall-clock minutes in the city's zone (graph-format `localMinutes`). */
+  departureMinute: number;
+}
+
+export const CYCLING_SPEED_MPS = 15 / 3.6;
+export const WALKING_SPEED_MPS = 5 / 3.6;
+
+/** Multipliers on riding time per safety class (quiet, cycleway, moderate, busy, shared). */
+export const SUPERSAFE_CLASS_FACTORS = [1.0, 0.9, 1.8, 4.0, 3.0] as const;
+export const DIRECT_CLASS_FACTORS = [1.0, 1.0, 1.0, 1.0, 1.0] as const;
+/** At night where lighting is mapped: lit, unknown, unlit. */
+export const NIGHT_LIGHTING_FACTORS = { lit: 1.0, unknown: 1.4, unlit: 2.0 } as const;
+/** Surface penalty 0 (smooth) .. 3 (very rough): avoided, but never reported as dangerous. */
+export const SURFACE_FACTORS = [1.0, 1.25, 1.6, 2.2] as const;
+/** Active roadworks: avoided with moderate emphasis (spec 1.2.6). */
+export const ROADWORKS_FACTOR = 1.6;
+/** Walking in the carriageway where no pavement is mapped: the fallback, not the preference. */
+export const WALK_CARRIAGEWAY_FACTOR = 1.3;
+
+/** Seconds added per turn, by how far the route turns (spec 1.2.8: prefer going straight). */
+export const TURN_SECONDS = { straight: 0, slight: 1.5, turn: 4, sharp: 7, deadEndUTurn: 15 } as const;
+/** Expected wait on arriving at a controlled junction, seconds. */
+export const CONTROL_DELAY_SECONDS: Record<number, number> = {
+  [CONTROL_TRAFFIC_SIGNALS]: 12,
+  [CONTROL_ALL_WAY_STOP]: 6,
+  [CONTROL_TWO_WAY_STOP]: 5,
+  [CONTROL_GIVE_WAY]: 2,
+};
+/** Supersafe: crossing or joining a busy/moderate road where no signals or all-way stop help. */
+export const UNCONTROLLED_CROSSING_SECONDS = { busy: 30, moderate: 8 } as const;
+
+export class Costing {
+  /** Lower bound of cost per metre over every edge: the A* heuristic's scale. */
+  readonly minSecondsPerMetre: number;
+  /** Cycling obeys turn restrictions; walking does not (spec 1.2.10). */
+  readonly obeysRestrictions: boolean;
+  private readonly classFactors: readonly number[];
+  private readonly usableFlag: number;
+  private readonly closureCache = new Map<number, boolean>();
+
+  constructor(
+    readonly network: RoutingNetwork,
+    readonly options: CostOptions,
+  ) {
+    const cycling = options.profile === 'cycling';
+    this.usableFlag = cycling ? EDGE_CYCLING : EDGE_WALKING;
+    this.obeysRestrictions = cycling;
+    this.classFactors = cycling && options.supersafe ? SUPERSAFE_CLASS_FACTORS : DIRECT_CLASS_FACTORS;
+    const fastest = cycling ? CYCLING_SPEED_MPS : WALKING_SPEED_MPS;
+    this.minSecondsPerMetre = (cycling ? Math.min(...this.classFactors) : 1) / fastest;
+  }
+
+  usable(edge: number): boolean {
+    return (this.network.graph.edgeFlags[edge]! & this.usableFlag) !== 0;
+  }
+
+  /** Seconds of cost to travel the whole edge, or Infinity where it may not be used now. */
+  edgeCost(edge: number): number {
+    const graph = this.network.graph;
+    const flags = graph.edgeFlags[edge]!;
+    if (!(flags & this.usableFlag)) return Infinity;
+    const length = graph.edgeLength[edge]!;
+    if (this.options.profile === 'walking') {
+      return (length / WALKING_SPEED_MPS) * (walkKindOf(flags) === WALK_CARRIAGEWAY ? WALK_CARRIAGEWAY_FACTOR : 1);
+    }
+    const closure = graph.edgeClosure[edge]!;
+    if (closure !== 0 && this.closedNow(closure - 1)) return Infinity;
+    const speed = flags & EDGE_DISMOUNT ? WALKING_SPEED_MPS : CYCLING_SPEED_MPS;
+    let factor = this.classFactors[safetyClassOf(flags)]! * SURFACE_FACTORS[surfacePenaltyOf(flags)]!;
+    if (flags & EDGE_ROADWORKS) factor *= ROADWORKS_FACTOR;
+    if (this.options.night) {
+      const lit = litOf(flags);
+      factor *= lit === LIT_YES ? NIGHT_LIGHTING_FACTORS.lit : lit === LIT_NO ? NIGHT_LIGHTING_FACTORS.unlit : NIGHT_LIGHTING_FACTORS.unknown;
+    }
+    return (length / speed) * factor;
+  }
+
+  /**
+   * Seconds added for going from one edge onto the next at their shared node, or Infinity for a
+   * U-turn anywhere but a dead end. Turn restrictions are the search's business, not costing's.
+   */
+  turnCost(from: number, to: number): number {
+    const network = this.network;
+    const graph = network.graph;
+    if (network.reverseOf(from) === to) {
+      const node = graph.edgeHead[from]!;
+      const exits = graph.firstOut[node + 1]! - graph.firstOut[node]!;
+      return exits <= 1 ? TURN_SECONDS.deadEndUTurn : Infinity;
+    }
+    if (this.options.profile === 'walking') return 0;
+
+    const fromFlags = graph.edgeFlags[from]!;
+    const angle = bearingDifference(network.endBearing[from]!, network.startBearing[to]!);
+    let seconds =
+      angle < 25 ? TURN_SECONDS.straight : angle < 60 ? TURN_SECONDS.slight : angle < 120 ? TURN_SECONDS.turn : TURN_SECONDS.sharp;
+    seconds += CONTROL_DELAY_SECONDS[arrivalControlOf(fromFlags)] ?? 0;
+
+    if (this.options.supersafe && !(fromFlags & EDGE_JUNCTION_CONTROLLED) && safetyClassOf(fromFlags) !== SAFETY_BUSY) {
+      const busiest = network.busiestRoadAt[graph.edgeHead[from]!]!;
+      if (busiest === CROSSES_BUSY) seconds += UNCONTROLLED_CROSSING_SECONDS.busy;
+      else if (busiest === CROSSES_MODERATE) seconds += UNCONTROLLED_CROSSING_SECONDS.moderate;
+    }
+    return seconds;
+  }
+
+  private closedNow(closure: number): boolean {
+    let closed = this.closureCache.get(closure);
+    if (closed === undefined) {
+      closed = isClosed(this.network.graph, closure, this.options.profile, this.options.departureMinute);
+      this.closureCache.set(closure, closed);
+    }
+    return closed;
+  }
+}

@@ -1,0 +1,109 @@
+import { GetObjectCommand } from '@aws-sdk/client-s3';
+import type { CityId } from '../cities/index.ts';
+import { s3 } from '../platform/aws.ts';
+import { logger } from '../platform/logger.ts';
+import { bucketName } from '../platform/resources.ts';
+import { currentPointerKey, openGraph, type CurrentGraphPointer } from './graph-format.ts';
+import { RoutingNetwork } from './network.ts';
+import { SearchWorkspace } from './search.ts';
+
+/**
+ * Each city's current graph, loaded from S3 once per warm container and shared by every request
+ * it serves. The city's pointer object is re-read at most every GRAPH_REFRESH_SECONDS (default
+ * 120); a new graph_version is loaded in the background and swapped in, so the nightly rebuild
+ * reaches routers within minutes and without a deploy.
+ */
+
+export class GraphUnavailableError extends Error {
+  constructor(readonly city: CityId, cause: unknown) {
+    super(`No routing graph could be loaded for ${city}: ${(cause as Error)?.message ?? String(cause)}`);
+    this.name = 'GraphUnavailableError';
+  }
+}
+
+export interface LoadedGraph {
+  city: CityId;
+  version: string;
+  network: RoutingNetwork;
+  workspace: SearchWorkspace;
+  loadMilliseconds: number;
+}
+
+interface CityEntry {
+  current: Promise<LoadedGraph>;
+  checkedAt: number;
+  refreshing?: Promise<void>;
+}
+
+const entries = new Map<CityId, CityEntry>();
+
+const refreshIntervalMs = (): number => Number(process.env.GRAPH_REFRESH_SECONDS ?? 120) * 1000;
+
+async function readObject(key: string): Promise<Uint8Array> {
+  const response = await s3().send(new GetObjectCommand({ Bucket: bucketName('graphs'), Key: key }));
+  if (!response.Body) throw new Error(`Empty object ${key}`);
+  return response.Body.transformToByteArray();
+}
+
+async function readPointer(city: CityId): Promise<CurrentGraphPointer> {
+  return JSON.parse(new TextDecoder().decode(await readObject(currentPointerKey(city)))) as CurrentGraphPointer;
+}
+
+/** Builds the in-memory graph from file bytes: typed-array views plus the router's derived arrays. */
+export function loadGraphBytes(city: CityId, bytes: Uint8Array): LoadedGraph {
+  const started = performance.now();
+  const graph = openGraph(bytes);
+  const network = new RoutingNetwork(graph);
+  return {
+    city,
+    version: graph.header.graph_version,
+    network,
+    workspace: new SearchWorkspace(graph.edgeCount),
+    loadMilliseconds: performance.now() - started,
+  };
+}
+
+async function load(city: CityId, pointer?: CurrentGraphPointer): Promise<LoadedGraph> {
+  const target = pointer ?? (await readPointer(city));
+  const loaded = loadGraphBytes(city, await readObject(target.key));
+  logger.info('graph loaded', { city, graphVersion: loaded.version, loadMs: Math.round(loaded.loadMilliseconds) });
+  return loaded;
+}
+
+function refreshInBackground(city: CityId, entry: CityEntry): void {
+  entry.checkedAt = Date.now();
+  entry.refreshing = (async () => {
+    const current = await entry.current;
+    const pointer = await readPointer(city);
+    if (pointer.graph_version === current.version) return;
+    const next = await load(city, pointer);
+    entry.current = Promise.resolve(next);
+  })()
+    .catch((error: unknown) => logger.warn('graph refresh failed; keeping the loaded graph', { city, error: error as Error }))
+    .finally(() => {
+      entry.refreshing = undefined;
+    });
+}
+
+/** The city's graph; throws GraphUnavailableError when none can be loaded. */
+export async function cityGraph(city: CityId): Promise<LoadedGraph> {
+  let entry = entries.get(city);
+  if (!entry) {
+    entry = { current: load(city), checkedAt: Date.now() };
+    entries.set(city, entry);
+  } else if (!entry.refreshing && Date.now() - entry.checkedAt > refreshIntervalMs()) {
+    refreshInBackground(city, entry);
+  }
+  try {
+    return await entry.current;
+  } catch (error) {
+    // Forget the failure so a later request tries again (the graph may have been published since).
+    if (entries.get(city) === entry) entries.delete(city);
+    throw new GraphUnavailableError(city, error);
+  }
+}
+
+/** Drops every loaded graph (tests use it to observe loading). */
+export function forgetLoadedGraphs(): void {
+  entries.clear();
+}

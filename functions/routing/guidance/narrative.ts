@@ -1,0 +1,103 @@
+import textInstructions from 'osrm-text-instructions';
+import en from './locales/en.json' with { type: 'json' };
+import es from './locales/es.json' with { type: 'json' };
+import type { Profile } from '../costing.ts';
+import type { Maneuver } from './maneuvers.ts';
+
+/**
+ * The narrative ("odin", second half): text for maneuvers in the rider's language. Maneuver
+ * sentences come from osrm-text-instructions, whose languages are data; the platform's own
+ * sentences (arrival, distances, linking phrases) are in locales/*.json. Street names are never
+ * translated: they pass through as they are on the signs.
+ */
+
+export type Language = 'en' | 'es';
+type Locale = typeof en;
+const locales: Record<Language, Locale> = { en, es };
+const compiler = textInstructions('v5');
+
+export interface NarratedManeuver {
+  maneuver: Maneuver;
+  /** Road the maneuver leads onto. */
+  name: string;
+  ref: string;
+}
+
+const fill = (template: string, values: Record<string, string>): string =>
+  template.replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? '');
+
+const lowerFirst = (language: Language, text: string): string => text.charAt(0).toLocaleLowerCase(language) + text.slice(1);
+
+const otiTypes: Record<Maneuver['type'], string> = {
+  Start: 'depart',
+  Turn: 'turn',
+  Continue: 'new name',
+  roundabout: 'roundabout',
+  'U-turn': 'continue',
+  Arrive: 'arrive',
+};
+
+/** The sentence for one maneuver, e.g. `Turn left onto Euston Road`. */
+export function maneuverText(language: Language, narrated: NarratedManeuver): string {
+  const { maneuver } = narrated;
+  if (maneuver.type === 'Arrive') return locales[language].arrive;
+  return compiler.compile(language, {
+    maneuver: {
+      type: otiTypes[maneuver.type],
+      ...(maneuver.modifier ? { modifier: maneuver.modifier } : {}),
+      ...(maneuver.exit ? { exit: maneuver.exit } : {}),
+      bearing_after: maneuver.bearingAfter,
+    },
+    name: narrated.name,
+    ref: narrated.ref,
+  });
+}
+
+/** `X, then Y` for two maneuvers close together. */
+export function linkedText(language: Language, first: string, second: string): string {
+  return fill(locales[language].phrase.two_linked, { first, second: lowerFirst(language, second) });
+}
+
+/** `X, then, in 40 metres, Y`. */
+export function linkedByDistanceText(language: Language, first: string, metres: number, second: string): string {
+  return fill(locales[language].phrase.two_linked_by_distance, {
+    first,
+    distance: distanceText(language, metres),
+    second: lowerFirst(language, second),
+  });
+}
+
+/** `In 200 metres, turn left onto Euston Road`. */
+export function inDistanceText(language: Language, metres: number, instruction: string): string {
+  return fill(locales[language].phrase.one_in_distance, {
+    distance: distanceText(language, metres),
+    instruction: lowerFirst(language, instruction),
+  });
+}
+
+/** Spoken distances, rounded as a navigator would say them. */
+export function distanceText(language: Language, metres: number): string {
+  const locale = locales[language];
+  if (metres >= 950) {
+    const kilometres = Math.round(metres / 100) / 10;
+    if (kilometres === 1) return locale.distance.one_kilometre;
+    return fill(locale.distance.kilometres, { n: String(kilometres).replace('.', locale.decimal_separator) });
+  }
+  const rounded = metres < 100 ? Math.max(10, Math.round(metres / 10) * 10) : Math.round(metres / 50) * 50;
+  return fill(locale.distance.metres, { n: String(rounded) });
+}
+
+const escapeXml = (text: string): string =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+
+export function ssml(language: Language, text: string): string {
+  return `<speak xml:lang="${locales[language].ssml_lang}"><prosody rate="1.08">${escapeXml(text)}</prosody></speak>`;
+}
+
+/** How far ahead a rider is told about a maneuver, by how fast they travel. */
+export const ANNOUNCEMENT_DISTANCES: Record<Profile, { early: number; near: number; minimumGap: number }> = {
+  // 15 km/h: about a minute ahead, then about 12 seconds ahead.
+  cycling: { early: 250, near: 50, minimumGap: 100 },
+  // 5 km/h: about 70 seconds ahead, then about 15 seconds ahead.
+  walking: { early: 100, near: 20, minimumGap: 40 },
+};

@@ -1,0 +1,247 @@
+import { CYCLING_SPEED_MPS, WALKING_SPEED_MPS, type Profile } from '../costing.ts';
+import type { SafetyClass } from '../graph-format.ts';
+import type { RoutingNetwork } from '../network.ts';
+import type { PathEdge, Position, RoutedPath } from '../path.ts';
+import { detectManeuvers, roadLabel, type Maneuver } from './maneuvers.ts';
+import {
+  ANNOUNCEMENT_DISTANCES,
+  inDistanceText,
+  linkedByDistanceText,
+  linkedText,
+  maneuverText,
+  ssml,
+  type Language,
+} from './narrative.ts';
+
+/** Steps of one leg, in the shape of spec 4.1, built from the routed path and its maneuvers. */
+
+/** A maneuver followed within this many metres by another is announced together with it. */
+export const COMPOUND_METRES = 30;
+
+/** Deprecated numeric code (spec 1.1): quiet 0, cycleway 1, moderate 2, busy 3; shared paths, away from traffic, are 1. */
+export const SAFETY_CODES: Record<SafetyClass, number> = { quiet: 0, cycleway: 1, moderate: 2, busy: 3, shared: 1 };
+
+export interface Segment {
+  start_index: number;
+  end_index: number;
+  safety_classification?: SafetyClass;
+  cycle_routes: string[] | null;
+  lit?: boolean;
+}
+
+export interface BannerText {
+  text: string;
+  components: { text: string; type: 'text' | 'road-name' }[];
+  type: string;
+  modifier?: string;
+}
+
+export interface Step {
+  distance: number;
+  duration: number;
+  delta_elevation: number;
+  name: string;
+  mode: Profile;
+  safety_code: number;
+  safety_classification?: SafetyClass;
+  maneuver: {
+    type: string;
+    modifier?: string;
+    instruction: string;
+    location: Position;
+    bearing_before: number;
+    bearing_after: number;
+  };
+  exits: string;
+  geometry: { type: 'LineString'; coordinates: Position[] };
+  cycle_routes: string[] | null;
+  lit?: boolean;
+  segments: Segment[];
+  voice_instructions: { distance_along_geometry: number; announcement: string; ssml_announcement: string }[];
+  banner_instructions: { distance_along_geometry: number; primary: BannerText; secondary?: BannerText; sub?: BannerText }[];
+}
+
+const round1 = (value: number) => Math.round(value * 10) / 10;
+
+interface StepShape {
+  maneuver: Maneuver;
+  edges: PathEdge[];
+  coordinates: Position[];
+  /** Per edge, the index range in `coordinates` it covers. */
+  ranges: [number, number][];
+  distance: number;
+  name: string;
+  ref: string;
+}
+
+function shapeSteps(maneuvers: Maneuver[], path: RoutedPath): StepShape[] {
+  return maneuvers.map((maneuver, index) => {
+    const end = maneuvers[index + 1]?.pathIndex ?? path.edges.length;
+    const edges = path.edges.slice(maneuver.pathIndex, end);
+    const coordinates: Position[] = [];
+    const ranges: [number, number][] = [];
+    for (const edge of edges) {
+      const start = Math.max(0, coordinates.length - 1);
+      for (const point of edge.coordinates) {
+        const previous = coordinates[coordinates.length - 1];
+        if (!previous || previous[0] !== point[0] || previous[1] !== point[1]) coordinates.push(point);
+      }
+      ranges.push([start, Math.max(start, coordinates.length - 1)]);
+    }
+    if (coordinates.length === 0) coordinates.push(maneuver.location);
+    if (coordinates.length === 1) coordinates.push(coordinates[0]!);
+    const named = edges[0] ?? path.edges[path.edges.length - 1]!;
+    return {
+      maneuver,
+      edges,
+      coordinates,
+      ranges,
+      distance: edges.reduce((sum, edge) => sum + edge.length, 0),
+      name: roadLabel(named),
+      ref: named.ref,
+    };
+  });
+}
+
+/** The class covering the most metres. */
+function representativeClass(edges: PathEdge[]): SafetyClass | undefined {
+  const metres = new Map<SafetyClass, number>();
+  for (const edge of edges) metres.set(edge.safety, (metres.get(edge.safety) ?? 0) + edge.length);
+  let best: SafetyClass | undefined;
+  for (const [safety, length] of metres) if (!best || length > metres.get(best)!) best = safety;
+  return best;
+}
+
+/** Routes signed along at least half of the step. */
+function representativeRoutes(edges: PathEdge[]): string[] | null {
+  const total = edges.reduce((sum, edge) => sum + edge.length, 0);
+  const metres = new Map<string, number>();
+  for (const edge of edges) for (const route of edge.cycleRoutes) metres.set(route, (metres.get(route) ?? 0) + edge.length);
+  const routes = [...metres].filter(([, length]) => length * 2 >= total && total > 0).map(([route]) => route);
+  return routes.length ? routes : null;
+}
+
+const isLit = (edges: PathEdge[]): boolean => {
+  const total = edges.reduce((sum, edge) => sum + edge.length, 0);
+  const lit = edges.filter((edge) => edge.lit === true).reduce((sum, edge) => sum + edge.length, 0);
+  return total > 0 ? lit * 2 >= total : edges.some((edge) => edge.lit === true);
+};
+
+function stretches(shape: StepShape, profile: Profile): Segment[] {
+  const segments: Segment[] = [];
+  const key = (edge: PathEdge) => `${edge.safety}|${edge.cycleRoutes.join(';')}|${edge.lit === true}`;
+  let openKey = '';
+  shape.edges.forEach((edge, index) => {
+    const [start, end] = shape.ranges[index]!;
+    const last = segments[segments.length - 1];
+    if (last && key(edge) === openKey) {
+      last.end_index = end;
+      return;
+    }
+    openKey = key(edge);
+    segments.push({
+      start_index: start,
+      end_index: end,
+      ...(profile === 'cycling' ? { safety_classification: edge.safety } : {}),
+      cycle_routes: edge.cycleRoutes.length ? edge.cycleRoutes : null,
+      ...(profile === 'cycling' ? { lit: edge.lit === true } : {}),
+    });
+  });
+  // Stretches cover the geometry from its first to its last coordinate.
+  if (segments.length) segments[segments.length - 1]!.end_index = shape.coordinates.length - 1;
+  return segments;
+}
+
+function bannerText(language: Language, shape: StepShape, instruction: string): BannerText {
+  const { maneuver } = shape;
+  const named = maneuver.type !== 'Arrive' && shape.name;
+  return {
+    text: named ? shape.name : instruction,
+    components: [named ? { text: shape.name, type: 'road-name' } : { text: instruction, type: 'text' }],
+    type: maneuver.type,
+    ...(maneuver.modifier ? { modifier: maneuver.modifier } : {}),
+  };
+}
+
+export interface StepOptions {
+  profile: Profile;
+  language: Language;
+}
+
+export function buildSteps(network: RoutingNetwork, usable: (edge: number) => boolean, path: RoutedPath, options: StepOptions): Step[] {
+  const { profile, language } = options;
+  const shapes = shapeSteps(detectManeuvers(network, usable, path), path);
+  const own = shapes.map((shape) => maneuverText(language, { maneuver: shape.maneuver, name: shape.name, ref: shape.ref }));
+  const isArrive = (index: number) => shapes[index]?.maneuver.type === 'Arrive';
+  /** A step whose maneuver is followed within COMPOUND_METRES by one that is not the arrival. */
+  const compound = (index: number) => shapes[index]!.distance < COMPOUND_METRES && index + 1 < shapes.length && !isArrive(index + 1);
+  const spoken = (index: number) => (compound(index) ? linkedText(language, own[index]!, own[index + 1]!) : own[index]!);
+  const speed = profile === 'cycling' ? CYCLING_SPEED_MPS : WALKING_SPEED_MPS;
+  const timing = ANNOUNCEMENT_DISTANCES[profile];
+
+  return shapes.map((shape, index) => {
+    const arrive = isArrive(index);
+    const { maneuver, edges, distance } = shape;
+    const safety = profile === 'cycling' && !arrive ? representativeClass(edges) : undefined;
+
+    const voice: Step['voice_instructions'] = [];
+    const banners: Step['banner_instructions'] = [];
+    if (!arrive) {
+      // This step's cues announce the maneuver at its end: the next step's.
+      const next = index + 1;
+      const nextText = spoken(next);
+      const announce = (at: number, text: string) => voice.push({ distance_along_geometry: round1(at), announcement: text, ssml_announcement: ssml(language, text) });
+      if (index === 0) {
+        if (distance - timing.near < timing.minimumGap) {
+          announce(distance, distance > timing.near ? linkedByDistanceText(language, own[0]!, distance, nextText) : linkedText(language, own[0]!, nextText));
+        } else {
+          announce(distance, own[0]!);
+        }
+      }
+      const startAnnounced = voice.length > 0 ? distance : Infinity;
+      if (distance >= timing.early + timing.minimumGap && startAnnounced - timing.early >= timing.minimumGap) {
+        announce(timing.early, inDistanceText(language, timing.early, nextText));
+      }
+      if (startAnnounced - timing.near >= timing.minimumGap) {
+        if (distance > timing.near) announce(timing.near, inDistanceText(language, timing.near, nextText));
+        else if (index > 0) announce(distance, nextText);
+      }
+
+      const following = next + 1;
+      const preview = following < shapes.length && !isArrive(following) && (compound(next) || distance < COMPOUND_METRES);
+      banners.push({
+        distance_along_geometry: round1(distance),
+        primary: bannerText(language, shapes[next]!, own[next]!),
+        ...(shapes[next]!.ref && shapes[next]!.ref !== shapes[next]!.name ? { secondary: { text: shapes[next]!.ref, components: [{ text: shapes[next]!.ref, type: 'road-name' as const }], type: shapes[next]!.maneuver.type } } : {}),
+        ...(preview ? { sub: bannerText(language, shapes[following]!, own[following]!) } : {}),
+      });
+    }
+
+    const lastEdge = edges[edges.length - 1] ?? path.edges[path.edges.length - 1]!;
+    return {
+      distance: round1(distance),
+      duration: round1(distance / speed),
+      delta_elevation: round1(edges.reduce((sum, edge) => sum + edge.ascent - edge.descent, 0)),
+      name: shape.name,
+      mode: profile,
+      safety_code: safety ? SAFETY_CODES[safety] : SAFETY_CODES[lastEdge.safety],
+      ...(safety ? { safety_classification: safety } : {}),
+      maneuver: {
+        type: maneuver.type,
+        ...(maneuver.modifier ? { modifier: maneuver.modifier } : {}),
+        instruction: compound(index) ? linkedText(language, own[index]!, own[index + 1]!) : own[index]!,
+        location: shape.coordinates[0]!,
+        bearing_before: maneuver.bearingBefore,
+        bearing_after: maneuver.bearingAfter,
+      },
+      exits: maneuver.exit ? String(maneuver.exit) : '',
+      geometry: { type: 'LineString', coordinates: shape.coordinates },
+      cycle_routes: arrive ? null : representativeRoutes(edges),
+      ...(profile === 'cycling' ? { lit: arrive ? lastEdge.lit === true : isLit(edges) } : {}),
+      segments: arrive ? [] : stretches(shape, profile),
+      voice_instructions: voice.sort((a, b) => b.distance_along_geometry - a.distance_along_geometry),
+      banner_instructions: banners,
+    };
+  });
+}
+

@@ -1,0 +1,94 @@
+import {
+  COORDINATE_SCALE,
+  EDGE_REVERSED,
+  EDGE_CYCLING,
+  SAFETY_BUSY,
+  SAFETY_MODERATE,
+  safetyClassOf,
+  type Graph,
+} from './graph-format.ts';
+import { bearingDegrees } from './geo.ts';
+
+/**
+ * A loaded graph plus the few derived arrays the router needs, computed once per graph when it
+ * is loaded and shared by every query: the bearing at each end of every edge (for turn costs and
+ * guidance) and, per node, the busiest road meeting there (for the supersafe crossing penalty).
+ */
+
+export const CROSSES_NOTHING = 0;
+export const CROSSES_MODERATE = 1;
+export const CROSSES_BUSY = 2;
+
+export class RoutingNetwork {
+  /** Degrees [0, 360) leaving the tail of each edge. */
+  readonly startBearing: Uint16Array;
+  /** Degrees [0, 360) arriving at the head of each edge. */
+  readonly endBearing: Uint16Array;
+  /** CROSSES_* of the busiest cycling road at each node. */
+  readonly busiestRoadAt: Uint8Array;
+
+  constructor(readonly graph: Graph) {
+    const edges = graph.edgeCount;
+    this.startBearing = new Uint16Array(edges);
+    this.endBearing = new Uint16Array(edges);
+    for (let edge = 0; edge < edges; edge++) {
+      const count = this.pointCount(edge);
+      this.startBearing[edge] = Math.round(this.bearingBetween(edge, 0, 1)) % 360;
+      this.endBearing[edge] = Math.round(this.bearingBetween(edge, count - 2, count - 1)) % 360;
+    }
+    this.busiestRoadAt = new Uint8Array(graph.nodeCount);
+    for (let edge = 0; edge < edges; edge++) {
+      const flags = graph.edgeFlags[edge]!;
+      if (!(flags & EDGE_CYCLING)) continue;
+      const safety = safetyClassOf(flags);
+      const level = safety === SAFETY_BUSY ? CROSSES_BUSY : safety === SAFETY_MODERATE ? CROSSES_MODERATE : CROSSES_NOTHING;
+      for (const node of [graph.edgeTail[edge]!, graph.edgeHead[edge]!]) {
+        if (level > this.busiestRoadAt[node]!) this.busiestRoadAt[node] = level;
+      }
+    }
+  }
+
+  nodeLon(node: number): number {
+    return this.graph.nodeCoords[2 * node]! / COORDINATE_SCALE;
+  }
+
+  nodeLat(node: number): number {
+    return this.graph.nodeCoords[2 * node + 1]! / COORDINATE_SCALE;
+  }
+
+  /** Geometry points of an edge, both end nodes included. */
+  pointCount(edge: number): number {
+    const segment = this.graph.edgeSegment[edge]!;
+    return this.graph.segmentFirstPoint[segment + 1]! - this.graph.segmentFirstPoint[segment]!;
+  }
+
+  /** Index into pointCoords of the edge's i-th point in travel order. */
+  pointIndex(edge: number, i: number): number {
+    const segment = this.graph.edgeSegment[edge]!;
+    const first = this.graph.segmentFirstPoint[segment]!;
+    if (this.graph.edgeFlags[edge]! & EDGE_REVERSED) return this.graph.segmentFirstPoint[segment + 1]! - 1 - i;
+    return first + i;
+  }
+
+  pointLon(pointIndex: number): number {
+    return this.graph.pointCoords[2 * pointIndex]! / COORDINATE_SCALE;
+  }
+
+  pointLat(pointIndex: number): number {
+    return this.graph.pointCoords[2 * pointIndex + 1]! / COORDINATE_SCALE;
+  }
+
+  /** The edge over the same segment in the other direction, or -1. */
+  reverseOf(edge: number): number {
+    const segment = this.graph.edgeSegment[edge]!;
+    const forward = this.graph.segmentForwardEdge[segment]!;
+    const backward = this.graph.segmentBackwardEdge[segment]!;
+    return edge === forward ? backward : edge === backward ? forward : -1;
+  }
+
+  private bearingBetween(edge: number, i: number, j: number): number {
+    const a = this.pointIndex(edge, i);
+    const b = this.pointIndex(edge, j);
+    return bearingDegrees(this.pointLon(a), this.pointLat(a), this.pointLon(b), this.pointLat(b));
+  }
+}

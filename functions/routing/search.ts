@@ -1,0 +1,250 @@
+import {
+  EDGE_RESTRICTION_FROM,
+  isWindowActive,
+  RESTRICTION_SAME_CYCLEWAY,
+  restrictionsFrom,
+} from './graph-format.ts';
+import { MinHeap } from './heap.ts';
+import type { Costing } from './costing.ts';
+import type { RoutingNetwork } from './network.ts';
+
+/**
+ * Edge-based A*: a search state is a directed edge (arrived at its head), so turn costs and turn
+ * restrictions, which live on pairs of edges, are exact. Via-way restrictions (a forbidden
+ * sequence of three or more edges) add a few extra states that remember how much of the
+ * sequence has been driven. The heuristic is the straight-line distance to the target at the
+ * cheapest cost per metre any edge can have, so it never overestimates and the route is optimal.
+ */
+
+/** Where a route starts or ends on an edge: the fraction of the edge's length before the point. */
+export interface EdgePosition {
+  edge: number;
+  /** 0 at the edge's tail, 1 at its head. */
+  fraction: number;
+}
+
+export interface SearchResult {
+  cost: number;
+  /** Edges in travel order; the first is entered at `startFraction`, the last left at `endFraction`. */
+  edges: number[];
+  startFraction: number;
+  endFraction: number;
+}
+
+interface TrackedRestriction {
+  edge: number;
+  restriction: number;
+  /** Index in the restriction's edge sequence that the next edge must match to stay on it. */
+  next: number;
+}
+
+/** Search buffers sized for one graph, reused by every query on it (queries never interleave). */
+export class SearchWorkspace {
+  readonly cost: Float64Array;
+  readonly parent: Int32Array;
+  readonly stamp: Uint32Array;
+  readonly settledStamp: Uint32Array;
+  readonly heap = new MinHeap(4096);
+  generation = 0;
+
+  constructor(readonly edgeCount: number) {
+    this.cost = new Float64Array(edgeCount);
+    this.parent = new Int32Array(edgeCount);
+    this.stamp = new Uint32Array(edgeCount);
+    this.settledStamp = new Uint32Array(edgeCount);
+  }
+}
+
+export interface SearchStats {
+  settled: number;
+}
+
+export function findRoute(
+  costing: Costing,
+  workspace: SearchWorkspace,
+  sources: readonly EdgePosition[],
+  targets: readonly EdgePosition[],
+  /** The target point, [lon, lat]: the heuristic measures to it. */
+  targetPoint: readonly [number, number],
+  stats?: SearchStats,
+): SearchResult | null {
+  const network = costing.network;
+  const graph = network.graph;
+  const edgeCount = graph.edgeCount;
+  if (++workspace.generation === 0xffffffff) {
+    workspace.stamp.fill(0);
+    workspace.settledStamp.fill(0);
+    workspace.generation = 1;
+  }
+  const generation = workspace.generation;
+  const { cost, parent, stamp, settledStamp, heap } = workspace;
+  heap.clear();
+
+  // States beyond edgeCount track a via-way restriction in progress; they are rare, so maps do.
+  const extraStates: TrackedRestriction[] = [];
+  const extraIndex = new Map<string, number>();
+  const extraCost: number[] = [];
+  const extraParent: number[] = [];
+  const extraSettled: boolean[] = [];
+  const edgeOf = (state: number) => (state < edgeCount ? state : extraStates[state - edgeCount]!.edge);
+  const costOf = (state: number) => (state < edgeCount ? (stamp[state] === generation ? cost[state]! : Infinity) : extraCost[state - edgeCount]!);
+  const setCost = (state: number, value: number, from: number) => {
+    if (state < edgeCount) {
+      stamp[state] = generation;
+      cost[state] = value;
+      parent[state] = from;
+    } else {
+      extraCost[state - edgeCount] = value;
+      extraParent[state - edgeCount] = from;
+    }
+  };
+  const parentOf = (state: number) => (state < edgeCount ? parent[state]! : extraParent[state - edgeCount]!);
+  const trackingState = (edge: number, restriction: number, next: number) => {
+    const key = `${edge}:${restriction}:${next}`;
+    let state = extraIndex.get(key);
+    if (state === undefined) {
+      state = edgeCount + extraStates.length;
+      extraStates.push({ edge, restriction, next });
+      extraCost.push(Infinity);
+      extraParent.push(-1);
+      extraSettled.push(false);
+      extraIndex.set(key, state);
+    }
+    return state;
+  };
+
+  const [targetLon, targetLat] = targetPoint;
+  const cosLat = Math.cos((targetLat * Math.PI) / 180);
+  const metresPerDegree = 111_194.9;
+  // 0.98 absorbs the flat-earth approximation so the bound stays below the true distance.
+  const heuristicScale = costing.minSecondsPerMetre * metresPerDegree * 0.98;
+  const heuristic = (edge: number): number => {
+    const head = graph.edgeHead[edge]!;
+    const dx = (network.nodeLon(head) - targetLon) * cosLat;
+    const dy = network.nodeLat(head) - targetLat;
+    return Math.sqrt(dx * dx + dy * dy) * heuristicScale;
+  };
+
+  const targetFraction = new Map<number, number>();
+  for (const target of targets) if (costing.usable(target.edge)) targetFraction.set(target.edge, target.fraction);
+
+  let bestCost = Infinity;
+  let bestParent = -1;
+  let bestEdge = -1;
+  let bestStartFraction = 0;
+
+  for (const source of sources) {
+    const edgeCost = costing.edgeCost(source.edge);
+    if (!Number.isFinite(edgeCost)) continue;
+    // Start and end on the same edge, ahead of the start: no search needed for that candidate.
+    const sameEdgeFraction = targetFraction.get(source.edge);
+    if (sameEdgeFraction !== undefined && sameEdgeFraction >= source.fraction) {
+      const direct = (sameEdgeFraction - source.fraction) * edgeCost;
+      if (direct < bestCost) {
+        bestCost = direct;
+        bestParent = -1;
+        bestEdge = source.edge;
+        bestStartFraction = source.fraction;
+      }
+    }
+    const initial = (1 - source.fraction) * edgeCost;
+    if (initial < costOf(source.edge)) {
+      setCost(source.edge, initial, -1);
+      heap.push(initial + heuristic(source.edge), source.edge);
+    }
+  }
+  const sourceFraction = new Map(sources.map((source) => [source.edge, source.fraction]));
+
+  let settled = 0;
+  while (heap.size > 0) {
+    if (heap.peekKey() >= bestCost) break;
+    const state = heap.pop();
+    if (state < edgeCount) {
+      if (settledStamp[state] === generation) continue;
+      settledStamp[state] = generation;
+    } else {
+      if (extraSettled[state - edgeCount]) continue;
+      extraSettled[state - edgeCount] = true;
+    }
+    settled++;
+    const edge = edgeOf(state);
+    const reached = costOf(state);
+    const tracked = state < edgeCount ? null : extraStates[state - edgeCount]!;
+    const node = graph.edgeHead[edge]!;
+    const startsRestrictions = costing.obeysRestrictions && (graph.edgeFlags[edge]! & EDGE_RESTRICTION_FROM) !== 0;
+
+    for (let next = graph.firstOut[node]!, end = graph.firstOut[node + 1]!; next < end; next++) {
+      const nextCost = costing.edgeCost(next);
+      if (nextCost === Infinity) continue;
+      const turn = costing.turnCost(edge, next);
+      if (turn === Infinity) continue;
+
+      let nextState = next;
+      if (costing.obeysRestrictions) {
+        if (tracked) {
+          const sequenceStart = graph.restrictionFirst[tracked.restriction]!;
+          const sequenceEnd = graph.restrictionFirst[tracked.restriction + 1]!;
+          if (graph.restrictionEdges[sequenceStart + tracked.next] === next) {
+            if (sequenceStart + tracked.next === sequenceEnd - 1) continue;
+            nextState = trackingState(next, tracked.restriction, tracked.next + 1);
+          }
+        }
+        if (startsRestrictions) {
+          const verdict = restrictionVerdict(costing, edge, next);
+          if (verdict === FORBIDDEN) continue;
+          if (verdict >= 0 && nextState === next) nextState = trackingState(next, verdict, 2);
+        }
+      }
+
+      const arrive = reached + turn;
+      const fraction = targetFraction.get(next);
+      if (fraction !== undefined) {
+        const total = arrive + fraction * nextCost;
+        if (total < bestCost) {
+          bestCost = total;
+          bestParent = state;
+          bestEdge = next;
+        }
+      }
+      const total = arrive + nextCost;
+      if (total < costOf(nextState)) {
+        setCost(nextState, total, state);
+        heap.push(total + heuristic(next), nextState);
+      }
+    }
+  }
+  if (stats) stats.settled = settled;
+  if (bestEdge < 0) return null;
+
+  const edges = [bestEdge];
+  let startFraction = bestStartFraction;
+  for (let state = bestParent; state >= 0; state = parentOf(state)) {
+    edges.push(edgeOf(state));
+    if (parentOf(state) < 0) startFraction = sourceFraction.get(edgeOf(state)) ?? 0;
+  }
+  edges.reverse();
+  return { cost: bestCost, edges, startFraction, endFraction: targetFraction.get(bestEdge)! };
+}
+
+const FORBIDDEN = -2;
+const ALLOWED = -1;
+
+/**
+ * Whether turning from `from` onto `to` breaks a turn restriction in force at departure: FORBIDDEN,
+ * ALLOWED, or the index of a via-way restriction whose sequence this turn begins.
+ */
+function restrictionVerdict(costing: Costing, from: number, to: number): number {
+  const graph = costing.network.graph;
+  const [first, last] = restrictionsFrom(graph, from);
+  let verdict = ALLOWED;
+  for (let restriction = first; restriction < last; restriction++) {
+    const start = graph.restrictionFirst[restriction]!;
+    if (graph.restrictionEdges[start + 1] !== to) continue;
+    if (graph.restrictionFlags[restriction]! & RESTRICTION_SAME_CYCLEWAY) continue;
+    const window = graph.restrictionWindow[restriction]!;
+    if (window !== 0 && !isWindowActive(graph, window - 1, costing.options.departureMinute)) continue;
+    if (graph.restrictionFirst[restriction + 1]! - start === 2) return FORBIDDEN;
+    verdict = restriction;
+  }
+  return verdict;
+}
