@@ -588,7 +588,8 @@ export function classifyWay(tags: Tags, context: RuleContext): WayAttributes | n
   const lanes = rule.kind === 'road' ? lanesRule(tags, warnings) : null;
   const cycleStreet = tags.bicycle_road === 'yes' || tags.cyclestreet === 'yes';
   const pathSafety = rule.kind === 'path' ? pathSafetyRule(highway.highway, tags, walkingOpen) : SAFETY_SHARED;
-  const dismount = cyclingAccess === 'push';
+  // A way opened to bicycles only by a time rule is used as its highway default allows (pushing on a footway).
+  const dismount = cyclingAccess === 'push' || (cyclingAccess === 'no' && rule.cycling === 'push');
   const direction = (open: boolean, infra: Infrastructure, contraflow: boolean): DirectionAttributes => ({
     cycling: cyclingOpen && open,
     dismount,

@@ -181,10 +181,24 @@ export class TimeWindowCompiler {
       }
       return { kind: TIME_WINDOW_WEEKLY, intervals: mergeIntervals(intervals), source: expression, dated: false };
     }
+    // Day by day: opening_hours throws for a whole range when sunrise or sunset falls in a DST
+    // gap ("does not occur on this date"); such a day repeats the day before instead.
     const [[startYear, startMonth, startDay], [endYear, endMonth, endDay]] = this.horizonDates;
+    const last = new Date(endYear, endMonth, endDay).getTime();
     const intervals: number[] = [];
-    for (const [from, to, unknown] of hours.getOpenIntervals(new Date(startYear, startMonth, startDay), new Date(endYear, endMonth, endDay))) {
-      if (!unknown) intervals.push(wallClockMinutes(from), wallClockMinutes(to));
+    let previousDay: number[] = [];
+    for (let day = 0; new Date(startYear, startMonth, startDay + day).getTime() < last; day++) {
+      const from = new Date(startYear, startMonth, startDay + day);
+      let today: number[] = [];
+      try {
+        for (const [open, close, unknown] of hours.getOpenIntervals(from, new Date(startYear, startMonth, startDay + day + 1))) {
+          if (!unknown) today.push(wallClockMinutes(open), wallClockMinutes(close));
+        }
+      } catch {
+        today = previousDay.map((minute) => minute + 1440);
+      }
+      intervals.push(...today);
+      previousDay = today;
     }
     return { kind: TIME_WINDOW_DATES, intervals: mergeIntervals(intervals), source: expression, dated: DATE_RANGE.test(expression) };
   }

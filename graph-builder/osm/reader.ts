@@ -32,7 +32,8 @@ export async function readOsmFile(
   } catch (error) {
     if (error instanceof OsmInputError) throw error;
     // Decompression errors (truncated .gz/.bz2) arrive from the stream without a file name.
-    throw new OsmInputError(input.name, `cannot read ${input.compression === 'none' ? 'file' : `${input.compression} data`} (${(error as Error).message})`, { cause: error });
+    const what = input.compression === 'none' ? 'file' : `${input.compression} data`;
+    throw new OsmInputError(input.name, `cannot read ${what}: corrupt or truncated (${(error as Error).message})`, { cause: error });
   } finally {
     if (timer) clearInterval(timer);
   }

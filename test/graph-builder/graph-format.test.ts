@@ -1,0 +1,65 @@
+import { readFile } from 'node:fs/promises';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  GRAPH_FORMAT_VERSION, currentPointerKey, graphKey, localMinutes, minuteOfWeek, openGraph, readGraphHeader, sectionNames,
+} from '../../functions/routing/graph-format.ts';
+import { buildFixture, type BuiltFixture } from './helpers.ts';
+
+let built: BuiltFixture;
+let bytes: Uint8Array;
+
+beforeAll(async () => {
+  built = await buildFixture(['restrictions.osm']);
+  bytes = new Uint8Array(await readFile(built.graphPath));
+});
+
+describe('graph file', () => {
+  it('has a header with version, hashes, counts and 8-byte aligned sections', () => {
+    const header = readGraphHeader(bytes);
+    expect(header).toMatchObject({ format_version: GRAPH_FORMAT_VERSION, city: 'london', time_zone: 'Europe/London', lighting_data: true, builder_version: expect.any(String) });
+    expect(header.graph_version).toMatch(/^london-20261120T120000-[0-9a-f]{8}$/);
+    expect(header.graph_version.endsWith(header.source_hash.slice(0, 8))).toBe(true);
+    expect(header.sources).toEqual([{ name: 'osm/restrictions.osm', bytes: expect.any(Number), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
+    for (const name of sectionNames) expect(header.sections[name].offset % 8, name).toBe(0);
+    expect(header.counts.nodes).toBe(built.graph.nodeCount);
+  });
+
+  it('opens as zero-copy views on the bytes', () => {
+    const graph = openGraph(bytes);
+    expect(graph.edgeHead.buffer).toBe(bytes.buffer);
+    expect(graph.firstOut).toHaveLength(graph.nodeCount + 1);
+    expect(graph.firstOut[graph.nodeCount]).toBe(graph.edgeCount);
+    // Reverse adjacency lists every edge once, grouped by head.
+    expect([...graph.inEdges].sort((a, b) => a - b)).toEqual([...Array(graph.edgeCount).keys()]);
+    for (let v = 0; v < graph.nodeCount; v++) {
+      for (let i = graph.firstIn[v]!; i < graph.firstIn[v + 1]!; i++) expect(graph.edgeHead[graph.inEdges[i]!]).toBe(v);
+    }
+    expect(graph.string(graph.segmentName[graph.edgeSegment[0]!]!)).toEqual(expect.any(String));
+  });
+
+  it('copies once when the bytes are not 8-byte aligned', () => {
+    const shifted = new Uint8Array(bytes.length + 1);
+    shifted.set(bytes, 1);
+    const graph = openGraph(shifted.subarray(1));
+    expect(graph.edgeCount).toBe(built.graph.edgeCount);
+    expect([...graph.edgeFlags]).toEqual([...built.graph.edgeFlags]);
+  });
+
+  it('rejects other files and truncated graphs with a clear error', () => {
+    expect(() => openGraph(new TextEncoder().encode('definitely not a graph'))).toThrow(/bad magic/);
+    expect(() => openGraph(bytes.subarray(0, bytes.length - 64))).toThrow(/truncated in section/);
+  });
+
+  it('names objects in the S3 layout', () => {
+    expect(graphKey('london', 'london-20261121T030000-1a2b3c4d')).toBe('cities/london/graphs/london-20261121T030000-1a2b3c4d.graph');
+    expect(currentPointerKey('sf-bay')).toBe('cities/sf-bay/current.json');
+  });
+});
+
+describe('local time helpers', () => {
+  it('count minutes of the week from Monday 00:00', () => {
+    expect(minuteOfWeek(localMinutes(2026, 11, 23, 0, 0))).toBe(0); // Monday
+    expect(minuteOfWeek(localMinutes(2026, 11, 22, 23, 59))).toBe(7 * 1440 - 1); // Sunday
+    expect(minuteOfWeek(localMinutes(1969, 12, 29, 1, 0))).toBe(60); // before 1970, still a Monday
+  });
+});

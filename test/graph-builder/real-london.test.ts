@@ -1,0 +1,98 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cities } from '../../functions/cities/cities.ts';
+import { pointInRing } from '../../functions/cities/lookup.ts';
+import { sharedDataPath } from '../../functions/platform/paths.ts';
+import {
+  EDGE_CYCLING, EDGE_DISMOUNT, SAFETY_BUSY, SAFETY_CYCLEWAY, SAFETY_MODERATE, SAFETY_SHARED, openGraph, safetyClassOf,
+  type Graph,
+} from '../../functions/routing/graph-format.ts';
+import { buildCity, type BuildReport } from '../../graph-builder/build.ts';
+
+/**
+ * Builds the real London graph from the shared data (the OSM extracts listed in the registry)
+ * and checks what anyone who rides there knows.
+ */
+const available = cities.london.graph.extracts.every((extract) => existsSync(join(sharedDataPath(), extract)));
+
+describe.skipIf(!available)('London from real OpenStreetMap data', () => {
+  let graph: Graph;
+  let report: BuildReport;
+
+  /** Rideable metres per safety class over edges matching `include`. */
+  const metresByClass = (include: (edge: number) => boolean): Map<number, number> => {
+    const metres = new Map<number, number>();
+    for (let e = 0; e < graph.edgeCount; e++) {
+      const flags = graph.edgeFlags[e]!;
+      if (!(flags & EDGE_CYCLING) || flags & EDGE_DISMOUNT || !include(e)) continue;
+      metres.set(safetyClassOf(flags), (metres.get(safetyClassOf(flags)) ?? 0) + graph.edgeLength[e]!);
+    }
+    return metres;
+  };
+  const share = (metres: Map<number, number>, classes: number[]): number => {
+    const total = [...metres.values()].reduce((a, b) => a + b, 0);
+    return classes.reduce((sum, c) => sum + (metres.get(c) ?? 0), 0) / total;
+  };
+  const onRoute = (name: string) => (edge: number): boolean => {
+    const set = graph.segmentRouteSet[graph.edgeSegment[edge]!]!;
+    for (let i = graph.routeSetFirst[set]!; i < graph.routeSetFirst[set + 1]!; i++) if (graph.string(graph.routeSetMembers[i]!) === name) return true;
+    return false;
+  };
+  const named = (name: string) => (edge: number): boolean => graph.string(graph.segmentName[graph.edgeSegment[edge]!]!) === name;
+
+  beforeAll(async () => {
+    const result = await buildCity({ city: cities.london, dataPath: sharedDataPath(), outDir: await mkdtemp(join(tmpdir(), 'london-')) });
+    graph = openGraph(new Uint8Array(await readFile(result.graphPath)));
+    report = result.report;
+  });
+
+  it('rates the Cycleway 6 track (former CS6) as cycleway', () => {
+    expect(share(metresByClass(onRoute('Cycleway 6')), [SAFETY_CYCLEWAY])).toBeGreaterThan(0.5);
+  });
+
+  it('rates Euston Road, a six-lane A road, busy or moderate, never quiet', () => {
+    const metres = metresByClass(named('Euston Road'));
+    expect(share(metres, [SAFETY_BUSY, SAFETY_MODERATE])).toBe(1);
+    expect(share(metres, [SAFETY_BUSY])).toBeGreaterThan(0.5);
+  });
+
+  it('rates Bloomsbury\'s shared paths as shared, not cycleway', () => {
+    expect(share(metresByClass(() => true), [SAFETY_SHARED])).toBeGreaterThan(0);
+  });
+
+  it('has a high lit share, turn restrictions, signals and no warnings about most tags', () => {
+    expect(report.statistics.litShare).toBeGreaterThan(0.6);
+    expect(report.restrictions.sequences).toBeGreaterThan(50);
+    expect(report.statistics.approachesWith.traffic_signal).toBeGreaterThan(500);
+    expect(report.components.cycling.kept.length).toBeGreaterThanOrEqual(2); // Bloomsbury and outer North London
+  });
+
+  it('finds Gower Street through the spatial grid near a Gower Street coordinate', () => {
+    const { min_lon_e7: minLon, min_lat_e7: minLat, cell_lon_e7: cellLon, cell_lat_e7: cellLat, cols } = graph.header.grid;
+    const col = Math.floor((-0.1325 * 1e7 - minLon) / cellLon);
+    const row = Math.floor((51.5225 * 1e7 - minLat) / cellLat);
+    const names = new Set<string>();
+    for (let r = row - 1; r <= row + 1; r++) {
+      for (let c = col - 1; c <= col + 1; c++) {
+        const cell = r * cols + c;
+        for (let i = graph.gridFirst[cell]!; i < graph.gridFirst[cell + 1]!; i++) names.add(graph.string(graph.segmentName[graph.gridSegments[i]!]!));
+      }
+    }
+    expect(names).toContain('Gower Street');
+  });
+
+  it('embeds the 33 London boroughs for parking rules', () => {
+    expect(graph.areaName).toHaveLength(33);
+    const camden = [...graph.areaName.keys()].find((a) => graph.string(graph.areaName[a]!) === 'london_borough:Camden')!;
+    const rings: [number, number][][] = [];
+    for (let r = graph.areaFirstRing[camden]!; r < graph.areaFirstRing[camden + 1]!; r++) {
+      const ring: [number, number][] = [];
+      for (let p = graph.ringFirstPoint[r]!; p < graph.ringFirstPoint[r + 1]!; p++) ring.push([graph.areaCoords[2 * p]! / 1e7, graph.areaCoords[2 * p + 1]! / 1e7]);
+      rings.push(ring);
+    }
+    expect(rings.some((ring) => pointInRing([-0.13, 51.522], ring))).toBe(true); // Bloomsbury is in Camden
+  });
+});
