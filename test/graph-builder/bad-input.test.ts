@@ -7,7 +7,7 @@ import { OsmInputError } from '../../graph-builder/osm/types.ts';
 import { readOsmFile } from '../../graph-builder/osm/reader.ts';
 import { writeFileAtomically } from '../../graph-builder/writer.ts';
 import { fixtureCity, fixturePath } from './helpers.ts';
-import { encodePbf, type OsmElements } from './pbf-encoder.ts';
+import { encodePbf, type OsmElements } from '../../graph-builder/osm/pbf-writer.ts';
 
 let workDir: string;
 const cut = (bytes: Buffer, share: number): Buffer => bytes.subarray(0, Math.floor(bytes.length * share));

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedDataPath } from '../../functions/platform/paths.ts';
 import { readOsmFile, type ReadProgress } from '../../graph-builder/osm/reader.ts';
-import { encodePbf, type OsmElements } from './pbf-encoder.ts';
+import { encodePbf, type OsmElements } from '../../graph-builder/osm/pbf-writer.ts';
 import { fixturePath } from './helpers.ts';
 
 async function readAll(path: string, onProgress?: (progress: ReadProgress) => void): Promise<OsmElements> {

@@ -1,0 +1,242 @@
+import { fork } from 'node:child_process';
+import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import { cpus, totalmem, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
+import { allCities, cities, type City } from '../functions/cities/cities.ts';
+import { projectRoot, sharedDataPath } from '../functions/platform/paths.ts';
+import { EDGE_CYCLING, openGraph, type Graph } from '../functions/routing/graph-format.ts';
+import { buildCity, type BuildReport } from './build.ts';
+import { stronglyConnectedComponents } from './components.ts';
+import { encodePbf, type OsmElements } from './osm/pbf-writer.ts';
+import { readOsmFile } from './osm/reader.ts';
+
+/**
+ * Measures the builder and writes the graph-builder section of docs/benchmarks.md:
+ *   1. each city's build (time, peak memory, output), each in a fresh process;
+ *   2. component analysis on the New York graph: the builder's CSR Tarjan against graphology;
+ *   3. a city-scale build from the Lower Manhattan extract tiled N x N, the evidence for running
+ *      the nightly job in Lambda.
+ * Usage: npx tsx graph-builder/benchmark.ts [--tiles 5] [--runs 3]
+ */
+
+const SECTION_START = '<!-- graph-builder:start -->';
+const SECTION_END = '<!-- graph-builder:end -->';
+const print = (line: string): boolean => process.stdout.write(`${line}\n`);
+
+/** Runs this script as a child that builds one city (given as JSON) and exits. */
+async function buildInChild(city: City, dataPath: string): Promise<BuildReport> {
+  const outDir = await mkdtemp(join(tmpdir(), 'graph-bench-'));
+  const configPath = join(outDir, 'city.json');
+  await writeFile(configPath, JSON.stringify({ city, dataPath, outDir }));
+  const code = await new Promise<number>((done) => fork(process.argv[1]!, ['--child', configPath], { stdio: 'inherit' }).on('exit', (exit) => done(exit ?? 1)));
+  if (code !== 0) throw new Error(`build of ${city.id} failed`);
+  return JSON.parse(await readFile(join(outDir, 'cities', city.id, 'report.json'), 'utf8')) as BuildReport;
+}
+
+async function childBuild(configPath: string): Promise<void> {
+  const { city, dataPath, outDir } = JSON.parse(await readFile(configPath, 'utf8')) as { city: City; dataPath: string; outDir: string };
+  await buildCity({ city, dataPath, outDir });
+}
+
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function inputBytes(city: City, dataPath: string): Promise<number> {
+  let total = 0;
+  for (const extract of city.graph.extracts) total += (await stat(join(dataPath, extract))).size;
+  return total;
+}
+
+function timed<T>(action: () => T): [T, number] {
+  const started = performance.now();
+  const result = action();
+  return [result, performance.now() - started];
+}
+
+interface GraphologyInput {
+  readonly nodeCount: number;
+  readonly tail: Uint32Array;
+  readonly head: Uint32Array;
+  readonly runs: number;
+}
+
+interface GraphologyResult {
+  readonly buildMs: number;
+  readonly times: number[];
+  readonly count: number;
+}
+
+/**
+ * graphology-components recurses once per node on a DFS path, so it runs in a thread with a big
+ * stack. The thread's code is plain JavaScript (no TypeScript loader in workers).
+ */
+const GRAPHOLOGY_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { DirectedGraph } = require('graphology');
+const { stronglyConnectedComponents } = require('graphology-components');
+const { nodeCount, tail, head, runs } = workerData;
+let started = performance.now();
+const graph = new DirectedGraph();
+for (let v = 0; v < nodeCount; v++) graph.addNode(v);
+for (let e = 0; e < tail.length; e++) graph.mergeEdge(tail[e], head[e]);
+const buildMs = performance.now() - started;
+const times = [];
+let count = 0;
+for (let run = 0; run < runs; run++) {
+  started = performance.now();
+  count = stronglyConnectedComponents(graph).length;
+  times.push(performance.now() - started);
+}
+parentPort.postMessage({ buildMs, times, count });
+`;
+
+function graphologyInWorker(input: GraphologyInput): Promise<GraphologyResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(GRAPHOLOGY_WORKER, { eval: true, workerData: input, resourceLimits: { stackSizeMb: 2048 } });
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+}
+
+async function componentBenchmark(graph: Graph, runs: number): Promise<string[]> {
+  const usable = (e: number): boolean => (graph.edgeFlags[e]! & EDGE_CYCLING) !== 0;
+  const tarjanTimes: number[] = [];
+  let tarjanCount = 0;
+  for (let run = 0; run < runs; run++) {
+    const [components, ms] = timed(() => stronglyConnectedComponents(graph, usable));
+    tarjanTimes.push(ms);
+    tarjanCount = components.count;
+  }
+  const cycling = [...Array(graph.edgeCount).keys()].filter(usable);
+  const library = await graphologyInWorker({
+    nodeCount: graph.nodeCount,
+    tail: Uint32Array.from(cycling, (e) => graph.edgeTail[e]!),
+    head: Uint32Array.from(cycling, (e) => graph.edgeHead[e]!),
+    runs,
+  });
+  const tarjan = median(tarjanTimes);
+  const analysis = median(library.times);
+  return [
+    `Component analysis on the New York graph (${graph.nodeCount.toLocaleString('en')} nodes, ${cycling.length.toLocaleString('en')} cycling edges; median of ${runs}):`,
+    '',
+    '| Method | Components | Time |',
+    '|---|---|---|',
+    `| Builder: iterative Tarjan on the CSR arrays | ${tarjanCount.toLocaleString('en')} | ${tarjan.toFixed(1)} ms |`,
+    `| graphology-components \`stronglyConnectedComponents\` | ${library.count.toLocaleString('en')} | ${analysis.toFixed(1)} ms (+ ${library.buildMs.toFixed(0)} ms to build the graphology graph) |`,
+    '',
+    `The CSR Tarjan is ${(analysis / tarjan).toFixed(0)}x faster on the analysis alone and ${((analysis + library.buildMs) / tarjan).toFixed(0)}x counting graph construction. graphology-components recurses once per node on a DFS path: with Node's default stack it overflows on this graph ("Maximum call stack size exceeded"), so it was measured in a worker with a 2 GB stack.`,
+  ];
+}
+
+/**
+ * The Lower Manhattan extract repeated on a tiles x tiles grid, ids offset per copy, one PBF file
+ * per copy (so connectivity pruning keeps each copy's network, as it keeps each real extract's).
+ */
+async function tiledExtracts(path: string, tiles: number, workDir: string): Promise<{ paths: string[]; bytes: number; nodes: number; ways: number }> {
+  const original: OsmElements = { nodes: [], ways: [], relations: [] };
+  await readOsmFile(path, {
+    node: (id, lonE7, latE7, tags) => original.nodes.push({ id, lonE7, latE7, tags }),
+    way: (id, refs, tags) => original.ways.push({ id, refs: [...refs], tags }),
+    relation: (id, members, tags) => original.relations.push({ id, members: [...members], tags }),
+  });
+  const paths: string[] = [];
+  let bytes = 0;
+  for (let tile = 0; tile < tiles * tiles; tile++) {
+    const offset = tile * 1e11;
+    const lonShift = (tile % tiles) * 700_000; // 0.07 degrees: the extract is 0.063 wide
+    const latShift = Math.floor(tile / tiles) * 400_000; // 0.04 degrees: it is 0.035 high
+    const copy: OsmElements = {
+      nodes: original.nodes.map((node) => ({ ...node, id: node.id + offset, lonE7: node.lonE7 + lonShift, latE7: node.latE7 + latShift })),
+      ways: original.ways.map((way) => ({ ...way, id: way.id + offset, refs: way.refs.map((ref) => ref + offset) })),
+      relations: original.relations.map((relation) => ({ ...relation, id: relation.id + offset, members: relation.members.map((m) => ({ ...m, ref: m.ref + offset })) })),
+    };
+    const encoded = encodePbf(copy);
+    const tilePath = join(workDir, `tile-${tile}.osm.pbf`);
+    await writeFile(tilePath, encoded);
+    paths.push(tilePath);
+    bytes += encoded.length;
+  }
+  return { paths, bytes, nodes: original.nodes.length * tiles * tiles, ways: original.ways.length * tiles * tiles };
+}
+
+/** Lambda memory the CDK stack gives the nightly job (lib/graph-rebuild.ts). */
+const NIGHTLY_LAMBDA_MB = 3008;
+
+/** Why the nightly rebuild runs in Lambda, from the measured throughput and memory. */
+function lambdaSizing(mbPerSecond: number, memoryPerMb: number): string[] {
+  const largestPbf = (NIGHTLY_LAMBDA_MB - 130) / memoryPerMb;
+  const example = 200;
+  return [
+    `Nightly rebuild sizing: at ${mbPerSecond.toFixed(1)} MB/s and ${memoryPerMb.toFixed(1)} MB of memory per MB of PBF, a ${example} MB city extract (larger than BBBike's city extracts) builds in about ${Math.round(example / mbPerSecond)} s with about ${((130 + example * memoryPerMb) / 1024).toFixed(1)} GB. That fits Lambda (15 minutes, up to 10 GB) with a wide margin for all four cities in one invocation, so the job is a Lambda function rather than Fargate or CodeBuild: no cluster, image or project to keep, and failures surface as Lambda errors. With the stack's ${NIGHTLY_LAMBDA_MB} MB it handles extracts up to about ${Math.round(largestPbf)} MB of PBF; beyond that, raise the memory (also buying CPU) before considering Fargate.`,
+  ];
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { child: { type: 'string' }, tiles: { type: 'string', default: '5' }, runs: { type: 'string', default: '3' } } });
+  if (values.child) {
+    await childBuild(values.child);
+    return;
+  }
+  const runs = Number(values.runs);
+  const tiles = Number(values.tiles);
+  const dataPath = sharedDataPath();
+  const lines: string[] = [
+    SECTION_START,
+    '## Graph build',
+    '',
+    `Measured by \`npx tsx graph-builder/benchmark.ts\` on ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}; each build in a fresh process (median of ${runs} builds). Peak RSS is sampled every 25 ms during the build and includes Node itself (about 130 MB for an empty tsx process).`,
+    '',
+    '| City | Input (OSM extracts) | Nodes | Directed edges | Build | Peak RSS | Graph file |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  let newYorkGraph: Graph | null = null;
+  for (const city of allCities) {
+    const reports: BuildReport[] = [];
+    for (let run = 0; run < runs; run++) reports.push(await buildInChild(city, dataPath));
+    const report = reports.sort((a, b) => a.build_seconds - b.build_seconds)[Math.floor(runs / 2)]!;
+    lines.push(`| ${city.name} | ${((await inputBytes(city, dataPath)) / 2 ** 20).toFixed(1)} MB in ${city.graph.extracts.length} files | ${report.nodes.toLocaleString('en')} | ${report.edges.toLocaleString('en')} | ${report.build_seconds.toFixed(2)} s | ${report.peak_rss_mb} MB | ${(report.output_bytes / 2 ** 20).toFixed(1)} MB (${(report.output_bytes / report.edges).toFixed(0)} B/edge) |`);
+    print(`${city.id}: ${report.build_seconds} s, ${report.peak_rss_mb} MB`);
+    if (city.id === 'new-york') {
+      const outDir = await mkdtemp(join(tmpdir(), 'graph-bench-ny-'));
+      const result = await buildCity({ city, dataPath, outDir });
+      newYorkGraph = openGraph(new Uint8Array(await readFile(result.graphPath)));
+    }
+  }
+  lines.push('');
+  if (newYorkGraph) lines.push(...(await componentBenchmark(newYorkGraph, 5)), '');
+
+  const source = join(dataPath, cities['new-york'].graph.extracts[1]!);
+  const workDir = await mkdtemp(join(tmpdir(), 'graph-bench-tiled-'));
+  const tiled = await tiledExtracts(source, tiles, workDir);
+  const lonSpan = tiles * 0.07 + 0.1;
+  const latSpan = tiles * 0.04 + 0.1;
+  const box: [number, number][] = [[-74.04, 40.69], [-74.04 + lonSpan, 40.69], [-74.04 + lonSpan, 40.69 + latSpan], [-74.04, 40.69 + latSpan], [-74.04, 40.69]];
+  const scaleCity: City = { ...cities['new-york'], boundary: box, graph: { extracts: tiled.paths, nightlySources: [] } };
+  const scale = await buildInChild(scaleCity, workDir);
+  const megabytes = tiled.bytes / 2 ** 20;
+  lines.push(
+    `City-scale build: the Lower Manhattan extract tiled ${tiles} x ${tiles} (${tiled.nodes.toLocaleString('en')} OSM nodes, ${tiled.ways.toLocaleString('en')} ways, ${megabytes.toFixed(0)} MB of PBF in ${tiles * tiles} files): ${scale.nodes.toLocaleString('en')} graph nodes, ${scale.edges.toLocaleString('en')} directed edges, built in ${scale.build_seconds.toFixed(1)} s with ${scale.peak_rss_mb} MB peak RSS into a ${(scale.output_bytes / 2 ** 20).toFixed(0)} MB graph: ${(megabytes / scale.build_seconds).toFixed(1)} MB of PBF per second, ${((scale.peak_rss_mb - 130) / megabytes).toFixed(1)} MB of memory per MB of PBF above Node's baseline.`,
+    '',
+    ...lambdaSizing(megabytes / scale.build_seconds, (scale.peak_rss_mb - 130) / megabytes),
+    '',
+    SECTION_END,
+  );
+  const benchmarksPath = join(projectRoot, 'docs', 'benchmarks.md');
+  let existing = '';
+  try {
+    existing = await readFile(benchmarksPath, 'utf8');
+  } catch {
+    existing = '# Benchmarks\n';
+  }
+  const section = lines.join('\n');
+  const start = existing.indexOf(SECTION_START);
+  const end = existing.indexOf(SECTION_END);
+  const updated = start >= 0 && end > start
+    ? `${existing.slice(0, start)}${section}${existing.slice(end + SECTION_END.length)}`
+    : `${existing.trimEnd()}\n\n${section}\n`;
+  await writeFile(benchmarksPath, updated);
+  print(section);
+}
+
+await main();
