@@ -448,8 +448,8 @@ export async function assembleGraph(input: AssembleInput): Promise<AssembledGrap
   // ---- edges contiguous by tail ----
   let nodeCount = graphNodeDense.length;
   let edgeArrays: EdgeArrays = {
-    tail: edges.tail.view(), head: edges.head.view(), length: edges.length.view(), flags: edges.flags.view(),
-    segment: edges.segment.view(), closure: edges.closure.view(),
+    tail: edges.tail.toArray(), head: edges.head.toArray(), length: edges.length.toArray(), flags: edges.flags.toArray(),
+    segment: edges.segment.toArray(), closure: edges.closure.toArray(),
   };
   const segmentForward = segForward.toArray();
   const segmentBackward = segBackward.toArray();
@@ -468,8 +468,8 @@ export async function assembleGraph(input: AssembleInput): Promise<AssembledGrap
 
   // ---- turn restrictions ----
   const isCycling = (e: number): boolean => (edgeArrays.flags[e]! & EDGE_CYCLING) !== 0;
-  const segmentStartArray = segStart.view();
-  const segmentEndArray = segEnd.view();
+  const segmentStartArray = segStart.toArray();
+  const segmentEndArray = segEnd.toArray();
   const restrictionGraph: RestrictionGraph = {
     wayIndex: (id) => {
       const w = ways.index.get(id);
@@ -639,12 +639,12 @@ export async function assembleGraph(input: AssembleInput): Promise<AssembledGrap
   }
   const spanLon = Math.max(1, maxLon - minLon);
   const spanLat = Math.max(1, maxLat - minLat);
-  const hilbert = new Map<number, number>();
+  const hilbert = new Float64Array(nodeCount);
   for (const v of liveNodes) {
     const d = graphNodeDense.get(v);
-    hilbert.set(v, hilbertIndex(Math.floor(((nodes.lonE7[d]! - minLon) / spanLon) * 65535), Math.floor(((nodes.latE7[d]! - minLat) / spanLat) * 65535)));
+    hilbert[v] = hilbertIndex(Math.floor(((nodes.lonE7[d]! - minLon) / spanLon) * 65535), Math.floor(((nodes.latE7[d]! - minLat) / spanLat) * 65535));
   }
-  liveNodes.sort((x, y) => hilbert.get(x)! - hilbert.get(y)!);
+  liveNodes.sort((x, y) => hilbert[x]! - hilbert[y]!);
   const newNode = new Int32Array(nodeCount).fill(-1);
   liveNodes.forEach((v, i) => (newNode[v] = i));
   const finalNodeCount = liveNodes.length;

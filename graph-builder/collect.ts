@@ -6,6 +6,7 @@ import { readOsmFile, type ReadProgress } from './osm/reader.ts';
 import type { Tags } from './osm/types.ts';
 import { parseRestriction, type RestrictionSpec } from './restrictions.ts';
 import { classifyWay, type RuleContext, type WayAttributes } from './tag-rules.ts';
+import { Warnings } from './warnings.ts';
 import type { StringTable } from './writer.ts';
 
 /**
@@ -67,6 +68,16 @@ export interface Collected {
   readonly sources: readonly SourceSummary[];
 }
 
+/** Tag keys that never change how a way is classified (names are stored per way). */
+const IGNORED_KEYS = /^(name|ref|alt_name|old_name|official_name|loc_name|short_name|int_name|name:.*|tiger:.*|source.*|note.*|fixme|FIXME|wikidata|wikipedia.*|check_date.*|description|created_by)$/;
+
+/** The way's tags without names and notes, as a cache key. */
+function tagSetKey(tags: Tags): string {
+  let key = '';
+  for (const name in tags) if (!IGNORED_KEYS.test(name)) key += `${name}\u0000${tags[name]}\u0001`;
+  return key;
+}
+
 export type ProgressListener = (pass: 'ways' | 'nodes', progress: ReadProgress) => void;
 
 const ROUTE_KINDS: Readonly<Record<string, 'bicycle' | 'foot'>> = { bicycle: 'bicycle', foot: 'foot', hiking: 'foot', walking: 'foot' };
@@ -93,7 +104,7 @@ export async function collectOsm(paths: readonly string[], context: RuleContext,
   const wayIds = new Growable(Float64Array);
   const nodeFirst = new Growable(Uint32Array);
   const nodeRefs = new Growable(Float64Array);
-  const attributeIndex = new Growable(Uint32Array);
+  const attributeIndexes = new Growable(Uint32Array);
   const nameIds = new Growable(Uint32Array);
   const refIds = new Growable(Uint32Array);
   const waySource = new Growable(Uint8Array);
@@ -104,28 +115,49 @@ export async function collectOsm(paths: readonly string[], context: RuleContext,
   const sources: SourceSummary[] = [];
   nodeFirst.push(0);
 
+  // Ways with the same tags (names aside) classify the same: most footways, sidewalks and
+  // residential streets share a handful of tag sets, so classification runs once per set and its
+  // warnings are replayed for every way that has it.
+  const byTags = new Map<string, { index: number | null; warnings: Warnings }>();
+  const classifyCached = (tags: Tags): number | null => {
+    const key = tagSetKey(tags);
+    let cached = byTags.get(key);
+    if (cached === undefined) {
+      const local = new Warnings();
+      const classified = classifyWay(tags, { ...context, warnings: local });
+      cached = { index: classified ? internAttributes({ ...classified, name: '', ref: '' }) : null, warnings: local };
+      byTags.set(key, cached);
+    }
+    warnings.add(cached.warnings);
+    return cached.index;
+  };
+  const internAttributes = (classified: WayAttributes): number => {
+    const key = JSON.stringify(classified);
+    let shared = attributeKeys.get(key);
+    if (shared === undefined) {
+      shared = attributes.length;
+      attributes.push(classified);
+      attributeKeys.set(key, shared);
+    }
+    return shared;
+  };
+
   for (const [sourceIndex, path] of paths.entries()) {
     const before = wayIds.length;
     let bytes = 0;
     await readOsmFile(path, {
+      wayKey: 'highway',
       way(id, refs, tags) {
-        if (tags.highway === undefined || wayIndex.has(id)) return;
-        const classified = classifyWay(tags, context);
-        if (!classified || refs.length < 2) return;
+        if (wayIndex.has(id) || refs.length < 2) return;
+        const attributeIndex = classifyCached(tags);
+        if (attributeIndex === null) return;
         wayIndex.intern(id);
         wayIds.push(id);
         for (const ref of refs) nodeRefs.push(ref);
         nodeFirst.push(nodeRefs.length);
-        nameIds.push(strings.intern(classified.name));
-        refIds.push(strings.intern(classified.ref));
-        const key = JSON.stringify({ ...classified, name: '', ref: '' });
-        let shared = attributeKeys.get(key);
-        if (shared === undefined) {
-          shared = attributes.length;
-          attributes.push({ ...classified, name: '', ref: '' });
-          attributeKeys.set(key, shared);
-        }
-        attributeIndex.push(shared);
+        nameIds.push(strings.intern(tags.name?.trim() ?? ''));
+        refIds.push(strings.intern(tags.ref?.trim() ?? ''));
+        attributeIndexes.push(attributeIndex);
         waySource.push(sourceIndex);
       },
       relation(id, members, tags) {
@@ -150,7 +182,7 @@ export async function collectOsm(paths: readonly string[], context: RuleContext,
   }
 
   const nodeIndex = new IdIndex(nodeRefs.length);
-  const refs = nodeRefs.view();
+  const refs = nodeRefs.toArray();
   for (let i = 0; i < refs.length; i++) nodeIndex.intern(refs[i]!);
   const lonE7 = new Int32Array(nodeIndex.size);
   const latE7 = new Int32Array(nodeIndex.size);
@@ -180,8 +212,8 @@ export async function collectOsm(paths: readonly string[], context: RuleContext,
       count: wayIds.length,
       ids: wayIds.toArray(),
       nodeFirst: nodeFirst.toArray(),
-      nodeRefs: nodeRefs.toArray(),
-      attributeIndex: attributeIndex.toArray(),
+      nodeRefs: refs,
+      attributeIndex: attributeIndexes.toArray(),
       attributes,
       nameIds: nameIds.toArray(),
       refIds: refIds.toArray(),

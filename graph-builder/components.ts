@@ -99,28 +99,46 @@ export function selectComponents(
   groupOf: (edge: number) => number,
   groupCount: number,
 ): KeptComponents {
+  // Edges grouped by component (counting sort), then each component's edges counted per group
+  // in a scratch array: linear time, no per-edge hash lookups.
   const edgeCounts = new Int32Array(components.count);
-  const perGroup = Array.from({ length: groupCount }, () => new Map<number, number>());
   const edgeCount = graph.edgeHead.length;
-  for (let e = 0; e < edgeCount; e++) {
-    if (!usable(e)) continue;
+  const componentOf = (e: number): number => {
+    if (!usable(e)) return -1;
     const c = components.component[graph.edgeTail[e]!]!;
-    if (c !== components.component[graph.edgeHead[e]!]) continue;
-    edgeCounts[c]!++;
-    const counts = perGroup[groupOf(e)]!;
-    counts.set(c, (counts.get(c) ?? 0) + 1);
+    return c === components.component[graph.edgeHead[e]!] ? c : -1;
+  };
+  for (let e = 0; e < edgeCount; e++) {
+    const c = componentOf(e);
+    if (c >= 0) edgeCounts[c]!++;
+  }
+  const first = new Int32Array(components.count + 1);
+  for (let c = 0; c < components.count; c++) first[c + 1] = first[c]! + edgeCounts[c]!;
+  const fill = first.slice(0, components.count);
+  const byComponent = new Int32Array(first[components.count]!);
+  for (let e = 0; e < edgeCount; e++) {
+    const c = componentOf(e);
+    if (c >= 0) byComponent[fill[c]!++] = e;
+  }
+  const bestComponent = new Int32Array(groupCount).fill(-1);
+  const bestCount = new Int32Array(groupCount);
+  const scratch = new Int32Array(groupCount);
+  const touched: number[] = [];
+  for (let c = 0; c < components.count; c++) {
+    for (let i = first[c]!; i < first[c + 1]!; i++) {
+      const group = groupOf(byComponent[i]!);
+      if (scratch[group]!++ === 0) touched.push(group);
+    }
+    for (const group of touched) {
+      if (scratch[group]! > bestCount[group]!) {
+        bestCount[group] = scratch[group]!;
+        bestComponent[group] = c;
+      }
+      scratch[group] = 0;
+    }
+    touched.length = 0;
   }
   const keep = new Uint8Array(components.count);
-  for (const counts of perGroup) {
-    let best = -1;
-    let bestCount = 0;
-    for (const [c, count] of counts) {
-      if (count > bestCount) {
-        best = c;
-        bestCount = count;
-      }
-    }
-    if (best >= 0) keep[best] = 1;
-  }
+  for (const c of bestComponent) if (c >= 0) keep[c] = 1;
   return { keep, edgeCounts };
 }

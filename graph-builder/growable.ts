@@ -1,22 +1,27 @@
 type NumericArray = Float64Array | Float32Array | Int32Array | Uint32Array | Uint16Array | Uint8Array;
-type NumericArrayConstructor<T extends NumericArray> = { new (length: number): T };
+type NumericArrayConstructor<T extends NumericArray> = { new (length: number): T; from(source: ArrayLike<number>): T };
 
-/** An append-only typed array that doubles as needed: compact storage while the size is unknown. */
+/**
+ * An append-only numeric list of unknown final size, delivered as the typed array it is meant to
+ * be. Values are kept in a Float64Array while growing: one element kind for every instance keeps
+ * `push` monomorphic (a generic class over six typed-array kinds was the builder's hottest
+ * function), at the cost of 8 bytes per value until `toArray`.
+ */
 export class Growable<T extends NumericArray> {
-  private data: T;
+  private data: Float64Array;
   length = 0;
 
   constructor(
     private readonly Type: NumericArrayConstructor<T>,
     capacity = 1024,
   ) {
-    this.data = new Type(capacity);
+    this.data = new Float64Array(capacity);
   }
 
   push(value: number): void {
     if (this.length === this.data.length) {
-      const bigger = new this.Type(this.data.length * 2);
-      bigger.set(this.data as never);
+      const bigger = new Float64Array(this.data.length * 2);
+      bigger.set(this.data);
       this.data = bigger;
     }
     this.data[this.length++] = value;
@@ -26,17 +31,8 @@ export class Growable<T extends NumericArray> {
     return this.data[index]!;
   }
 
-  set(index: number, value: number): void {
-    this.data[index] = value;
-  }
-
-  /** A right-sized copy. */
+  /** The values as a right-sized array of the target type. */
   toArray(): T {
-    return this.data.slice(0, this.length) as T;
-  }
-
-  /** A view of the filled part (no copy; invalid after the next push that grows). */
-  view(): T {
-    return this.data.subarray(0, this.length) as T;
+    return this.Type.from(this.data.subarray(0, this.length));
   }
 }

@@ -467,16 +467,18 @@ export function walkingRule(tags: Tags, highway: string, rule: HighwayRule, warn
   return { allowed, kind: sides.includes('yes') ? WALK_PAVEMENT : WALK_CARRIAGEWAY };
 }
 
+const ROUTE_NETWORKS = ['icn', 'ncn', 'rcn', 'lcn'].map((network) => ({ key: network, refKey: `${network}_ref`, prefix: network.toUpperCase() }));
+
 /** Signed cycle routes tagged on the way itself (lcn/rcn/ncn/icn=yes and their *_ref names). */
 export function cycleRouteTagRule(tags: Tags): { signed: boolean; names: string[] } {
   const names: string[] = [];
   let signed = false;
-  for (const network of ['icn', 'ncn', 'rcn', 'lcn']) {
-    if (tags[network] === 'yes' || tags[network] === 'proposed') signed ||= tags[network] === 'yes';
-    const ref = tags[`${network}_ref`];
+  for (const { key, refKey, prefix } of ROUTE_NETWORKS) {
+    if (tags[key] === 'yes') signed = true;
+    const ref = tags[refKey];
     if (ref) {
       signed = true;
-      names.push(`${network.toUpperCase()} ${ref}`);
+      names.push(`${prefix} ${ref}`);
     }
   }
   return { signed, names };

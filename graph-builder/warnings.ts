@@ -16,6 +16,13 @@ export class Warnings {
     if (example !== undefined && entry.examples.length < 3 && !entry.examples.includes(example)) entry.examples.push(example);
   }
 
+  /** Adds another set's counts (examples included) to this one. */
+  add(other: Warnings): void {
+    for (const [key, { count, examples }] of other.counts) {
+      for (let i = 0; i < count; i++) this.count(key, examples[i % Math.max(1, examples.length)]);
+    }
+  }
+
   get(key: string): number {
     return this.counts.get(key)?.count ?? 0;
   }

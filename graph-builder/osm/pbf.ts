@@ -129,8 +129,46 @@ function checkHeaderBlock(file: string, bytes: Uint8Array): void {
   if (unsupported.length > 0) throw new OsmInputError(file, `PBF requires unsupported features: ${unsupported.join(', ')}`);
 }
 
+/**
+ * A block's string table, decoded on demand: a pass that skips most elements (node blocks in the
+ * way pass, untagged nodes in the node pass) never pays for decoding their strings.
+ */
+class StringTable {
+  private readonly decoded: (string | undefined)[] = [];
+  private static readonly decoder = new TextDecoder();
+
+  constructor(
+    private readonly bytes: Uint8Array,
+    /** start, end byte offsets of each string in `bytes`. */
+    private readonly ranges: readonly number[],
+  ) {}
+
+  get(index: number): string {
+    let text = this.decoded[index];
+    if (text === undefined) {
+      text = StringTable.decoder.decode(this.bytes.subarray(this.ranges[2 * index], this.ranges[2 * index + 1]));
+      this.decoded[index] = text;
+    }
+    return text;
+  }
+
+  indexOf(text: string): number {
+    const wanted = new TextEncoder().encode(text);
+    for (let i = 0; i < this.ranges.length / 2; i++) {
+      const start = this.ranges[2 * i]!;
+      if (this.ranges[2 * i + 1]! - start !== wanted.length) continue;
+      let same = true;
+      for (let k = 0; k < wanted.length && same; k++) same = this.bytes[start + k] === wanted[k];
+      if (same) return i;
+    }
+    return -1;
+  }
+}
+
 interface BlockContext {
-  strings: string[];
+  strings: StringTable;
+  /** String index of handlers.wayKey in this block: -1 = not in the block, so no way has it; undefined = no filter. */
+  wayKeyIndex?: number;
   granularity: number;
   latOffset: number;
   lonOffset: number;
@@ -141,9 +179,9 @@ function toE7(offset: number, granularity: number, value: number): number {
   return Math.round((offset + granularity * value) / 100);
 }
 
-function tagsFrom(strings: readonly string[], keys: readonly number[], values: readonly number[]): Tags {
+function tagsFrom(strings: StringTable, keys: readonly number[], values: readonly number[]): Tags {
   const tags: Tags = {};
-  for (let i = 0; i < keys.length; i++) tags[strings[keys[i]!]!] = strings[values[i]!]!;
+  for (let i = 0; i < keys.length; i++) tags[strings.get(keys[i]!)] = strings.get(values[i]!);
   return tags;
 }
 
@@ -175,7 +213,7 @@ function decodeDenseNodes(pbf: Pbf, end: number, context: BlockContext, handlers
     let tags: Tags | null = null;
     if (tagsEnd > tagsStart) {
       tags = {};
-      for (let k = tagsStart; k < tagsEnd; k += 2) tags[context.strings[keysVals[k]!]!] = context.strings[keysVals[k + 1]!]!;
+      for (let k = tagsStart; k < tagsEnd; k += 2) tags[context.strings.get(keysVals[k]!)] = context.strings.get(keysVals[k + 1]!);
     }
     onNode(id, toE7(context.lonOffset, context.granularity, lon), toE7(context.latOffset, context.granularity, lat), tags);
   }
@@ -197,12 +235,18 @@ function decodeNode(pbf: Pbf, end: number, context: BlockContext, handlers: OsmH
 
 function decodeWay(pbf: Pbf, end: number, context: BlockContext, handlers: OsmHandlers): void {
   const way = { id: 0, keys: [] as number[], values: [] as number[], refs: [] as number[] };
+  const required = context.wayKeyIndex;
+  if (required === -1) return;
   pbf.readFields((tag, w) => {
     if (tag === 1) w.id = pbf.readVarint();
-    else if (tag === 2) pbf.readPackedVarint(w.keys);
-    else if (tag === 3) pbf.readPackedVarint(w.values);
+    else if (tag === 2) {
+      pbf.readPackedVarint(w.keys);
+      // Keys precede node refs in the encoding, so a way without the key is dropped here.
+      if (required !== undefined && !w.keys.includes(required)) pbf.pos = end;
+    } else if (tag === 3) pbf.readPackedVarint(w.values);
     else if (tag === 8) pbf.readPackedSVarint(w.refs);
   }, way, end);
+  if (required !== undefined && !way.keys.includes(required)) return;
   let ref = 0;
   for (let i = 0; i < way.refs.length; i++) way.refs[i] = ref += way.refs[i]!;
   handlers.way!(way.id, way.refs, tagsFrom(context.strings, way.keys, way.values));
@@ -222,22 +266,25 @@ function decodeRelation(pbf: Pbf, end: number, context: BlockContext, handlers: 
   let ref = 0;
   for (let i = 0; i < relation.ids.length; i++) {
     ref += relation.ids[i]!;
-    members.push({ type: MEMBER_TYPES[relation.types[i]!] ?? 'node', ref, role: context.strings[relation.roles[i]!] ?? '' });
+    members.push({ type: MEMBER_TYPES[relation.types[i]!] ?? 'node', ref, role: context.strings.get(relation.roles[i]!) });
   }
   handlers.relation!(relation.id, members, tagsFrom(context.strings, relation.keys, relation.values));
 }
 
 function decodePrimitiveBlock(bytes: Uint8Array, handlers: OsmHandlers): void {
   const pbf = new Pbf(bytes);
-  const context: BlockContext = { strings: [], granularity: 100, latOffset: 0, lonOffset: 0 };
+  const ranges: number[] = [];
+  const context: BlockContext = { strings: new StringTable(bytes, ranges), granularity: 100, latOffset: 0, lonOffset: 0 };
   const groups: [number, number][] = [];
   // Groups may precede the granularity fields, so collect their ranges and decode them after.
   pbf.readFields((tag) => {
     if (tag === 1) {
       const end = pbf.readVarint() + pbf.pos;
-      const decoder = new TextDecoder();
       pbf.readFields((stringTag) => {
-        if (stringTag === 1) context.strings.push(decoder.decode(pbf.readBytes()));
+        if (stringTag !== 1) return;
+        const length = pbf.readVarint();
+        ranges.push(pbf.pos, pbf.pos + length);
+        pbf.pos += length;
       }, null, end);
     } else if (tag === 2) {
       const end = pbf.readVarint() + pbf.pos;
@@ -247,6 +294,7 @@ function decodePrimitiveBlock(bytes: Uint8Array, handlers: OsmHandlers): void {
     else if (tag === 19) context.latOffset = pbf.readVarint();
     else if (tag === 20) context.lonOffset = pbf.readVarint();
   }, null);
+  if (handlers.wayKey !== undefined) context.wayKeyIndex = context.strings.indexOf(handlers.wayKey);
   for (const [start, end] of groups) {
     pbf.pos = start;
     pbf.readFields((tag) => {

@@ -19,6 +19,8 @@ export interface OsmHandlers {
   node?(id: number, lonE7: number, latE7: number, tags: Tags | null): void;
   nodeFilter?(id: number): boolean;
   way?(id: number, refs: readonly number[], tags: Tags): void;
+  /** Report only ways carrying this tag key; the others are skipped without decoding their tags or nodes. */
+  wayKey?: string;
   relation?(id: number, members: readonly RelationMember[], tags: Tags): void;
 }
 

@@ -74,7 +74,7 @@ export async function readXml(file: string, chunks: AsyncIterable<Buffer>, handl
       const hasTags = Object.keys(element.tags).length > 0;
       handlers.node(element.id, element.lonE7, element.latE7, hasTags ? element.tags : null);
     } else if (element.kind === 'way') {
-      handlers.way?.(element.id, element.refs, element.tags);
+      if (handlers.wayKey === undefined || element.tags[handlers.wayKey] !== undefined) handlers.way?.(element.id, element.refs, element.tags);
     } else {
       handlers.relation?.(element.id, element.members, element.tags);
     }
