@@ -5,7 +5,7 @@ import {
   CLOSURE_CONTINUES, CLOSURE_CYCLING, CLOSURE_DATED, CLOSURE_OUTSIDE_WINDOW, CLOSURE_WALKING, EDGE_ARRIVAL_CONTROL_SHIFT,
   EDGE_CONTRAFLOW, EDGE_CYCLE_ROUTE, EDGE_CYCLING, EDGE_DISMOUNT, EDGE_JUNCTION_CONTROLLED, EDGE_LINK, EDGE_LIT_SHIFT,
   EDGE_RESTRICTION_FROM, EDGE_REVERSED, EDGE_ROAD_CLASS_SHIFT, EDGE_ROADWORKS, EDGE_ROUNDABOUT, EDGE_STEPS,
-  EDGE_SURFACE_SHIFT, EDGE_WALK_KIND_SHIFT, EDGE_WALKING, NODE_JUNCTION, RESTRICTION_BICYCLE_SPECIFIC,
+  EDGE_SURFACE_SHIFT, EDGE_WALK_KIND_SHIFT, EDGE_WALKING, NODE_JUNCTION, WALK_CARRIAGEWAY, RESTRICTION_BICYCLE_SPECIFIC,
   RESTRICTION_FROM_ONLY, RESTRICTION_SAME_CYCLEWAY, RESTRICTION_VIA_WAY, ROAD_CLASSES, SAFETY_CYCLEWAY, roadClassOf, safetyClassOf,
   type ElevationSource, type GraphSections,
 } from '../functions/routing/graph-format.ts';
@@ -15,6 +15,7 @@ import { OSM_ELEVATION_MIN_COVERAGE, type Dem } from './elevation.ts';
 import { Growable } from './growable.ts';
 import { assignArrivalControls, distinctNeighbourCounts, type NodeControl } from './junction-control.ts';
 import { resolveRestriction, type RestrictionGraph } from './restrictions.ts';
+import { roadsWithSeparateSidewalks } from './sidewalks.ts';
 import { buildGrid, type GridSpec } from './spatial-index.ts';
 import { routeMembershipRule, type WayAttributes } from './tag-rules.ts';
 import type { TimeWindowCompiler } from './time-windows.ts';
@@ -81,6 +82,8 @@ export interface AssembledGraph {
   readonly restrictions: RestrictionSummary;
   readonly closures: { readonly ways: number; readonly records: number };
   readonly waysOutsideCity: number;
+  /** Carriageways taken out of the walking network because a pavement runs alongside as its own way. */
+  readonly separatePavements: { readonly segments: number; readonly km: number };
 }
 
 const EARTH_RADIUS_METRES = 6_371_008.8;
@@ -465,6 +468,30 @@ export async function assembleGraph(input: AssembleInput): Promise<AssembledGrap
     remapSegmentEdges(sorted.newIndexOf);
   }
   let csr = buildCsr(edgeArrays, nodeCount);
+
+  // ---- carriageways whose pavement is drawn separately leave the walking network (spec 1.2.10) ----
+  const segmentEdges = (s: number): number[] => [segmentForward[s]!, segmentBackward[s]!].filter((e) => e >= 0);
+  const attributesOfSegment = (s: number): WayAttributes => ways.attributes[ways.attributeIndex[segWay.get(s)]!]!;
+  const separatePavement = roadsWithSeparateSidewalks({
+    segmentCount: segWay.length,
+    first: segPointFirst.toArray(),
+    points: segPoints.toArray(),
+    lonE7: nodes.lonE7,
+    latE7: nodes.latE7,
+    isRoad: (s) => {
+      const attributes = attributesOfSegment(s);
+      return attributes.kind === 'road' && attributes.walkKind === WALK_CARRIAGEWAY && segmentEdges(s).some((e) => edgeArrays.flags[e]! & EDGE_WALKING);
+    },
+    isSidewalk: (s) => attributesOfSegment(s).sidewalk && segmentEdges(s).some((e) => edgeArrays.flags[e]! & EDGE_WALKING),
+  });
+  let separatePavementSegments = 0;
+  let separatePavementMetres = 0;
+  for (let s = 0; s < segWay.length; s++) {
+    if (!separatePavement[s]) continue;
+    separatePavementSegments++;
+    separatePavementMetres += segLength.get(s);
+    for (const e of segmentEdges(s)) edgeArrays.flags[e] = edgeArrays.flags[e]! & ~EDGE_WALKING;
+  }
 
   // ---- turn restrictions ----
   const isCycling = (e: number): boolean => (edgeArrays.flags[e]! & EDGE_CYCLING) !== 0;
@@ -875,6 +902,7 @@ export async function assembleGraph(input: AssembleInput): Promise<AssembledGrap
     },
     closures: { ways: closedWays, records: closureWindow.length },
     waysOutsideCity,
+    separatePavements: { segments: separatePavementSegments, km: Math.round(separatePavementMetres) / 1000 },
   };
 }
 

@@ -37,6 +37,7 @@ export interface BuildReport {
   readonly closures: AssembledGraph['closures'];
   readonly components: AssembledGraph['components'];
   readonly ways_outside_city: number;
+  readonly separate_pavements: AssembledGraph['separatePavements'];
   readonly warnings: readonly { readonly key: string; readonly count: number; readonly examples: readonly string[] }[];
   readonly spot_checks: readonly SpotCheckResult[];
   readonly build_seconds: number;
@@ -153,6 +154,7 @@ export async function buildCity(options: BuildOptions): Promise<BuildResult> {
       closures: assembled.closures,
       components: assembled.components,
       ways_outside_city: assembled.waysOutsideCity,
+      separate_pavements: assembled.separatePavements,
       warnings: warnings.entries(),
       spot_checks: (spotChecks[city.id] ?? []).map((check) => spotCheck(sections, strings.strings, check)),
       build_seconds: Math.round((performance.now() - started) / 10) / 100,

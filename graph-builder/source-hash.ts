@@ -8,7 +8,7 @@ import { GRAPH_FORMAT_VERSION } from '../functions/routing/graph-format.ts';
  * Bump when a change to the builder changes its output for the same input (tag rules, layout,
  * defaults): the source hash includes it, so every graph is rebuilt on the next start.
  */
-export const BUILDER_VERSION = '1.0.0';
+export const BUILDER_VERSION = '1.1.0';
 
 export interface InputFile {
   readonly path: string;

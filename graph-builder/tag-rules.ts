@@ -566,6 +566,8 @@ export interface WayAttributes {
   readonly routeNames: readonly string[];
   /** segregated=yes: pedestrians have their own part of the path. */
   readonly segregated: boolean;
+  /** A pavement drawn as its own way (`footway=sidewalk`). */
+  readonly sidewalk: boolean;
   readonly timeRules: readonly TimeRule[];
 }
 
@@ -618,6 +620,7 @@ export function classifyWay(tags: Tags, context: RuleContext): WayAttributes | n
     signedRoute: routeTags.signed,
     routeNames: routeTags.names,
     segregated: tags.segregated === 'yes',
+    sidewalk: tags.footway === 'sidewalk',
     timeRules,
   };
 }
