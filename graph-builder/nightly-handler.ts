@@ -10,8 +10,8 @@ import { allCities, isCityId, type City, type CityId } from '../functions/cities
 import { s3 } from '../functions/platform/aws.ts';
 import { logger } from '../functions/platform/logger.ts';
 import { bucketName } from '../functions/platform/resources.ts';
-import { currentPointerKey, type CurrentGraphPointer } from '../functions/routing/graph-format.ts';
 import { buildCity, cityInputs } from './build.ts';
+import { publishedPointer, publishGraph } from './publish.ts';
 
 /**
  * The nightly rebuild (spec 1.2.3), run by an EventBridge schedule. For each configured city:
@@ -74,22 +74,6 @@ async function fetchAuxiliaryInput(bucket: string, relative: string, dataPath: s
   }
 }
 
-async function publishedPointer(bucket: string, cityId: CityId): Promise<CurrentGraphPointer | null> {
-  try {
-    const object = await s3().send(new GetObjectCommand({ Bucket: bucket, Key: currentPointerKey(cityId) }));
-    return JSON.parse(await object.Body!.transformToString()) as CurrentGraphPointer;
-  } catch (error) {
-    if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return null;
-    throw error;
-  }
-}
-
-async function putFile(bucket: string, key: string, path: string, contentType: string): Promise<void> {
-  // A buffer, not a stream: the SDK sends streams aws-chunked, which S3-compatible stores such as
-  // s3rver keep verbatim. The graph was just in memory anyway.
-  await s3().send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: await readFile(path), ContentType: contentType }));
-}
-
 async function rebuildCity(city: City, urls: readonly string[], bucket: string, workDir: string): Promise<CityOutcome> {
   const started = Date.now();
   const dataPath = join(workDir, 'data');
@@ -112,15 +96,13 @@ async function rebuildCity(city: City, urls: readonly string[], bucket: string, 
   }
   const outDir = join(workDir, 'out');
   const result = await buildCity({ city: nightlyCity, dataPath, outDir });
-  await putFile(bucket, result.pointer.key, result.graphPath, 'application/octet-stream');
-  await putFile(bucket, `cities/${city.id}/reports/${result.pointer.graph_version}.json`, join(outDir, 'cities', city.id, 'report.json'), 'application/json');
-  // The pointer last: until it moves, routers keep the previous graph.
   await s3().send(new PutObjectCommand({
     Bucket: bucket,
-    Key: currentPointerKey(city.id),
-    Body: JSON.stringify(result.pointer),
+    Key: `cities/${city.id}/reports/${result.pointer.graph_version}.json`,
+    Body: await readFile(join(outDir, 'cities', city.id, 'report.json')),
     ContentType: 'application/json',
   }));
+  await publishGraph(bucket, city.id, result.pointer, await readFile(result.graphPath));
   logger.info('graph published', { city: city.id, graph_version: result.pointer.graph_version, seconds: result.report.build_seconds, peak_rss_mb: result.report.peak_rss_mb, bytes: result.report.output_bytes });
   return { city: city.id, status: 'built', graph_version: result.pointer.graph_version, seconds: (Date.now() - started) / 1000 };
 }
