@@ -1,6 +1,6 @@
 import { fork } from 'node:child_process';
 import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
-import { cpus, totalmem, tmpdir } from 'node:os';
+import { cpus, loadavg, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
@@ -168,7 +168,7 @@ function lambdaSizing(mbPerSecond: number, memoryPerMb: number): string[] {
   const largestPbf = (NIGHTLY_LAMBDA_MB - 130) / memoryPerMb;
   const example = 200;
   return [
-    `Nightly rebuild sizing: at ${mbPerSecond.toFixed(1)} MB/s and ${memoryPerMb.toFixed(1)} MB of memory per MB of PBF, a ${example} MB city extract (larger than BBBike's city extracts) builds in about ${Math.round(example / mbPerSecond)} s with about ${((130 + example * memoryPerMb) / 1024).toFixed(1)} GB. That fits Lambda (15 minutes, up to 10 GB) with a wide margin for all four cities in one invocation, so the job is a Lambda function rather than Fargate or CodeBuild: no cluster, image or project to keep, and failures surface as Lambda errors. With the stack's ${NIGHTLY_LAMBDA_MB} MB it handles extracts up to about ${Math.round(largestPbf)} MB of PBF; beyond that, raise the memory (also buying CPU) before considering Fargate.`,
+    `Nightly rebuild sizing: at ${mbPerSecond.toFixed(1)} MB/s and ${memoryPerMb.toFixed(1)} MB of memory per MB of PBF, a ${example} MB city extract builds in about ${Math.round(example / mbPerSecond)} s with about ${((130 + example * memoryPerMb) / 1024).toFixed(1)} GB. That fits Lambda (15 minutes, up to 10 GB) with a wide margin for all four cities in one invocation, so the job is a Lambda function rather than Fargate or CodeBuild: no cluster, image or project to keep, and failures surface as Lambda errors. With the stack's ${NIGHTLY_LAMBDA_MB} MB it handles extracts up to about ${Math.round(largestPbf)} MB of PBF; beyond that, raise the memory (also buying CPU) before considering Fargate.`,
   ];
 }
 
@@ -185,7 +185,7 @@ async function main(): Promise<void> {
     SECTION_START,
     '## Graph build',
     '',
-    `Measured by \`npx tsx graph-builder/benchmark.ts\` on ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}; each build in a fresh process (median of ${runs} builds). Peak RSS is sampled every 25 ms during the build and includes Node itself (about 130 MB for an empty tsx process).`,
+    `Measured by \`npx tsx graph-builder/benchmark.ts\` on ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}; each build in a fresh process (median of ${runs} builds). Peak RSS is sampled every 25 ms during the build and includes Node itself (about 130 MB for an empty tsx process). Load average when the run started: ${loadavg()[0]!.toFixed(1)}${loadavg()[0]! > cpus().length ? ' (other work shared the cores, so times are inflated accordingly)' : ''}.`,
     '',
     '| City | Input (OSM extracts) | Nodes | Directed edges | Build | Peak RSS | Graph file |',
     '|---|---|---|---|---|---|---|',
