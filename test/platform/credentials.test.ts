@@ -27,7 +27,8 @@ describe('credentials on {base_url}', () => {
 
   it('accepts the key in the apikey header and in the Authorization forms', async () => {
     const key = await newKey({ name: 'forms', plan: 'enterprise', limits: { perMinute: 50, perHour: 50, perDay: 50 } });
-    for (const headers of [{ apikey: key }, { Authorization: key }, { Authorization: `Api-Key ${key}` }, { Authorization: `Bearer ${key}` }]) {
+    const forms: Record<string, string>[] = [{ apikey: key }, { Authorization: key }, { Authorization: `Api-Key ${key}` }, { Authorization: `Bearer ${key}` }];
+    for (const headers of forms) {
       const response = await call('/directions/v2/', { body, headers });
       expect(passedAuthorizer(response.status), JSON.stringify(Object.keys(headers))).toBe(true);
     }

@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import { cityForCoordinates, type City } from '../cities/index.ts';
+import { Costing } from '../routing/costing.ts';
+import { departureIn, isNight } from '../routing/departure.ts';
+import { disruptionsNear, type Disruption } from '../routing/disruptions.ts';
+import { SAFETY_CLASSES, type SafetyClass } from '../routing/graph-format.ts';
+import { cityGraph, type LoadedGraph } from '../routing/graph-store.ts';
+import { buildSteps, type Step } from '../routing/guidance/steps.ts';
+import { buildPath, type Position, type RoutedPath, type Stop } from '../routing/path.ts';
+import { findRoute } from '../routing/search.ts';
+import { positionsAt, segmentLabel, snap, type Snap } from '../routing/snap.ts';
+import type { DirectionsRequest } from './request.ts';
+
+/**
+ * Directions as domain logic: from a validated request to the spec 4.1 response body. Knows
+ * nothing of HTTP; the handler maps the outcomes to status codes.
+ */
+
+export const NIGHT_SUBLABEL = 'Prefers well-lit roads';
+
+export interface RouteBody {
+  distance: number;
+  duration: number;
+  elevation_gain: number;
+  elevation_loss: number;
+  safety_code: number;
+  geometry: { type: 'LineString'; coordinates: Position[] };
+  steps: Step[];
+  stops: Stop[];
+}
+
+export interface LegBody extends RouteBody {
+  mode: DirectionsRequest['profile'];
+}
+
+export interface DirectionsBody {
+  route: RouteBody | null;
+  legs?: LegBody[];
+  waypoints: { name: string; location: Position }[];
+  search_id: string;
+  graph_version: string | null;
+  sublabel: string | null;
+  disruptions?: Disruption[];
+  metadata: {
+    profile: DirectionsRequest['profile'];
+    supersafe: boolean;
+    nighttime: boolean;
+    waypoint_count: number;
+    /** Beyond the spec: metres of the route per safety class (cycling). */
+    safety_breakdown?: Record<SafetyClass, number>;
+  };
+}
+
+export type DirectionsOutcome = { kind: 'cross-city'; searchId: string } | { kind: 'routed'; body: DirectionsBody };
+
+const round1 = (value: number) => Math.round(value * 10) / 10;
+
+function routeBody(steps: Step[], paths: RoutedPath[], speedDistance: (metres: number) => number): RouteBody {
+  const coordinates: Position[] = [];
+  for (const path of paths) {
+    for (const point of path.coordinates) {
+      const previous = coordinates[coordinates.length - 1];
+      if (!previous || previous[0] !== point[0] || previous[1] !== point[1]) coordinates.push(point);
+    }
+  }
+  if (coordinates.length === 1) coordinates.push(coordinates[0]!);
+  const distance = paths.reduce((sum, path) => sum + path.distance, 0);
+  const coded = steps.filter((step) => step.maneuver.type !== 'Arrive');
+  return {
+    distance: round1(distance),
+    duration: round1(speedDistance(distance)),
+    elevation_gain: round1(paths.reduce((sum, path) => sum + path.ascent, 0)),
+    elevation_loss: round1(paths.reduce((sum, path) => sum + path.descent, 0)),
+    safety_code: coded.length ? round1(coded.reduce((sum, step) => sum + step.safety_code, 0) / coded.length) : 0,
+    geometry: { type: 'LineString', coordinates },
+    steps,
+    stops: paths.flatMap((path) => path.stops),
+  };
+}
+
+export async function planDirections(request: DirectionsRequest, now: Date = new Date()): Promise<DirectionsOutcome> {
+  const searchId = randomUUID();
+  const city: City | null = cityForCoordinates(request.coordinates);
+  if (!city) return { kind: 'cross-city', searchId };
+
+  const cycling = request.profile === 'cycling';
+  const departure = departureIn(city.timeZone, request.departure_time, now);
+  const [firstLon, firstLat] = request.coordinates[0]!;
+  const nighttime = cycling && city.lightingData && (request.nighttime ?? isNight(departure.instant, firstLon, firstLat));
+  const loaded: LoadedGraph = await cityGraph(city.id);
+  const network = loaded.network;
+  const costing = new Costing(network, {
+    profile: request.profile,
+    supersafe: cycling && request.supersafe,
+    night: nighttime,
+    departureMinute: departure.localMinute,
+  });
+  const usable = (edge: number) => costing.usable(edge);
+
+  const snaps: (Snap | null)[] = request.coordinates.map((coordinate) => snap(network, usable, coordinate));
+  const waypoints = request.coordinates.map((coordinate, index) => {
+    const snapped = snaps[index];
+    return snapped
+      ? { name: segmentLabel(network, snapped.segment), location: snapped.location.map((value) => Math.round(value * 1e6) / 1e6) as Position }
+      : { name: '', location: [coordinate[0], coordinate[1]] as Position };
+  });
+
+  const speed = cycling ? 15 / 3.6 : 5 / 3.6;
+  const legs: { path: RoutedPath; steps: Step[] }[] = [];
+  let reachable = snaps.every((snapped) => snapped !== null);
+  for (let index = 0; reachable && index + 1 < snaps.length; index++) {
+    const from = snaps[index]!;
+    const to = snaps[index + 1]!;
+    const sources = positionsAt(network, usable, from, index === 0 ? request.bearing : undefined);
+    const targets = positionsAt(network, usable, to);
+    const result = sources.length && targets.length ? findRoute(costing, loaded.workspace, sources, targets, to.location) : null;
+    if (!result) {
+      reachable = false;
+      break;
+    }
+    const path = buildPath(network, result);
+    legs.push({ path, steps: buildSteps(network, usable, path, { profile: request.profile, language: request.language }) });
+  }
+
+  const body: DirectionsBody = {
+    route: null,
+    waypoints,
+    search_id: searchId,
+    graph_version: cycling ? loaded.version : null,
+    sublabel: nighttime ? NIGHT_SUBLABEL : null,
+    metadata: { profile: request.profile, supersafe: cycling && request.supersafe, nighttime, waypoint_count: request.coordinates.length },
+  };
+  if (!reachable) return { kind: 'routed', body };
+
+  const toTime = (metres: number) => metres / speed;
+  const legBodies = legs.map(({ path, steps }) => ({ ...routeBody(steps, [path], toTime), mode: request.profile }));
+  body.route = routeBody(legs.flatMap((leg) => leg.steps), legs.map((leg) => leg.path), toTime);
+  if (legs.length > 1) body.legs = legBodies;
+  if (cycling) {
+    const breakdown = Object.fromEntries(SAFETY_CLASSES.map((safety) => [safety, 0])) as Record<SafetyClass, number>;
+    for (const leg of legs) for (const edge of leg.path.edges) breakdown[edge.safety] += edge.length;
+    for (const safety of SAFETY_CLASSES) breakdown[safety] = Math.round(breakdown[safety]);
+    body.metadata.safety_breakdown = breakdown;
+    const disruptions = disruptionsNear(network, body.route.geometry.coordinates, departure.localMinute);
+    if (disruptions.length) body.disruptions = disruptions;
+  }
+  return { kind: 'routed', body };
+}

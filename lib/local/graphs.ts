@@ -1,0 +1,37 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { cityIds, isCityId, type CityId } from '../../functions/cities/index.ts';
+import { graphOutputDir } from '../../functions/platform/paths.ts';
+import { bucketName } from '../../functions/platform/resources.ts';
+import { ensureGraphs, readPointer } from '../../graph-builder/index.ts';
+import { publishedPointer, publishGraph } from '../../graph-builder/publish.ts';
+
+/**
+ * The local platform's graphs: built from the shared data when missing or stale, then published
+ * to the local graphs bucket exactly as the nightly job publishes them in AWS, so routers load
+ * them from S3 the same way.
+ */
+
+/** `SPOKE_CITIES=london,new-york` limits which cities are built and served (default: all). */
+export function citiesFromEnvironment(environment: NodeJS.ProcessEnv = process.env): CityId[] {
+  const raw = environment.SPOKE_CITIES?.trim();
+  if (!raw) return [...cityIds];
+  const wanted = raw.split(',').map((city) => city.trim()).filter(Boolean);
+  const unknown = wanted.filter((city) => !isCityId(city));
+  if (unknown.length) throw new Error(`SPOKE_CITIES names unknown cities: ${unknown.join(', ')} (known: ${cityIds.join(', ')})`);
+  return wanted as CityId[];
+}
+
+export async function prepareLocalGraphs(cities: CityId[], log: (line: string) => void): Promise<void> {
+  const outDir = graphOutputDir();
+  await ensureGraphs({ cities, outDir, log });
+  const bucket = bucketName('graphs');
+  for (const city of cities) {
+    const pointer = await readPointer(outDir, city);
+    if (!pointer) continue;
+    const published = await publishedPointer(bucket, city);
+    if (published?.graph_version === pointer.graph_version) continue;
+    await publishGraph(bucket, city, pointer, await readFile(join(outDir, pointer.key)));
+    log(`${city}: published ${pointer.graph_version} to the local graphs bucket`);
+  }
+}

@@ -1,0 +1,22 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CityId } from '../../functions/cities/index.ts';
+import { graphOutputDir } from '../../functions/platform/paths.ts';
+import { currentPointerKey, type CurrentGraphPointer } from '../../functions/routing/graph-format.ts';
+import { loadGraphBytes, type LoadedGraph } from '../../functions/routing/graph-store.ts';
+
+/** The real city graphs the test run built (test/graphs-setup.ts), loaded in process. */
+export function realGraph(city: CityId): LoadedGraph {
+  const directory = graphOutputDir();
+  const pointer = JSON.parse(readFileSync(join(directory, currentPointerKey(city)), 'utf8')) as CurrentGraphPointer;
+  return loadGraphBytes(city, readFileSync(join(directory, pointer.key)));
+}
+
+/** A small deterministic generator, so a failing random case can be replayed. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
