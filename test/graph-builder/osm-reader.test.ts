@@ -56,6 +56,24 @@ describe('OSM readers', () => {
     }
   });
 
+  it('read PBF files of many blocks', async () => {
+    const path = join(workDir, 'many-blocks.osm.pbf');
+    const nodes = Array.from({ length: 20_000 }, (_, i) => ({ id: i + 1, lonE7: i, latE7: 515_000_000 + i, tags: i % 1000 === 0 ? { highway: 'crossing' } : null }));
+    await writeFile(path, encodePbf({ nodes, ways: [], relations: [] }));
+    const read = await readAll(path);
+    expect(read.nodes).toHaveLength(20_000);
+    expect(read.nodes[19_999]).toEqual(nodes[19_999]);
+    expect(read.nodes.filter((n) => n.tags).length).toBe(20);
+  });
+
+  it('report only ways with the requested key, without decoding the others', async () => {
+    const path = join(workDir, 'way-key.osm.pbf');
+    await writeFile(path, encodePbf({ nodes: [], ways: [{ id: 1, refs: [1, 2], tags: { building: 'yes' } }, { id: 2, refs: [1, 2], tags: { highway: 'path' } }], relations: [] }));
+    const ids: number[] = [];
+    await readOsmFile(path, { wayKey: 'highway', way: (id) => ids.push(id) });
+    expect(ids).toEqual([2]);
+  });
+
   it('skip node decoding when the pass has no node handler, and filter nodes by id', async () => {
     const path = join(workDir, 'filter.osm.pbf');
     await writeFile(path, encodePbf(xml));
