@@ -16,11 +16,25 @@ describe('unexpected failures', () => {
   beforeAll(async () => {
     platform = await startLocalPlatform({
       stateDir: await mkdtemp(join(tmpdir(), 'spoke-fail-')),
-      ports: { base: 0, app: 0, dynamodb: 0, s3: 0, sqs: 0 },
+      ports: { base: 0, app: 0, dynamodb: 0, s3: 0, sqs: 0, idp: 0 },
       log: (line) => logs.push(line),
     });
   });
   afterAll(() => platform.stop());
+
+  it('answers 503 ROUTING_UNAVAILABLE when no graph can be loaded, distinct from a null route', async () => {
+    const { key } = await createApiKey({ name: 'no graphs', plan: 'free' });
+    const response = await fetch(`${platform.urls.base}/directions/v2/`, {
+      method: 'POST',
+      headers: { apikey: key, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ coordinates: [[-0.13, 51.52], [-0.12, 51.52]] }),
+    });
+    expect(response.status).toBe(503);
+    const body = await response.json();
+    expect(body.code).toBe('ROUTING_UNAVAILABLE');
+    expect(body.details).toMatch(/london/);
+    expect(body.search_id).toMatch(/^[0-9a-f-]{36}$/);
+  });
 
   it('answers 500 Internal server error without internals when storage fails', async () => {
     const { key } = await createApiKey({ name: 'fault', plan: 'free' });

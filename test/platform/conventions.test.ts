@@ -74,15 +74,6 @@ describe('HTTP conventions over the local gateway', () => {
     }
   });
 
-  it('answers 503 ROUTING_UNAVAILABLE while no graph is loaded, with a search id', async () => {
-    const key = await newKey();
-    const response = await call('/directions/v2/', { key, body: { coordinates: londonPair } });
-    expect(response.status).toBe(503);
-    expect(response.body.code).toBe('ROUTING_UNAVAILABLE');
-    expect(response.body.error).toEqual(expect.any(String));
-    expect(response.body.search_id).toMatch(/^[0-9a-f-]{36}$/);
-  });
-
   it('puts CORS headers and a request id on handler and gateway responses', async () => {
     const key = await newKey();
     const handled = await call('/directions/v2/', { key, body: { coordinates: londonPair } });
