@@ -1,30 +1,49 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import { INVALID_CREDENTIALS } from '../http/errors.ts';
+import { oauthAccessTokenVerifier } from '../oauth/access-tokens.ts';
+import { apiDefinitions, authorizedEndpointAt } from '../platform/endpoints.ts';
 import { logger } from '../platform/logger.ts';
-import { authenticate } from './credentials.ts';
-import { toAuthorizerContext } from './principal.ts';
+import { riderTokenVerifier } from '../riders/identity-provider.ts';
+import { admission } from './admission.ts';
+import { authenticate, registerBearerVerifier } from './credentials.ts';
+import { principalLogLabel, toAuthorizerContext } from './principal.ts';
+
+registerBearerVerifier(oauthAccessTokenVerifier);
+registerBearerVerifier(riderTokenVerifier);
 
 /**
  * The REQUEST authorizer in front of every credentialed endpoint. A refusal is a Deny whose
  * context carries the spec's message; the API's ACCESS_DENIED gateway response renders it as
- * 401 `{"error": ...}`. An allowed API key is returned as `usageIdentifierKey`, so API Gateway
- * usage plans meter it (`apiKeySource: AUTHORIZER`).
+ * 401 `{"error": ...}`. On the metered API an allowed caller's usage-plan key is returned as
+ * `usageIdentifierKey` (`apiKeySource: AUTHORIZER`): the API key itself, or for an OAuth access
+ * token the app's usage key, so API Gateway meters the app.
  */
 export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
-  const decision = await authenticate(event.headers ?? {});
-  if (!decision.allow) {
-    logger.info('credential refused', { path: event.path, reason: decision.error });
-    return {
-      principalId: 'anonymous',
-      policyDocument: policy('Deny', event.methodArn),
-      context: { error: decision.error },
-    };
+  const endpoint = authorizedEndpointAt(event.resource);
+  if (!endpoint) {
+    // Fail closed: a route the definitions do not know is never let through.
+    return deny(event, INVALID_CREDENTIALS, 'no endpoint definition for resource');
   }
+  const decision = await authenticate(event.headers ?? {});
+  if (!decision.allow) return deny(event, decision.error, decision.error);
+  const verdict = admission(endpoint, decision.principal);
+  // A 403 is left to the function: API Gateway renders every authorizer refusal with the one
+  // status of the API's ACCESS_DENIED response (401), so the principal goes on and the handler's
+  // HTTP chain (functions/http/endpoint.ts) answers 403 before any handler code runs.
+  if (!verdict.admit && verdict.status === 401) return deny(event, verdict.error, verdict.error);
+  const metered = apiDefinitions[endpoint.api].meteredByUsagePlans;
   return {
-    principalId: decision.principal.rateBucket,
+    // Access logs may show the principal id: the key or the app, never the rider.
+    principalId: principalLogLabel(decision.principal),
     policyDocument: policy('Allow', event.methodArn),
     context: toAuthorizerContext(decision.principal),
-    ...(decision.usageIdentifierKey ? { usageIdentifierKey: decision.usageIdentifierKey } : {}),
+    ...(metered && decision.usageIdentifierKey ? { usageIdentifierKey: decision.usageIdentifierKey } : {}),
   };
+}
+
+function deny(event: APIGatewayRequestAuthorizerEvent, error: string, reason: string): APIGatewayAuthorizerResult {
+  logger.info('credential refused', { path: event.path, reason });
+  return { principalId: 'anonymous', policyDocument: policy('Deny', event.methodArn), context: { error } };
 }
 
 function policy(effect: 'Allow' | 'Deny', methodArn: string): APIGatewayAuthorizerResult['policyDocument'] {

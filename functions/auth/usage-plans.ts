@@ -17,27 +17,41 @@ export const usagePlanEnvVars: Record<Plan, string> = {
   partner: 'SPOKE_USAGE_PLAN_PARTNER',
 };
 
-export async function registerUsagePlanKey(input: { key: string; keyId: string; name: string; plan: Plan }): Promise<string> {
-  const usagePlanId = process.env[usagePlanEnvVars[input.plan]];
-  if (!usagePlanId) throw new Error(`Set ${usagePlanEnvVars[input.plan]} to the ${input.plan} usage plan id (a stack output)`);
+/**
+ * Requests made with OAuth access tokens are metered per app: each registered app has a usage
+ * key (never shown to anyone) in this usage plan, and the authorizer returns it for the app's tokens.
+ */
+export const OAUTH_APPS_USAGE_PLAN_ENV_VAR = 'SPOKE_USAGE_PLAN_OAUTH_APPS';
+
+/** Creates an API Gateway API key with `value` in the usage plan named by `usagePlanEnvVar`; returns its id. */
+export async function createUsagePlanKey(input: { value: string; name: string; usagePlanEnvVar: string }): Promise<string> {
+  const usagePlanId = process.env[input.usagePlanEnvVar];
+  if (!usagePlanId) throw new Error(`Set ${input.usagePlanEnvVar} to the usage plan id (a stack output)`);
   const client = new APIGatewayClient({});
   try {
-    const created = await client.send(
-      new CreateApiKeyCommand({ name: `${input.keyId} ${input.name}`, value: input.key, enabled: true }),
-    );
+    const created = await client.send(new CreateApiKeyCommand({ name: input.name, value: input.value, enabled: true }));
     await client.send(new CreateUsagePlanKeyCommand({ usagePlanId, keyId: created.id!, keyType: 'API_KEY' }));
-    await dynamo().send(
-      new UpdateCommand({
-        TableName: tableName('apiKeys'),
-        Key: { key_id: input.keyId },
-        UpdateExpression: 'SET usage_key_id = :id',
-        ExpressionAttributeValues: { ':id': created.id! },
-      }),
-    );
     return created.id!;
   } finally {
     client.destroy();
   }
+}
+
+export async function registerUsagePlanKey(input: { key: string; keyId: string; name: string; plan: Plan }): Promise<string> {
+  const usageKeyId = await createUsagePlanKey({
+    value: input.key,
+    name: `${input.keyId} ${input.name}`,
+    usagePlanEnvVar: usagePlanEnvVars[input.plan],
+  });
+  await dynamo().send(
+    new UpdateCommand({
+      TableName: tableName('apiKeys'),
+      Key: { key_id: input.keyId },
+      UpdateExpression: 'SET usage_key_id = :id',
+      ExpressionAttributeValues: { ':id': usageKeyId },
+    }),
+  );
+  return usageKeyId;
 }
 
 export async function disableUsagePlanKey(usageKeyId: string): Promise<void> {

@@ -1,25 +1,31 @@
 import middy, { type MiddlewareObj, type Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod';
-import { fromAuthorizerContext, type Principal } from '../auth/principal.ts';
+import { admission } from '../auth/admission.ts';
+import { fromAuthorizerContext, principalLogLabel, type Principal } from '../auth/principal.ts';
 import { logger } from '../platform/logger.ts';
-import { endpoints, type HttpMethod } from '../platform/endpoints.ts';
+import { endpoints, type EndpointDefinition, type HttpMethod } from '../platform/endpoints.ts';
 import { consumeTokens, peekTokens, RateLimiterBusyError } from '../ratelimit/limiter.ts';
 import type { RateDecision } from '../ratelimit/windows.ts';
 import { badRequest, HttpError, internalError, methodNotAllowed, rateLimitExceeded } from './errors.ts';
+import { header, isFormContentType, parseForm } from './forms.ts';
 import { validationError } from './validation.ts';
 
 /**
  * The HTTP conventions every handler shares, composed from small middy middlewares: error
  * shaping (spec 7), 405 for other methods, JSON parsing, zod validation, rate limiting with its
  * headers (spec 8), CORS, a request id, and one log line per request. A handler built with
- * `endpoint()` only maps validated input to a result.
+ * `endpoint()` only maps validated input to a result. Bodies are JSON, or form-encoded for the
+ * OAuth token and revocation endpoints, which also answer in RFC 6749's error shape and are never
+ * cached. HTML pages and form posts use `page()` (page.ts) on the same boundary.
  */
 
 export interface EndpointRequest<Body, Query> {
   body: Body;
   query: Query;
   pathParameters: Record<string, string>;
+  /** Request headers as received; look names up with `header()` (forms.ts), case-insensitively. */
+  headers: Record<string, string | undefined>;
   principal: Principal | null;
   requestId: string;
 }
@@ -37,9 +43,17 @@ export interface EndpointOptions<B extends z.ZodType, Q extends z.ZodType> {
   query?: Q;
   /** Rate-limit tokens a valid request takes; one unless the endpoint says otherwise. */
   cost?: (input: { body: z.output<B>; query: z.output<Q> }) => number;
+  /** `form`: `application/x-www-form-urlencoded`, as OAuth token and revocation requests are. */
+  bodyFormat?: 'json' | 'form';
+  /**
+   * OAuth endpoint conventions (RFC 6749 5.1, 5.2): a malformed request answers 400
+   * `{error: "invalid_request", error_description}` and no response may be cached.
+   */
+  oauth?: boolean;
 }
 
 export type ApiHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+export type HttpMiddleware = MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>;
 
 interface RequestState {
   startedAt: number;
@@ -62,22 +76,37 @@ const state = (request: HttpRequest): RequestState => {
   return found;
 };
 
+/** The request id the boundary assigned to this event. */
+export function requestIdOf(event: APIGatewayProxyEvent): string {
+  const found = states.get(event);
+  if (!found) throw new Error('HTTP state used before the boundary middleware ran');
+  return found.requestId;
+}
+
 const EXPOSED_HEADERS = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, X-Request-Id';
 
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): APIGatewayProxyResult {
   return { statusCode: status, headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(body) };
 }
 
+export interface BoundaryOptions {
+  /** How an error reaches the caller; JSON in the spec's shape unless a page renders it. */
+  renderError?: (error: HttpError) => APIGatewayProxyResult;
+  /** `Access-Control-Allow-Origin: *`; off for HTML pages, which no other origin should read. */
+  cors?: boolean;
+}
+
 /** Outermost: turns errors into the spec's body, adds CORS, request id and rate headers, logs. */
-export function boundary(routeId: string): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
+export function boundary(routeId: string, options: BoundaryOptions = {}): HttpMiddleware {
+  const renderError = options.renderError ?? ((error: HttpError) => jsonResponse(error.status, error.body, error.headers));
+  const cors = options.cors ?? true;
   const finish = (request: HttpRequest) => {
     const http = state(request);
     const response = request.response!;
     response.headers = {
       ...response.headers,
       ...http.headers,
-      'Access-Control-Allow-Origin': '*',
-      'Access-Control-Expose-Headers': EXPOSED_HEADERS,
+      ...(cors ? { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': EXPOSED_HEADERS } : {}),
       'X-Request-Id': http.requestId,
     };
     logger.info('request', {
@@ -86,7 +115,7 @@ export function boundary(routeId: string): MiddlewareObj<APIGatewayProxyEvent, A
       status: response.statusCode,
       durationMs: Date.now() - http.startedAt,
       requestId: http.requestId,
-      ...(http.principal ? { principal: http.principal.rateBucket } : {}),
+      ...(http.principal ? { principal: principalLogLabel(http.principal) } : {}),
     });
   };
   return {
@@ -111,14 +140,13 @@ export function boundary(routeId: string): MiddlewareObj<APIGatewayProxyEvent, A
         logger.error('unhandled error', { route: routeId, requestId: state(request).requestId, error: error as Error });
         error = internalError();
       }
-      const known = error as HttpError;
-      request.response = jsonResponse(known.status, known.body, known.headers);
+      request.response = renderError(error as HttpError);
       finish(request);
     },
   };
 }
 
-function allowMethods(methods: readonly HttpMethod[]): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
+export function allowMethods(methods: readonly HttpMethod[]): HttpMiddleware {
   return {
     before: (request) => {
       if (!methods.includes(request.event.httpMethod.toUpperCase() as HttpMethod)) throw methodNotAllowed(methods);
@@ -126,38 +154,81 @@ function allowMethods(methods: readonly HttpMethod[]): MiddlewareObj<APIGatewayP
   };
 }
 
-function rawBody(event: APIGatewayProxyEvent): string | null {
+export function rawBody(event: APIGatewayProxyEvent): string | null {
   if (event.body === null || event.body === undefined) return null;
   return event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
 }
 
-function parseAndValidate<B extends z.ZodType, Q extends z.ZodType>(
-  options: EndpointOptions<B, Q>,
-): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
+/** RFC 6749 5.2: a malformed OAuth request is `invalid_request`, described for the developer. */
+const oauthInvalidRequest = (message: string, details?: string): HttpError =>
+  new HttpError(400, { error: 'invalid_request', error_description: details ?? message });
+
+function parseJsonBody(text: string | null): unknown {
+  if (text === null || text.trim() === '') throw badRequest('Request body is required: a JSON object');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw badRequest('Invalid JSON body');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw badRequest('Request body must be a JSON object');
+  }
+  return parsed;
+}
+
+function parseFormBody(event: APIGatewayProxyEvent, invalid: (message: string) => HttpError): Record<string, string> {
+  if (!isFormContentType(header(event.headers, 'content-type'))) {
+    throw invalid('The body must be application/x-www-form-urlencoded');
+  }
+  return parseForm(rawBody(event) ?? '', invalid);
+}
+
+function parseAndValidate<B extends z.ZodType, Q extends z.ZodType>(options: EndpointOptions<B, Q>): HttpMiddleware {
+  const invalid = options.oauth ? (message: string) => oauthInvalidRequest(message) : (message: string) => badRequest(message);
+  const invalidFields = (error: z.ZodError, where: 'body' | 'query') => {
+    const shaped = validationError(error, where);
+    return options.oauth ? oauthInvalidRequest(shaped.body.error, shaped.body.details) : shaped;
+  };
   return {
     before: (request: HttpRequest) => {
       const http = state(request);
       if (options.body) {
-        const text = rawBody(request.event);
-        if (text === null || text.trim() === '') throw badRequest('Request body is required: a JSON object');
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          throw badRequest('Invalid JSON body');
-        }
-        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-          throw badRequest('Request body must be a JSON object');
-        }
+        const parsed = options.bodyFormat === 'form' ? parseFormBody(request.event, invalid) : parseJsonBody(rawBody(request.event));
         const result = options.body.safeParse(parsed);
-        if (!result.success) throw validationError(result.error, 'body');
+        if (!result.success) throw invalidFields(result.error, 'body');
         http.body = result.data;
       }
       if (options.query) {
         const result = options.query.safeParse(request.event.queryStringParameters ?? {});
-        if (!result.success) throw validationError(result.error, 'query');
+        if (!result.success) throw invalidFields(result.error, 'query');
         http.query = result.data;
       }
+    },
+  };
+}
+
+/** RFC 6749 5.1: responses carrying tokens, and their errors, must not be cached. */
+export function noStore(): HttpMiddleware {
+  return {
+    before: (request: HttpRequest) => {
+      Object.assign(state(request).headers, { 'Cache-Control': 'no-store', Pragma: 'no-cache' });
+    },
+  };
+}
+
+/**
+ * The kinds of caller the endpoint admits (functions/auth/admission.ts). The authorizer already
+ * refused everything that answers 401; what reaches here and is refused is the 403 only a
+ * function can answer (an OAuth access token on `{app_base_url}`).
+ */
+function admitPrincipal(definition: EndpointDefinition): HttpMiddleware {
+  return {
+    before: (request: HttpRequest) => {
+      const http = state(request);
+      if (!http.principal) throw new Error('Credentialed endpoint reached without an authorizer principal');
+      const verdict = admission(definition, http.principal);
+      if (!verdict.admit) throw new HttpError(verdict.status, { error: verdict.error });
     },
   };
 }
@@ -171,7 +242,7 @@ function rateHeaders(decision: RateDecision): Record<string, string> {
 }
 
 /** Charges the caller's bucket; requests refused before this point are reported but not charged. */
-function rateLimit(cost: (request: HttpRequest) => number): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
+function rateLimit(cost: (request: HttpRequest) => number): HttpMiddleware {
   return {
     before: async (request: HttpRequest) => {
       const http = state(request);
@@ -207,11 +278,11 @@ export function endpoint<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodTy
   const definition = endpoints.find((candidate) => candidate.id === options.id);
   if (!definition) throw new Error(`No endpoint named ${options.id} in functions/platform/endpoints.ts`);
 
-  const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
-    .use(boundary(definition.id))
-    .use(allowMethods(definition.methods))
-    .use(parseAndValidate(options));
-  if (definition.auth === 'credential') {
+  const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>().use(boundary(definition.id));
+  if (options.oauth) chain.use(noStore());
+  chain.use(allowMethods(definition.methods)).use(parseAndValidate(options));
+  if (definition.auth !== 'public') {
+    chain.use(admitPrincipal(definition));
     chain.use(
       rateLimit((request) => {
         const http = state(request);
@@ -225,6 +296,7 @@ export function endpoint<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodTy
       body: http.body as z.output<B>,
       query: http.query as z.output<Q>,
       pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
+      headers: event.headers ?? {},
       principal: http.principal,
       requestId: http.requestId,
     });

@@ -1,6 +1,8 @@
 /** The platform's error body (spec 7): `{error, code?, details?}` plus routing and rate-limit extras. */
 export interface ErrorBody {
   error: string;
+  /** OAuth endpoints (RFC 6749 5.2): `error` is the code, this the human-readable text. */
+  error_description?: string;
   code?: string;
   details?: string;
   search_id?: string;
@@ -29,6 +31,10 @@ export function badRequest(error: string, extra: Omit<ErrorBody, 'error'> = {}):
 
 export function notFound(error: string): HttpError {
   return new HttpError(404, { error });
+}
+
+export function forbidden(error: string): HttpError {
+  return new HttpError(403, { error });
 }
 
 export function methodNotAllowed(allowed: readonly string[]): HttpError {

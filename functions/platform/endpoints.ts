@@ -8,15 +8,34 @@ import type { BucketName, QueueName, TableName } from './resources.ts';
 export type ApiName = 'base' | 'app';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /**
- * `credential`: the request authorizer resolves an API key (later also rider sessions and OAuth
- * access tokens) before the handler runs. `public`: no credential.
+ * `credential`: the request authorizer resolves an API key (or, where `oauthAccess` says so, a
+ * third-party app's OAuth access token) before the handler runs. `rider`: the identity
+ * provider's bearer token of a signed-in rider (spec 4.6). `public`: no credential.
  */
-export type EndpointAuth = 'credential' | 'public';
+export type EndpointAuth = 'credential' | 'rider' | 'public';
+
+export interface ApiDefinition {
+  /**
+   * Whether API Gateway usage plans meter this API: then every credentialed method needs a
+   * usage-plan key, which the authorizer returns as `usageIdentifierKey` (an API key, or the
+   * OAuth app's usage key). Only `{base_url}` is sold by plan (spec 8).
+   */
+  readonly meteredByUsagePlans: boolean;
+}
+
+export const apiDefinitions: Readonly<Record<ApiName, ApiDefinition>> = {
+  base: { meteredByUsagePlans: true },
+  app: { meteredByUsagePlans: false },
+};
 
 export interface ResourceAccess {
   readonly tables?: Partial<Record<TableName, 'read' | 'readwrite'>>;
   readonly buckets?: Partial<Record<BucketName, 'read' | 'readwrite'>>;
   readonly queues?: Partial<Record<QueueName, 'send' | 'consume'>>;
+  /** Signs tokens with the OAuth signing keys (in AWS: `kms:Sign` on the keys tagged for it). */
+  readonly signingKeys?: 'sign';
+  /** Sends email (in AWS: `ses:SendEmail` from the platform's sender identity). */
+  readonly email?: 'send';
 }
 
 export interface EndpointDefinition {
@@ -28,6 +47,12 @@ export interface EndpointDefinition {
   /** Module exporting `handler`, relative to the project root. */
   readonly entry: string;
   readonly auth: EndpointAuth;
+  /**
+   * A third-party app's OAuth access token is accepted here (spec 5.5: exactly five endpoints,
+   * documented in the README). Elsewhere on `{base_url}` such a token answers 401, on
+   * `{app_base_url}` 403.
+   */
+  readonly oauthAccess?: true;
   readonly access: ResourceAccess;
   readonly memoryMb?: number;
   readonly timeoutSeconds?: number;
@@ -44,6 +69,7 @@ export const endpoints: readonly EndpointDefinition[] = [
     methods: ['POST'],
     entry: 'functions/directions/handler.ts',
     auth: 'credential',
+    oauthAccess: true,
     access: { ...rateLimited, buckets: { graphs: 'read' } },
     memoryMb: 1769,
     timeoutSeconds: 29,
@@ -55,9 +81,105 @@ export const endpoints: readonly EndpointDefinition[] = [
     methods: ['POST'],
     entry: 'functions/multimodal/handler.ts',
     auth: 'credential',
+    oauthAccess: true,
     access: { ...rateLimited, buckets: { graphs: 'read' } },
     memoryMb: 1769,
     timeoutSeconds: 29,
+  },
+  // Rider login for third-party apps (spec 4.5, 5.5): OAuth 2.1 with PKCE.
+  {
+    id: 'oauth-authorize',
+    api: 'base',
+    paths: ['/auth/v1/oauth/authorize'],
+    methods: ['GET'],
+    entry: 'functions/oauth/authorize-handler.ts',
+    auth: 'public',
+    access: { tables: { oauthClients: 'read', oauthRequests: 'readwrite' } },
+  },
+  {
+    id: 'oauth-consent',
+    api: 'base',
+    paths: ['/auth/v1/consent'],
+    methods: ['GET', 'POST'],
+    entry: 'functions/oauth/consent-handler.ts',
+    auth: 'public',
+    access: {
+      tables: {
+        oauthClients: 'read',
+        oauthRequests: 'readwrite',
+        oauthCodes: 'readwrite',
+        riders: 'read',
+        emailSignInCodes: 'readwrite',
+        rateLimits: 'readwrite',
+      },
+      email: 'send',
+    },
+  },
+  {
+    id: 'oauth-consent-idp-callback',
+    api: 'base',
+    paths: ['/auth/v1/consent/idp-callback'],
+    methods: ['GET'],
+    entry: 'functions/oauth/idp-callback-handler.ts',
+    auth: 'public',
+    access: { tables: { oauthRequests: 'readwrite' } },
+  },
+  {
+    id: 'oauth-token',
+    api: 'base',
+    paths: ['/auth/v1/oauth/token'],
+    methods: ['POST'],
+    entry: 'functions/oauth/token-handler.ts',
+    auth: 'public',
+    access: {
+      tables: {
+        oauthClients: 'read',
+        oauthCodes: 'readwrite',
+        oauthGrants: 'readwrite',
+        oauthRefreshTokens: 'readwrite',
+        oauthSigningKeys: 'read',
+      },
+      signingKeys: 'sign',
+    },
+  },
+  {
+    id: 'oauth-revoke',
+    api: 'base',
+    paths: ['/auth/v1/oauth/revoke'],
+    methods: ['POST'],
+    entry: 'functions/oauth/revoke-handler.ts',
+    auth: 'public',
+    access: {
+      tables: { oauthClients: 'read', oauthGrants: 'readwrite', oauthRefreshTokens: 'read', oauthSigningKeys: 'read' },
+    },
+  },
+  {
+    id: 'oauth-jwks',
+    api: 'base',
+    paths: ['/auth/v1/oauth/jwks'],
+    methods: ['GET'],
+    entry: 'functions/oauth/jwks-handler.ts',
+    auth: 'public',
+    access: { tables: { oauthSigningKeys: 'read' } },
+  },
+  {
+    id: 'oauth-metadata',
+    api: 'base',
+    paths: ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'],
+    methods: ['GET'],
+    entry: 'functions/oauth/metadata-handler.ts',
+    auth: 'public',
+    access: {},
+  },
+  // Rider endpoints (spec 4.6).
+  {
+    id: 'user-profile',
+    api: 'app',
+    paths: ['/user'],
+    methods: ['GET'],
+    entry: 'functions/riders/user-handler.ts',
+    auth: 'rider',
+    access: { ...rateLimited, tables: { ...rateLimited.tables, riders: 'read' } },
   },
 ];
 
@@ -70,6 +192,17 @@ export const versionedFamilies: readonly string[] = ['/directions', '/multi-moda
 /** Answers every path no endpoint defines, on both APIs. */
 export const fallbackEntry = 'functions/http/fallback-handler.ts';
 
-/** The REQUEST authorizer in front of every `credential` endpoint. */
+/** The REQUEST authorizer in front of every `credential` and `rider` endpoint. */
 export const authorizerEntry = 'functions/auth/authorizer-handler.ts';
-export const authorizerAccess: ResourceAccess = { tables: { apiKeys: 'read' } };
+export const authorizerAccess: ResourceAccess = {
+  tables: { apiKeys: 'read', oauthClients: 'read', oauthGrants: 'read', oauthSigningKeys: 'read' },
+};
+
+/**
+ * The endpoint an authorizer event is for, by its API Gateway resource path. Resource paths of
+ * authorized endpoints are unique across both APIs (a unit test holds this), so the path alone
+ * names the endpoint whichever API the one authorizer function is serving.
+ */
+export function authorizedEndpointAt(resource: string): EndpointDefinition | undefined {
+  return endpoints.find((definition) => definition.auth !== 'public' && definition.paths.includes(resource));
+}

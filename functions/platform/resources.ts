@@ -62,6 +62,61 @@ export const tables = {
     ttlAttribute: 'expires_at',
     purpose: 'One item per rate-limit bucket holding its minute, hour and day windows, updated optimistically.',
   },
+  riders: {
+    name: 'riders',
+    envVar: 'TABLE_RIDERS',
+    partitionKey: { name: 'idp_user_id', type: 'S' },
+    indexes: [{ name: 'by-email', partitionKey: { name: 'email', type: 'S' } }],
+    purpose: 'Rider profiles (spec 2.1), keyed by the identity-provider user id; found by email for email sign-in.',
+  },
+  oauthClients: {
+    name: 'oauth-clients',
+    envVar: 'TABLE_OAUTH_CLIENTS',
+    partitionKey: { name: 'client_id', type: 'S' },
+    purpose: 'Registered third-party apps: name, exact redirect URIs, public or confidential, a hash of the secret, status.',
+  },
+  oauthRequests: {
+    name: 'oauth-requests',
+    envVar: 'TABLE_OAUTH_REQUESTS',
+    partitionKey: { name: 'request_id', type: 'S' },
+    ttlAttribute: 'delete_after',
+    purpose: 'Open authorization requests behind the consent screen (3 minutes), with the rider who signed in.',
+  },
+  oauthCodes: {
+    name: 'oauth-codes',
+    envVar: 'TABLE_OAUTH_CODES',
+    partitionKey: { name: 'code_hash', type: 'S' },
+    ttlAttribute: 'delete_after',
+    purpose: 'Authorization codes by SHA-256 hash: single use, 10 minutes, bound to client, redirect URI and PKCE challenge.',
+  },
+  oauthGrants: {
+    name: 'oauth-grants',
+    envVar: 'TABLE_OAUTH_GRANTS',
+    partitionKey: { name: 'grant_id', type: 'S' },
+    ttlAttribute: 'delete_after',
+    indexes: [{ name: 'by-client', partitionKey: { name: 'client_id', type: 'S' } }],
+    purpose: 'One grant per approved code: the refresh-token family and its revocation state, read by the authorizer.',
+  },
+  oauthRefreshTokens: {
+    name: 'oauth-refresh-tokens',
+    envVar: 'TABLE_OAUTH_REFRESH_TOKENS',
+    partitionKey: { name: 'token_id', type: 'S' },
+    ttlAttribute: 'delete_after',
+    purpose: 'Refresh tokens by id with a hash of the secret; rotated on use, a rotated one revokes its family when reused.',
+  },
+  oauthSigningKeys: {
+    name: 'oauth-signing-keys',
+    envVar: 'TABLE_OAUTH_SIGNING_KEYS',
+    partitionKey: { name: 'kid', type: 'S' },
+    purpose: 'ES256 signing keys (current, previous, retired): public JWKs and, in AWS, the KMS key that holds each private key.',
+  },
+  emailSignInCodes: {
+    name: 'email-sign-in-codes',
+    envVar: 'TABLE_EMAIL_SIGN_IN_CODES',
+    partitionKey: { name: 'challenge_id', type: 'S' },
+    ttlAttribute: 'delete_after',
+    purpose: 'Email one-time sign-in codes by challenge: a hash of the code, the rider it signs in, attempts left.',
+  },
 } as const satisfies Record<string, TableDefinition>;
 
 export const buckets = {

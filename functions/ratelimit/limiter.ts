@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { RateLimits } from '../auth/principal.ts';
 import { dynamo } from '../platform/aws.ts';
+import { nowMs } from '../platform/clock.ts';
 import { tableName } from '../platform/resources.ts';
 import { type BucketUsage, type RateDecision, decide, expiryOf } from './windows.ts';
 
@@ -40,7 +41,7 @@ export async function consumeTokens(
   bucket: string,
   limits: RateLimits,
   cost: number,
-  now: () => number = Date.now,
+  now: () => number = nowMs,
 ): Promise<RateDecision> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const stored = await readBucket(bucket);
@@ -72,6 +73,6 @@ export async function consumeTokens(
 }
 
 /** The bucket's state without taking tokens, for the headers of requests that cost nothing. */
-export async function peekTokens(bucket: string, limits: RateLimits, now: () => number = Date.now): Promise<RateDecision> {
+export async function peekTokens(bucket: string, limits: RateLimits, now: () => number = nowMs): Promise<RateDecision> {
   return decide(await readBucket(bucket), limits, 0, now() / 1000);
 }

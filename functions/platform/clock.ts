@@ -1,0 +1,32 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/**
+ * The one clock for everything that decides by time: consent requests, codes, tokens, sign-in
+ * codes, rate windows. Code reads the time here instead of calling `Date.now()` itself, so tests
+ * can move time for one request without sleeping.
+ *
+ * Moving time is per request, not global: the local platform's gateway runs a request inside
+ * `withClockOffset` when it was started with `SPOKE_TEST_CLOCK=1` and the request carries
+ * `X-Spoke-Test-Clock-Offset` (seconds). A global offset would leak into every other test
+ * running against the same platform at the same moment. Nothing in AWS ever sets an offset.
+ */
+
+const offsets = new AsyncLocalStorage<number>();
+
+export function nowMs(): number {
+  return Date.now() + (offsets.getStore() ?? 0);
+}
+
+export function now(): Date {
+  return new Date(nowMs());
+}
+
+/** Whole Unix seconds, as JWT claims and DynamoDB TTL attributes count them. */
+export function nowSeconds(): number {
+  return Math.floor(nowMs() / 1000);
+}
+
+/** Runs `work` as if the clock read `offsetMs` later. Only the local platform's gateway calls this. */
+export function withClockOffset<T>(offsetMs: number, work: () => T): T {
+  return offsets.run(offsetMs, work);
+}
