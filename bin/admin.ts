@@ -6,16 +6,45 @@
  *   npm run admin -- keys list
  *   npm run admin -- keys revoke <key id>
  *
+ *   npm run admin -- clients create --name <name shown on the consent screen> --type public|confidential
+ *                    --redirect-uri <uri> [--redirect-uri <uri> ...]
+ *   npm run admin -- clients list
+ *   npm run admin -- clients update-redirects <client id> --redirect-uri <uri> [--redirect-uri <uri> ...]
+ *   npm run admin -- clients rotate-secret <client id> [--revoke-grants]
+ *   npm run admin -- clients revoke <client id>
+ *   npm run admin -- signing-keys list
+ *   npm run admin -- signing-keys rotate
+ *
  * By default it works on the local platform (started with `npm start`; it reads the info file
- * in SPOKE_STATE_DIR). With --aws it uses the AWS environment: TABLE_API_KEYS and the
- * SPOKE_USAGE_PLAN_* ids from the stack outputs, and registers keys with their usage plan.
+ * in SPOKE_STATE_DIR). With --aws it uses the AWS environment: the TABLE_* names and the
+ * SPOKE_USAGE_PLAN_* ids from the stack outputs, and registers keys (and each OAuth app's usage
+ * key) with their usage plan; new signing keys are then KMS keys.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApiKey, getApiKeyRecord, listApiKeys, revokeApiKey, type ApiKeyRecord } from '../functions/auth/api-keys.ts';
 import { plans, type Plan, type RateLimits } from '../functions/auth/principal.ts';
-import { disableUsagePlanKey, registerUsagePlanKey } from '../functions/auth/usage-plans.ts';
+import {
+  createUsagePlanKey,
+  disableUsagePlanKey,
+  OAUTH_APPS_USAGE_PLAN_ENV_VAR,
+  registerUsagePlanKey,
+} from '../functions/auth/usage-plans.ts';
+import {
+  ClientRegistrationError,
+  clientTypes,
+  createClient,
+  listClients,
+  recordUsageKeyId,
+  revokeClient,
+  rotateClientSecret,
+  updateRedirectUris,
+  type ClientType,
+  type OAuthClientRecord,
+} from '../functions/oauth/clients.ts';
+import { revokeGrantsOfClient } from '../functions/oauth/grants.ts';
+import { listSigningKeys, rotateSigningKeys } from '../functions/oauth/signing-keys.ts';
 import { localStateDir } from '../functions/platform/paths.ts';
 import { functionEnvironment } from '../lib/local/provision.ts';
 
@@ -32,7 +61,7 @@ async function useLocalPlatform(): Promise<void> {
   Object.assign(process.env, functionEnvironment(services));
 }
 
-function limitsFrom(values: Record<string, string | boolean | undefined>): RateLimits | undefined {
+function limitsFrom(values: Record<string, string | string[] | boolean | undefined>): RateLimits | undefined {
   const given = ['per-minute', 'per-hour', 'per-day'].filter((name) => values[name] !== undefined);
   if (given.length === 0) return undefined;
   if (given.length !== 3) throw new UsageError('Give all three of --per-minute, --per-hour and --per-day');
@@ -45,8 +74,14 @@ function describe(record: ApiKeyRecord): string {
   return [record.key_id, record.status.padEnd(7), record.plan.padEnd(10), (record.source ?? '-').padEnd(16), limits.padEnd(26), record.created_at, record.name].join('  ');
 }
 
-async function main(argv: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
+function describeClient(record: OAuthClientRecord): string {
+  return [record.client_id, record.status.padEnd(7), record.type.padEnd(12), record.created_at, record.name, `\n    redirect URIs: ${record.redirect_uris.join(' ')}`].join('  ');
+}
+
+type Values = ReturnType<typeof parseCommandLine>['values'];
+
+function parseCommandLine(argv: string[]) {
+  return parseArgs({
     args: argv,
     allowPositionals: true,
     options: {
@@ -57,11 +92,111 @@ async function main(argv: string[]): Promise<void> {
       'per-minute': { type: 'string' },
       'per-hour': { type: 'string' },
       'per-day': { type: 'string' },
+      type: { type: 'string' },
+      'redirect-uri': { type: 'string', multiple: true },
+      'revoke-grants': { type: 'boolean', default: false },
     },
   });
+}
+
+/** Registration problems are the operator's to fix: shown as usage errors. */
+async function registration<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ClientRegistrationError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+async function clients(command: string | undefined, clientId: string | undefined, values: Values): Promise<void> {
+  const needId = () => {
+    if (!clientId) throw new UsageError(`Usage: admin clients ${command} <client id>`);
+    return clientId;
+  };
+  switch (command) {
+    case 'create': {
+      if (!values.name) throw new UsageError('--name is required: the app name shown on the consent screen');
+      const type = values.type as ClientType;
+      if (!clientTypes.includes(type)) throw new UsageError(`--type must be one of ${clientTypes.join(', ')}`);
+      const created = await registration(() => createClient({ name: values.name!, type, redirectUris: values['redirect-uri'] ?? [] }));
+      if (values.aws) {
+        try {
+          const usageKeyId = await createUsagePlanKey({
+            value: created.record.usage_key,
+            name: `${created.record.client_id} ${created.record.name}`,
+            usagePlanEnvVar: OAUTH_APPS_USAGE_PLAN_ENV_VAR,
+          });
+          await recordUsageKeyId(created.record.client_id, usageKeyId);
+        } catch (error) {
+          await revokeClient(created.record.client_id);
+          throw new Error(`Usage-plan registration failed, so the new app was revoked: ${(error as Error).message}`);
+        }
+      }
+      console.log(describeClient(created.record));
+      console.log(`\nclient_id: ${created.record.client_id}`);
+      if (created.secret) console.log(`client_secret (shown once; only its hash is stored): ${created.secret}`);
+      return;
+    }
+    case 'list': {
+      for (const record of await listClients()) console.log(describeClient(record));
+      return;
+    }
+    case 'update-redirects': {
+      const record = await registration(() => updateRedirectUris(needId(), values['redirect-uri'] ?? []));
+      console.log(describeClient(record));
+      console.log('\nNew authorization requests are checked against these URIs from now on.');
+      return;
+    }
+    case 'rotate-secret': {
+      const { record, secret } = await registration(() => rotateClientSecret(needId()));
+      console.log(describeClient(record));
+      console.log(`\nclient_secret (shown once; the old one no longer works): ${secret}`);
+      if (values['revoke-grants']) {
+        const revoked = await revokeGrantsOfClient(record.client_id, 'secret rotated by the operator');
+        console.log(`Revoked ${revoked} rider grants: their refresh and access tokens stop working now.`);
+      }
+      return;
+    }
+    case 'revoke': {
+      const { record, grantsRevoked } = await registration(() => revokeClient(needId()));
+      if (values.aws && record.usage_key_id) await disableUsagePlanKey(record.usage_key_id);
+      console.log(`Revoked ${record.client_id} for every rider (${grantsRevoked} grants): its refresh and access tokens stop working now.`);
+      return;
+    }
+    default:
+      throw new UsageError('Usage: admin clients create|list|update-redirects|rotate-secret|revoke ... (see bin/admin.ts)');
+  }
+}
+
+async function signingKeys(command: string | undefined): Promise<void> {
+  switch (command) {
+    case 'list': {
+      for (const key of await listSigningKeys()) {
+        console.log([key.kid, key.status.padEnd(8), key.created_at, key.kms_key_id ?? 'local key'].join('  '));
+      }
+      return;
+    }
+    case 'rotate': {
+      const key = await rotateSigningKeys();
+      console.log(`New current signing key ${key.kid}; the previous one stays published until the next rotation.`);
+      return;
+    }
+    default:
+      throw new UsageError('Usage: admin signing-keys list|rotate');
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseCommandLine(argv);
   const [group, command, argument] = positionals;
-  if (group !== 'keys' || !command) throw new UsageError('Usage: admin keys create|list|revoke ... (see bin/admin.ts)');
+  if (!group || !['keys', 'clients', 'signing-keys'].includes(group)) {
+    throw new UsageError('Usage: admin keys|clients|signing-keys <command> ... (see bin/admin.ts)');
+  }
   if (!values.aws) await useLocalPlatform();
+  if (group === 'clients') return clients(command, argument, values);
+  if (group === 'signing-keys') return signingKeys(command);
+  if (!command) throw new UsageError('Usage: admin keys create|list|revoke ... (see bin/admin.ts)');
 
   switch (command) {
     case 'create': {

@@ -2,9 +2,10 @@
  * `npm start`: the whole platform on this machine. Settings (all optional):
  *   SPOKE_STATE_DIR      state folder (default .local-data): DynamoDB, S3 objects, graphs, info file
  *   SPOKE_DATA_PATH      input data (default ../shared/data)
- *   SPOKE_BASE_PORT, SPOKE_APP_PORT, SPOKE_DYNAMODB_PORT, SPOKE_S3_PORT, SPOKE_SQS_PORT (0 = any free port)
+ *   SPOKE_BASE_PORT, SPOKE_APP_PORT, SPOKE_DYNAMODB_PORT, SPOKE_S3_PORT, SPOKE_SQS_PORT, SPOKE_IDP_PORT (0 = any free port)
  *   SPOKE_CITIES         comma-separated city ids to build and serve (default: all four)
- *   --reset              start from empty tables and buckets
+ *   SPOKE_TEST_CLOCK=1   tests only: honour the X-Spoke-Test-Clock-Offset request header (lib/local/platform.ts)
+ *   --reset              start from empty tables, buckets and identity-provider users
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
       stateDir,
       ports,
       reset: process.argv.includes('--reset'),
+      testClock: process.env.SPOKE_TEST_CLOCK === '1',
       log: (line) => console.error(line),
     });
   } catch (error) {
@@ -44,11 +46,13 @@ async function main(): Promise<void> {
     await platform.stop();
     throw error;
   }
-  const demo = await seedDemoCredentials(infoFile);
+  const demo = await seedDemoCredentials(infoFile, platform.identityProvider);
   const info = {
     base_url: platform.urls.base,
     app_base_url: platform.urls.app,
+    consent_url: `${platform.urls.base}/auth/v1/consent`,
     services: { dynamodb: platform.urls.dynamodb, s3: platform.urls.s3, sqs: platform.urls.sqs },
+    identity_provider: { url: platform.urls.idp, admin_secret: platform.identityProvider.adminSecret },
     state_dir: stateDir,
     demo,
     pid: process.pid,
@@ -65,9 +69,13 @@ async function main(): Promise<void> {
       `  DynamoDB        ${info.services.dynamodb} (dynalite)`,
       `  S3              ${info.services.s3} (s3rver)`,
       `  SQS             ${info.services.sqs} (in-process queues)`,
+      `  Identity        ${info.identity_provider.url} (local identity provider, stands in for Cognito)`,
       '',
       `  Demo API key (free plan):  ${demo.api_key}`,
       `  Demo partner key:          ${demo.partner_api_key}  (source "${demo.partner_source}")`,
+      `  Demo rider:                ${demo.rider_email} / ${demo.rider_password}`,
+      `  Demo OAuth app (public):   ${demo.oauth_client_id}  (redirect ${demo.oauth_redirect_uri})`,
+      `  OAuth metadata:            ${info.base_url}/.well-known/oauth-authorization-server`,
       `  URLs and demo credentials: ${infoFile}`,
       '',
       'Try:',

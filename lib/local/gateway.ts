@@ -6,7 +6,9 @@ import type {
   APIGatewayProxyResult,
   APIGatewayRequestAuthorizerEvent,
 } from 'aws-lambda';
+import { withClockOffset } from '../../functions/platform/clock.ts';
 import {
+  apiDefinitions,
   authorizerEntry,
   endpoints,
   fallbackEntry,
@@ -119,9 +121,14 @@ export interface GatewayOptions {
   load: ModuleLoader;
   /** Reports failures of the gateway itself (never request contents). */
   onError: (message: string, error: unknown) => void;
+  /** Honour the test-only clock offset header (see LocalPlatformOptions.testClock). */
+  testClock?: boolean;
 }
 
-export function createGateway({ api, load, onError }: GatewayOptions) {
+/** Seconds to move the clock for one request; only when the platform was started for tests. */
+export const TEST_CLOCK_HEADER = 'x-spoke-test-clock-offset';
+
+export function createGateway({ api, load, onError, testClock = false }: GatewayOptions) {
   const handlers = new Map<string, Promise<unknown>>();
   const handlerFor = <T>(entry: string): Promise<T> => {
     if (!handlers.has(entry)) handlers.set(entry, load(entry).then((module) => module.handler));
@@ -146,7 +153,7 @@ export function createGateway({ api, load, onError }: GatewayOptions) {
     send(response, requestId, definition.status, { 'Content-Type': 'application/json', ...gatewayResponseHeaders }, body);
   };
 
-  return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+  const serve = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const requestId = randomUUID();
     try {
       const chunks: Buffer[] = [];
@@ -195,7 +202,7 @@ export function createGateway({ api, load, onError }: GatewayOptions) {
         },
       } as unknown as APIGatewayProxyEvent['requestContext'];
 
-      if (route.definition?.auth === 'credential') {
+      if (route.definition && route.definition.auth !== 'public') {
         const authorize = await handlerFor<AuthorizerHandler>(authorizerEntry);
         const methodArn = `arn:aws:execute-api:${LOCAL_REGION}:${LOCAL_ACCOUNT}:local-${api}/${STAGE}/${method}${route.resource}`;
         let result: APIGatewayAuthorizerResult;
@@ -223,7 +230,7 @@ export function createGateway({ api, load, onError }: GatewayOptions) {
         if (effect?.Effect !== 'Allow') {
           return gatewayResponse(response, requestId, 'ACCESS_DENIED', { authorizerError: String(result.context?.error ?? '') });
         }
-        if (!result.usageIdentifierKey) {
+        if (apiDefinitions[api].meteredByUsagePlans && !result.usageIdentifierKey) {
           // The method requires an API key and the authorizer supplied none: API Gateway's 403.
           return gatewayResponse(response, requestId, 'DEFAULT_4XX', { message: 'Forbidden' });
         }
@@ -274,5 +281,10 @@ export function createGateway({ api, load, onError }: GatewayOptions) {
         send(response, requestId, 502, { 'Content-Type': 'application/json' }, JSON.stringify({ error: 'Internal server error' }));
       }
     }
+  };
+
+  return (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const offset = testClock ? Number(request.headers[TEST_CLOCK_HEADER]) : NaN;
+    return Number.isFinite(offset) ? withClockOffset(offset * 1000, () => serve(request, response)) : serve(request, response);
   };
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -5,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { projectRoot } from '../../functions/platform/paths.ts';
 import { queues } from '../../functions/platform/resources.ts';
 import { createGateway } from './gateway.ts';
+import { CONSENT_CLIENT_ID, LocalIdentityProvider, RIDER_APP_CLIENT_ID, RIDER_APP_REDIRECT_URI } from './identity-provider.ts';
 import { functionEnvironment, provisionResources } from './provision.ts';
 import { LOCAL_ACCOUNT, LocalQueue } from './queue.ts';
 import { closeServer, listen, startDynamo, startS3 } from './servers.ts';
@@ -12,8 +14,8 @@ import { sqsRequestListener } from './sqs-endpoint.ts';
 
 /**
  * The whole platform on one machine: dynalite and s3rver on loopback, the resources the stack
- * defines, the in-process queues behind an SQS endpoint, and two API gateways running the
- * same handler modules the Lambdas run.
+ * defines, the in-process queues behind an SQS endpoint, two API gateways running the same
+ * handler modules the Lambdas run, and the local identity provider standing in for Cognito.
  */
 
 export interface LocalPorts {
@@ -22,6 +24,7 @@ export interface LocalPorts {
   dynamodb: number;
   s3: number;
   sqs: number;
+  idp: number;
 }
 
 export const portSettings: Record<keyof LocalPorts, { envVar: string; defaultPort: number; service: string }> = {
@@ -30,6 +33,7 @@ export const portSettings: Record<keyof LocalPorts, { envVar: string; defaultPor
   dynamodb: { envVar: 'SPOKE_DYNAMODB_PORT', defaultPort: 4567, service: 'DynamoDB (dynalite)' },
   s3: { envVar: 'SPOKE_S3_PORT', defaultPort: 4568, service: 'S3 (s3rver)' },
   sqs: { envVar: 'SPOKE_SQS_PORT', defaultPort: 4569, service: 'the local SQS endpoint' },
+  idp: { envVar: 'SPOKE_IDP_PORT', defaultPort: 3002, service: 'the local identity provider' },
 };
 
 export function portsFromEnvironment(environment: NodeJS.ProcessEnv = process.env): LocalPorts {
@@ -51,13 +55,35 @@ export interface LocalPlatformOptions {
   host?: string;
   /** Start from empty tables and buckets. */
   reset?: boolean;
+  /**
+   * Honour `X-Spoke-Test-Clock-Offset` (seconds) on requests, running each such request as if
+   * the clock read that much later (functions/platform/clock.ts). For tests only; `SPOKE_TEST_CLOCK=1`.
+   */
+  testClock?: boolean;
   log?: (line: string) => void;
 }
 
 export interface LocalPlatform {
-  urls: { base: string; app: string; dynamodb: string; s3: string; sqs: string };
+  urls: { base: string; app: string; dynamodb: string; s3: string; sqs: string; idp: string };
   queues: ReadonlyMap<string, LocalQueue>;
+  identityProvider: LocalIdentityProvider;
   stop(): Promise<void>;
+}
+
+/**
+ * What the stack gives the functions about the authorization server and the identity provider,
+ * known here only once the listeners have their addresses.
+ */
+export function identityEnvironment(urls: { base: string; idp: string }): Record<string, string> {
+  return {
+    OAUTH_ISSUER: urls.base,
+    RIDER_IDP_ISSUER: urls.idp,
+    RIDER_IDP_JWKS_URI: `${urls.idp}/.well-known/jwks.json`,
+    RIDER_IDP_AUTHORIZE_URL: `${urls.idp}/oauth2/authorize`,
+    RIDER_IDP_TOKEN_URL: `${urls.idp}/oauth2/token`,
+    RIDER_IDP_CONSENT_CLIENT_ID: CONSENT_CLIENT_ID,
+    RIDER_IDP_APP_CLIENT_IDS: RIDER_APP_CLIENT_ID,
+  };
 }
 
 export async function startLocalPlatform(options: LocalPlatformOptions): Promise<LocalPlatform> {
@@ -72,8 +98,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
 
   try {
     if (options.reset) {
-      await rm(join(options.stateDir, 'dynamodb'), { recursive: true, force: true });
-      await rm(join(options.stateDir, 's3'), { recursive: true, force: true });
+      for (const folder of ['dynamodb', 's3', 'identity-provider']) await rm(join(options.stateDir, folder), { recursive: true, force: true });
     }
     const dynamo = await startDynamo(join(options.stateDir, 'dynamodb'), target('dynamodb'));
     stops.push(() => closeServer(dynamo.server));
@@ -102,16 +127,28 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
 
     const load = (entry: string) => import(pathToFileURL(join(projectRoot, entry)).href) as Promise<{ handler: unknown }>;
     const onError = (message: string, error: unknown) => log(`gateway: ${message}: ${(error as Error)?.stack ?? String(error)}`);
+    const testClock = options.testClock ?? false;
     const servers: Record<'base' | 'app', Server> = {
-      base: createServer(createGateway({ api: 'base', load, onError })),
-      app: createServer(createGateway({ api: 'app', load, onError })),
+      base: createServer(createGateway({ api: 'base', load, onError, testClock })),
+      app: createServer(createGateway({ api: 'app', load, onError, testClock })),
     };
     const basePort = await listen(servers.base, target('base'));
     stops.push(() => closeServer(servers.base));
     const appPort = await listen(servers.app, target('app'));
     stops.push(() => closeServer(servers.app));
 
-    return { urls: { base: url(basePort), app: url(appPort), ...endpoints }, queues: localQueues, stop };
+    const identityProvider = new LocalIdentityProvider(options.stateDir, randomBytes(32).toString('base64url'));
+    await identityProvider.load();
+    const idpServer = createServer(identityProvider.listener);
+    const idpPort = await listen(idpServer, target('idp'));
+    stops.push(() => closeServer(idpServer));
+    const urls = { base: url(basePort), app: url(appPort), idp: url(idpPort), ...endpoints };
+    identityProvider.setUrl(urls.idp);
+    identityProvider.allowClient(CONSENT_CLIENT_ID, [`${urls.base}/auth/v1/consent/idp-callback`]);
+    identityProvider.allowClient(RIDER_APP_CLIENT_ID, [RIDER_APP_REDIRECT_URI]);
+    Object.assign(process.env, identityEnvironment(urls));
+
+    return { urls, queues: localQueues, identityProvider, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -102,6 +102,9 @@ export function functionEnvironment(endpoints: { dynamodb: string; s3: string; s
     AWS_ENDPOINT_URL_SQS: endpoints.sqs,
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     POWERTOOLS_SERVICE_NAME: 'spoke-local',
+    // Signing keys in the local state, sign-in codes to the log: no KMS or SES on this machine.
+    OAUTH_KEY_CUSTODY: 'local',
+    SPOKE_MAIL: 'log',
   };
   for (const table of Object.values(tables)) environment[table.envVar] = localTableName(table);
   for (const bucket of Object.values(buckets)) environment[bucket.envVar] = localBucketName(bucket);

@@ -1,18 +1,33 @@
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createApiKey, verifyApiKey } from '../../functions/auth/api-keys.ts';
+import { createClient, getActiveClient } from '../../functions/oauth/clients.ts';
+import { ensureSigningKey } from '../../functions/oauth/signing-keys.ts';
+import { createRider, getRider } from '../../functions/riders/profiles.ts';
+import type { LocalIdentityProvider } from './identity-provider.ts';
 
 /**
  * Demo credentials for trying the platform. Only hashes live in the database, so the keys
- * themselves are kept in the local platform's info file and reused while they stay valid.
+ * themselves are kept in the local platform's info file and reused while they stay valid. The
+ * same goes for the demo rider's password and the demo OAuth app.
  */
 
 export interface DemoCredentials {
   api_key: string;
   partner_api_key: string;
   partner_source: string;
+  /** A public OAuth app for trying rider login (spec 5.5). */
+  oauth_client_id: string;
+  oauth_redirect_uri: string;
+  /** A rider who can sign in at the local identity provider, or by email code. */
+  rider_email: string;
+  rider_password: string;
+  rider_idp_user_id: string;
 }
 
 export const DEMO_PARTNER_SOURCE = 'demo-partner';
+export const DEMO_RIDER = { email: 'demo.rider@spoke.test', name: 'Demo Rider' };
+export const DEMO_OAUTH_REDIRECT_URI = 'http://localhost:8976/callback';
 
 async function previousDemo(infoFile: string): Promise<Partial<DemoCredentials>> {
   try {
@@ -26,7 +41,24 @@ async function stillValid(key: string | undefined): Promise<boolean> {
   return Boolean(key && (await verifyApiKey(key)));
 }
 
-export async function seedDemoCredentials(infoFile: string): Promise<DemoCredentials> {
+async function demoOAuthClient(previousId: string | undefined): Promise<string> {
+  const previous = previousId ? await getActiveClient(previousId) : null;
+  if (previous?.redirect_uris.includes(DEMO_OAUTH_REDIRECT_URI)) return previous.client_id;
+  const { record } = await createClient({ name: 'Demo Ride Planner', type: 'public', redirectUris: [DEMO_OAUTH_REDIRECT_URI] });
+  return record.client_id;
+}
+
+async function demoRider(identityProvider: LocalIdentityProvider, previousPassword: string | undefined) {
+  const password =
+    previousPassword && identityProvider.checkPassword(DEMO_RIDER.email, previousPassword)
+      ? previousPassword
+      : randomBytes(12).toString('base64url');
+  const user = await identityProvider.saveUser({ ...DEMO_RIDER, password });
+  if (!(await getRider(user.sub))) await createRider({ idpUserId: user.sub, email: user.email, name: user.name });
+  return { rider_email: user.email, rider_password: password, rider_idp_user_id: user.sub };
+}
+
+export async function seedDemoCredentials(infoFile: string, identityProvider: LocalIdentityProvider): Promise<DemoCredentials> {
   const previous = await previousDemo(infoFile);
   const apiKey = (await stillValid(previous.api_key))
     ? previous.api_key!
@@ -41,5 +73,13 @@ export async function seedDemoCredentials(infoFile: string): Promise<DemoCredent
           limits: { perMinute: 120, perHour: 5_000, perDay: 50_000 },
         })
       ).key;
-  return { api_key: apiKey, partner_api_key: partnerKey, partner_source: DEMO_PARTNER_SOURCE };
+  await ensureSigningKey();
+  return {
+    api_key: apiKey,
+    partner_api_key: partnerKey,
+    partner_source: DEMO_PARTNER_SOURCE,
+    oauth_client_id: await demoOAuthClient(previous.oauth_client_id),
+    oauth_redirect_uri: DEMO_OAUTH_REDIRECT_URI,
+    ...(await demoRider(identityProvider, previous.rider_password)),
+  };
 }

@@ -84,7 +84,7 @@ describe('the local platform process (npm start)', () => {
     try {
       const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
         cwd: projectRoot,
-        env: { ...process.env, SPOKE_STATE_DIR: await mkdtemp(join(tmpdir(), 'spoke-port-')), SPOKE_BASE_PORT: String(port), SPOKE_APP_PORT: '0', SPOKE_DYNAMODB_PORT: '0', SPOKE_S3_PORT: '0', SPOKE_SQS_PORT: '0' },
+        env: { ...process.env, SPOKE_STATE_DIR: await mkdtemp(join(tmpdir(), 'spoke-port-')), SPOKE_BASE_PORT: String(port), SPOKE_APP_PORT: '0', SPOKE_DYNAMODB_PORT: '0', SPOKE_S3_PORT: '0', SPOKE_SQS_PORT: '0', SPOKE_IDP_PORT: '0' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let output = '';

@@ -7,9 +7,12 @@ declare module 'vitest' {
   }
 }
 
-/** One local platform for the whole `platform` project, started exactly as `npm start` starts it. */
+/**
+ * One local platform for the whole `platform` project, started exactly as `npm start` starts it,
+ * plus `SPOKE_TEST_CLOCK=1` so a test can run single requests later in time (test/platform/oauth-support.ts).
+ */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const running = await startLocalProcess();
+  const running = await startLocalProcess({ env: { SPOKE_TEST_CLOCK: '1' } });
   project.provide('platform', { ...running.info, logFile: running.logFile });
   return async () => {
     await running.stop();

@@ -11,9 +11,20 @@ import { projectRoot } from '../../functions/platform/paths.ts';
 export interface PlatformInfo {
   base_url: string;
   app_base_url: string;
+  consent_url: string;
   services: { dynamodb: string; s3: string; sqs: string };
+  identity_provider: { url: string; admin_secret: string };
   state_dir: string;
-  demo: { api_key: string; partner_api_key: string; partner_source: string };
+  demo: {
+    api_key: string;
+    partner_api_key: string;
+    partner_source: string;
+    oauth_client_id: string;
+    oauth_redirect_uri: string;
+    rider_email: string;
+    rider_password: string;
+    rider_idp_user_id: string;
+  };
   pid: number;
 }
 
@@ -30,6 +41,7 @@ const ALL_PORTS_FREE = {
   SPOKE_DYNAMODB_PORT: '0',
   SPOKE_S3_PORT: '0',
   SPOKE_SQS_PORT: '0',
+  SPOKE_IDP_PORT: '0',
 };
 
 export async function startLocalProcess(

@@ -1,0 +1,321 @@
+import { createHash, randomBytes, randomUUID, scryptSync, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
+import { escapeHtml } from '../../functions/oauth/views.ts';
+
+/**
+ * The local identity provider: what Amazon Cognito is to the platform in AWS. An OpenID Connect
+ * provider with a sign-in form, the authorization code flow with PKCE, a token endpoint, and a
+ * JWKS, on its own loopback port. Its tokens have Cognito's shapes (RS256; access tokens with
+ * `token_use: "access"` and `client_id`, id tokens with `token_use: "id"` and `aud`), so the
+ * platform verifies them with the same code it uses for Cognito (functions/riders/identity-provider.ts).
+ *
+ * Users and the signing key live under `<state dir>/identity-provider/` (passwords as scrypt
+ * hashes). An admin endpoint, guarded by a secret written to the local platform's info file,
+ * creates users, as Cognito's AdminCreateUser does; the platform's own code never calls it.
+ */
+
+export const CONSENT_CLIENT_ID = 'spoke-consent';
+export const RIDER_APP_CLIENT_ID = 'spoke-rider-app';
+/** Where the local rider app would receive its code; tests read the code from the redirect. */
+export const RIDER_APP_REDIRECT_URI = 'http://localhost:8977/rider-app/callback';
+
+const TOKEN_SECONDS = 3_600;
+const CODE_SECONDS = 300;
+
+interface StoredUser {
+  sub: string;
+  email: string;
+  name: string;
+  password_hash: string;
+}
+
+interface PendingCode {
+  clientId: string;
+  redirectUri: string;
+  codeChallenge: string;
+  nonce?: string;
+  scope: string;
+  sub: string;
+  authTime: number;
+  expiresAt: number;
+}
+
+export interface LocalUser {
+  sub: string;
+  email: string;
+  name: string;
+}
+
+function hashPassword(password: string): string {
+  const salt = randomBytes(16);
+  return `${salt.toString('base64url')}:${scryptSync(password, salt, 32).toString('base64url')}`;
+}
+
+function passwordMatches(password: string, stored: string): boolean {
+  const [salt, hash] = stored.split(':');
+  if (!salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64url');
+  const actual = scryptSync(password, Buffer.from(salt, 'base64url'), expected.length);
+  return timingSafeEqual(actual, expected);
+}
+
+const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > 64 * 1024) throw new Error('body too large');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function send(response: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { 'Cache-Control': 'no-store', ...headers });
+  response.end(body);
+}
+
+const sendJson = (response: ServerResponse, status: number, body: unknown) =>
+  send(response, status, JSON.stringify(body), { 'Content-Type': 'application/json' });
+
+function signInPage(parameters: URLSearchParams, error?: string): string {
+  const hidden = [...parameters]
+    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+    .join('\n');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Sign in · Spoke accounts (local)</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:24rem;margin:3rem auto}label{display:block;margin-top:.8rem}input{width:100%;padding:.4rem}button{margin-top:1rem;padding:.5rem 1rem}</style>
+</head><body>
+<h1>Spoke accounts</h1>
+<p>Local identity provider: sign in as a demo rider.</p>
+${error ? `<p role="alert">${escapeHtml(error)}</p>` : ''}
+<form method="post">
+${hidden}
+<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required>
+<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+<button>Sign in</button>
+</form>
+</body></html>
+`;
+}
+
+export class LocalIdentityProvider {
+  private readonly directory: string;
+  private users: StoredUser[] = [];
+  private readonly codes = new Map<string, PendingCode>();
+  private readonly clients = new Map<string, readonly string[]>();
+  private userWrites: Promise<void> = Promise.resolve();
+  private signingKey!: { kid: string; privateJwk: JWK; publicJwk: JWK };
+  private url = '';
+
+  constructor(
+    stateDir: string,
+    /** Guards the admin endpoint; the local platform writes it to its info file. */
+    readonly adminSecret: string,
+  ) {
+    this.directory = join(stateDir, 'identity-provider');
+  }
+
+  get issuer(): string {
+    return this.url;
+  }
+
+  async load(): Promise<void> {
+    await mkdir(this.directory, { recursive: true });
+    try {
+      this.users = JSON.parse(await readFile(join(this.directory, 'users.json'), 'utf8')) as StoredUser[];
+    } catch {
+      this.users = [];
+    }
+    const keyFile = join(this.directory, 'signing-key.json');
+    try {
+      this.signingKey = JSON.parse(await readFile(keyFile, 'utf8')) as typeof this.signingKey;
+    } catch {
+      const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
+      this.signingKey = { kid: randomUUID(), privateJwk: await exportJWK(privateKey), publicJwk: await exportJWK(publicKey) };
+      await writeFile(keyFile, JSON.stringify(this.signingKey), { mode: 0o600 });
+    }
+  }
+
+  /** Called once the listener has its address: the issuer is the provider's own URL. */
+  setUrl(url: string): void {
+    this.url = url;
+  }
+
+  /** Registers an app client (public, PKCE) and the redirect URIs it may use. */
+  allowClient(clientId: string, redirectUris: readonly string[]): void {
+    this.clients.set(clientId, redirectUris);
+  }
+
+  checkPassword(email: string, password: string): LocalUser | null {
+    const user = this.users.find((candidate) => candidate.email === email.trim().toLowerCase());
+    return user && passwordMatches(password, user.password_hash) ? { sub: user.sub, email: user.email, name: user.name } : null;
+  }
+
+  /** Creates a user, or sets the password and name of an existing one. */
+  async saveUser(input: { email: string; name: string; password: string }): Promise<LocalUser> {
+    const email = input.email.trim().toLowerCase();
+    const existing = this.users.find((candidate) => candidate.email === email);
+    const user: StoredUser = { sub: existing?.sub ?? randomUUID(), email, name: input.name, password_hash: hashPassword(input.password) };
+    this.users = [...this.users.filter((candidate) => candidate.email !== email), user];
+    await this.persistUsers();
+    return { sub: user.sub, email, name: user.name };
+  }
+
+  /** Writes the user file atomically, one write at a time (concurrent saves would race on the temporary file). */
+  private persistUsers(): Promise<void> {
+    const file = join(this.directory, 'users.json');
+    const write = async () => {
+      await writeFile(`${file}.tmp`, JSON.stringify(this.users, null, 2), { mode: 0o600 });
+      await rename(`${file}.tmp`, file);
+    };
+    this.userWrites = this.userWrites.then(write, write);
+    return this.userWrites;
+  }
+
+  readonly listener = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    try {
+      const url = new URL(request.url ?? '/', this.url);
+      const route = `${request.method} ${url.pathname}`;
+      switch (route) {
+        case 'GET /.well-known/openid-configuration':
+          return sendJson(response, 200, this.discovery());
+        case 'GET /.well-known/jwks.json':
+          return sendJson(response, 200, { keys: [{ ...this.signingKey.publicJwk, kid: this.signingKey.kid, alg: 'RS256', use: 'sig' }] });
+        case 'GET /oauth2/authorize':
+          return this.showSignIn(url.searchParams, response);
+        case 'POST /oauth2/authorize':
+          return await this.signIn(new URLSearchParams(await readBody(request)), response);
+        case 'POST /oauth2/token':
+          return await this.token(new URLSearchParams(await readBody(request)), response);
+        case 'POST /admin/users':
+          return await this.adminCreateUser(request, response);
+        default:
+          return sendJson(response, 404, { error: 'not_found' });
+      }
+    } catch {
+      if (!response.headersSent) sendJson(response, 500, { error: 'server_error' });
+    }
+  };
+
+  private discovery() {
+    return {
+      issuer: this.url,
+      authorization_endpoint: `${this.url}/oauth2/authorize`,
+      token_endpoint: `${this.url}/oauth2/token`,
+      jwks_uri: `${this.url}/.well-known/jwks.json`,
+      response_types_supported: ['code'],
+      code_challenge_methods_supported: ['S256'],
+      id_token_signing_alg_values_supported: ['RS256'],
+      subject_types_supported: ['public'],
+    };
+  }
+
+  /** The authorization request's own problems, checked before anything is shown. */
+  private requestProblem(parameters: URLSearchParams): string | null {
+    const redirectUris = this.clients.get(parameters.get('client_id') ?? '');
+    if (!redirectUris) return 'unknown client_id';
+    if (!redirectUris.includes(parameters.get('redirect_uri') ?? '')) return 'redirect_uri not registered';
+    if (parameters.get('response_type') !== 'code') return 'response_type must be code';
+    if (parameters.get('code_challenge_method') !== 'S256' || !parameters.get('code_challenge')) return 'PKCE S256 required';
+    return null;
+  }
+
+  private showSignIn(parameters: URLSearchParams, response: ServerResponse): void {
+    const problem = this.requestProblem(parameters);
+    if (problem) return send(response, 400, `Invalid request: ${escapeHtml(problem)}`, { 'Content-Type': 'text/plain' });
+    send(response, 200, signInPage(parameters), { 'Content-Type': 'text/html; charset=utf-8', 'X-Frame-Options': 'DENY' });
+  }
+
+  private async signIn(form: URLSearchParams, response: ServerResponse): Promise<void> {
+    const email = form.get('email') ?? '';
+    const password = form.get('password') ?? '';
+    form.delete('email');
+    form.delete('password');
+    const problem = this.requestProblem(form);
+    if (problem) return send(response, 400, `Invalid request: ${escapeHtml(problem)}`, { 'Content-Type': 'text/plain' });
+    const user = this.checkPassword(email, password);
+    if (!user) {
+      return send(response, 401, signInPage(form, 'Incorrect email or password.'), { 'Content-Type': 'text/html; charset=utf-8' });
+    }
+    const code = randomBytes(24).toString('base64url');
+    const now = Math.floor(Date.now() / 1000);
+    this.codes.set(code, {
+      clientId: form.get('client_id')!,
+      redirectUri: form.get('redirect_uri')!,
+      codeChallenge: form.get('code_challenge')!,
+      ...(form.get('nonce') ? { nonce: form.get('nonce')! } : {}),
+      scope: form.get('scope') ?? 'openid',
+      sub: user.sub,
+      authTime: now,
+      expiresAt: now + CODE_SECONDS,
+    });
+    const target = new URL(form.get('redirect_uri')!);
+    target.searchParams.set('code', code);
+    if (form.get('state')) target.searchParams.set('state', form.get('state')!);
+    send(response, 302, '', { Location: target.href });
+  }
+
+  private async token(form: URLSearchParams, response: ServerResponse): Promise<void> {
+    const code = form.get('code') ?? '';
+    const pending = this.codes.get(code);
+    this.codes.delete(code);
+    const now = Math.floor(Date.now() / 1000);
+    if (
+      form.get('grant_type') !== 'authorization_code' ||
+      !pending ||
+      pending.expiresAt <= now ||
+      pending.clientId !== form.get('client_id') ||
+      pending.redirectUri !== form.get('redirect_uri') ||
+      s256(form.get('code_verifier') ?? '') !== pending.codeChallenge
+    ) {
+      return sendJson(response, 400, { error: 'invalid_grant' });
+    }
+    const user = this.users.find((candidate) => candidate.sub === pending.sub);
+    if (!user) return sendJson(response, 400, { error: 'invalid_grant' });
+    const key = await importJWK(this.signingKey.privateJwk, 'RS256');
+    const sign = (claims: Record<string, unknown>) =>
+      new SignJWT(claims)
+        .setProtectedHeader({ alg: 'RS256', kid: this.signingKey.kid })
+        .setIssuer(this.url)
+        .setSubject(user.sub)
+        .setIssuedAt(now)
+        .setExpirationTime(now + TOKEN_SECONDS)
+        .sign(key);
+    const idToken = await sign({
+      aud: pending.clientId,
+      token_use: 'id',
+      auth_time: pending.authTime,
+      email: user.email,
+      email_verified: true,
+      name: user.name,
+      'cognito:username': user.sub,
+      ...(pending.nonce ? { nonce: pending.nonce } : {}),
+    });
+    const accessToken = await sign({
+      client_id: pending.clientId,
+      token_use: 'access',
+      scope: pending.scope,
+      auth_time: pending.authTime,
+      username: user.sub,
+      jti: randomUUID(),
+    });
+    sendJson(response, 200, { id_token: idToken, access_token: accessToken, token_type: 'Bearer', expires_in: TOKEN_SECONDS });
+  }
+
+  private async adminCreateUser(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const presented = Buffer.from(request.headers.authorization ?? '');
+    const expected = Buffer.from(`Bearer ${this.adminSecret}`);
+    if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return sendJson(response, 401, { error: 'unauthorized' });
+    const body = JSON.parse(await readBody(request)) as { email?: unknown; name?: unknown; password?: unknown };
+    if (typeof body.email !== 'string' || typeof body.name !== 'string' || typeof body.password !== 'string' || body.password.length < 8) {
+      return sendJson(response, 400, { error: 'email, name and a password of at least 8 characters are required' });
+    }
+    sendJson(response, 201, await this.saveUser({ email: body.email, name: body.name, password: body.password }));
+  }
+}
