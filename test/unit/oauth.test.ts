@@ -1,0 +1,142 @@
+import { generateKeyPairSync, sign, verify } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { admission } from '../../functions/auth/admission.ts';
+import { fromAuthorizerContext, oauthPrincipal, riderPrincipal, toAuthorizerContext, type Principal } from '../../functions/auth/principal.ts';
+import { derToJoseSignature } from '../../functions/oauth/kms-custody.ts';
+import { isWellFormedChallenge, s256, verifierMatches } from '../../functions/oauth/pkce.ts';
+import { checkRedirectUri, redirectWith, registeredRedirectUri } from '../../functions/oauth/redirect-uris.ts';
+import { parseScope, scopeDescriptions } from '../../functions/oauth/scopes.ts';
+import { endpoints, type EndpointDefinition } from '../../functions/platform/endpoints.ts';
+
+describe('redirect URI registration rules (spec 5.5)', () => {
+  it.each([
+    'https://rides.example/callback',
+    'https://rides.example/callback?app=1',
+    'https://rides.example:8443/oauth/done',
+    'http://localhost:8976/callback',
+    'http://127.0.0.1:8976/callback',
+    'http://[::1]:8976/callback',
+    'com.example.rides:/oauth',
+    'com.example.rides://callback',
+  ])('accepts %s', (uri) => {
+    expect(() => checkRedirectUri(uri)).not.toThrow();
+  });
+
+  it.each([
+    ['http://rides.example/callback', /allowed only for http:\/\/localhost/],
+    ['http://localhost/callback', /explicit port/],
+    ['http://localhost.rides.example:80/callback', /allowed only for http:\/\/localhost/],
+    ['https://*.rides.example/callback', /wildcards/],
+    ['https://rides.example/*', /wildcards/],
+    ['https://rides.example/callback#done', /fragment/],
+    ['https://user:pass@rides.example/callback', /user info/],
+    ['myapp:/callback', /reverse-domain form/],
+    ['javascript:alert(1)', /reverse-domain form/],
+    ['data:text/html,hi', /reverse-domain form/],
+    ['file:///etc/passwd', /reverse-domain form/],
+    ['https://rides.example', /canonical form; register "https:\/\/rides.example\/"/],
+    ['HTTPS://rides.example/callback', /canonical form/],
+    ['https://rides.example/a/../callback', /canonical form/],
+    ['/callback', /not an absolute URI/],
+    [' https://rides.example/callback', /spaces/],
+    ['', /1 to 2000 characters/],
+  ])('refuses %s', (uri, reason) => {
+    expect(() => checkRedirectUri(uri)).toThrow(reason);
+  });
+
+  it('matches requested URIs exactly, character for character', () => {
+    const registered = ['http://localhost:8976/callback', 'com.example.rides:/oauth'];
+    expect(registeredRedirectUri(registered, 'http://localhost:8976/callback')).toBe('http://localhost:8976/callback');
+    for (const nearMiss of ['http://localhost:8976/callback/', 'http://localhost:8977/callback', 'http://localhost:8976/callback?x=1', 'http://127.0.0.1:8976/callback', 'com.example.rides:/oauth/']) {
+      expect(registeredRedirectUri(registered, nearMiss)).toBeNull();
+    }
+  });
+
+  it('adds response parameters to a redirect URI, keeping its own query', () => {
+    expect(redirectWith('https://rides.example/cb?app=1', { code: 'a b', state: 'x&y' })).toBe('https://rides.example/cb?app=1&code=a+b&state=x%26y');
+  });
+});
+
+describe('PKCE', () => {
+  it('checks S256 against RFC 7636 appendix B', () => {
+    const verifier = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
+    expect(s256(verifier)).toBe('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM');
+    expect(verifierMatches(verifier, 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM')).toBe(true);
+    expect(verifierMatches(`${verifier}x`, 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM')).toBe(false);
+    // The plain method would pass the challenge itself as the verifier.
+    expect(verifierMatches('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM')).toBe(false);
+    expect(verifierMatches('short', s256('short'))).toBe(false);
+    expect(isWellFormedChallenge('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM')).toBe(true);
+    expect(isWellFormedChallenge('plain-verifier')).toBe(false);
+  });
+});
+
+describe('scopes', () => {
+  it('knows openid, email and profile and nothing else', () => {
+    expect(parseScope('openid  email openid')).toEqual({ scopes: ['openid', 'email'] });
+    expect(parseScope(undefined)).toEqual({ scopes: [] });
+    expect(parseScope('openid admin')).toEqual({ unknown: 'admin' });
+    expect(scopeDescriptions('profile openid')).toEqual(['confirm who you are', 'see your name']);
+  });
+});
+
+describe('KMS signatures', () => {
+  it('turn DER-encoded ECDSA into the JWS form that verifies', () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    for (let round = 0; round < 50; round++) {
+      const message = Buffer.from(`signing input ${round}`);
+      const der = sign('sha256', message, { key: privateKey, dsaEncoding: 'der' });
+      const jose = derToJoseSignature(der);
+      expect(jose).toHaveLength(64);
+      expect(verify('sha256', message, { key: publicKey, dsaEncoding: 'ieee-p1363' }, jose)).toBe(true);
+    }
+    expect(() => derToJoseSignature(Buffer.from([0x31, 0x00]))).toThrow(/Malformed/);
+  });
+});
+
+describe('who may call what', () => {
+  const definition = (overrides: Partial<EndpointDefinition>): EndpointDefinition => ({
+    id: 'x',
+    api: 'base',
+    paths: ['/x'],
+    methods: ['GET'],
+    entry: 'x.ts',
+    auth: 'credential',
+    access: {},
+    ...overrides,
+  });
+  const oauth = oauthPrincipal({ sub: 'rider-1', clientId: 'spc_00000000000000000000', scope: 'openid', grantId: 'g' });
+  const rider = riderPrincipal('rider-1');
+  const key: Principal = { kind: 'apikey', keyId: 'k', plan: 'free', source: null, limits: { perMinute: 1, perHour: 1, perDay: 1 }, rateBucket: 'key:k' };
+
+  it('admits OAuth tokens only where the endpoint says so: 401 elsewhere on {base_url}, 403 on {app_base_url}', () => {
+    expect(admission(definition({ oauthAccess: true }), oauth)).toEqual({ admit: true });
+    expect(admission(definition({}), oauth)).toEqual({ admit: false, status: 401, error: 'OAuth access tokens are not accepted by this endpoint' });
+    expect(admission(definition({ api: 'app', auth: 'rider' }), oauth)).toMatchObject({ admit: false, status: 403 });
+  });
+
+  it('admits rider tokens on rider endpoints only, and API keys on keyed endpoints only', () => {
+    expect(admission(definition({ api: 'app', auth: 'rider' }), rider)).toEqual({ admit: true });
+    expect(admission(definition({ api: 'app', auth: 'rider' }), key)).toMatchObject({ admit: false, status: 401 });
+    expect(admission(definition({}), key)).toEqual({ admit: true });
+    expect(admission(definition({}), rider)).toMatchObject({ admit: false, status: 401 });
+  });
+
+  it('accepts OAuth tokens on directions and multi-modal (both paths), and nowhere else yet', () => {
+    const accepting = endpoints.filter((candidate) => candidate.oauthAccess).flatMap((candidate) => candidate.paths);
+    expect(accepting.sort()).toEqual(['/directions', '/directions/v2', '/multi-modal', '/multi-modal/v2']);
+  });
+
+  it('gives every authorized resource path to one endpoint only, across both APIs', () => {
+    const paths = endpoints.filter((candidate) => candidate.auth !== 'public').flatMap((candidate) => candidate.paths);
+    expect(new Set(paths).size).toBe(paths.length);
+  });
+
+  it('round-trips OAuth and rider principals through the authorizer context', () => {
+    for (const principal of [oauth, rider]) {
+      const delivered = Object.fromEntries(Object.entries(toAuthorizerContext(principal)).map(([name, value]) => [name, String(value)]));
+      expect(fromAuthorizerContext(delivered)).toEqual(principal);
+    }
+    expect(oauth.rateBucket).toBe('oauth:spc_00000000000000000000:rider-1');
+  });
+});
