@@ -6,7 +6,6 @@ import {
 } from './graph-format.ts';
 import { MinHeap } from './heap.ts';
 import type { Costing } from './costing.ts';
-import type { RoutingNetwork } from './network.ts';
 
 /**
  * Edge-based A*: a search state is a directed edge (arrived at its head), so turn costs and turn
