@@ -9,5 +9,5 @@ import { ensureGraphs } from '../graph-builder/index.ts';
  */
 export default async function setup(): Promise<void> {
   process.env.SPOKE_GRAPH_DIR ??= join(projectRoot, '.local-data', 'graphs');
-  await ensureGraphs({ outDir: process.env.SPOKE_GRAPH_DIR, log: (line) => console.log(`[graphs] ${line}`) });
+  await ensureGraphs({ outDir: process.env.SPOKE_GRAPH_DIR, log: (line) => process.stdout.write(`[graphs] ${line}\n`) });
 }

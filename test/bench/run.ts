@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Graph from 'graphology';
+import { DirectedGraph } from 'graphology';
 import { dijkstra } from 'graphology-shortest-path';
 import { graphOutputDir } from '../../functions/platform/paths.ts';
 import { Costing } from '../../functions/routing/costing.ts';
@@ -81,7 +81,7 @@ for (const [label, supersafe, guidance] of [
 
 // Baseline: the same graph as a graphology directed graph weighted by the direct costing, node to node.
 const costing = new Costing(network, { profile: 'cycling', supersafe: false, night: false, departureMinute });
-const baseline = new Graph({ type: 'directed', multi: false });
+const baseline = new DirectedGraph();
 for (let node = 0; node < graph.nodeCount; node++) baseline.addNode(node);
 for (let edge = 0; edge < graph.edgeCount; edge++) {
   const cost = costing.edgeCost(edge);

@@ -30,7 +30,7 @@ describe('unexpected failures', () => {
       body: JSON.stringify({ coordinates: [[-0.13, 51.52], [-0.12, 51.52]] }),
     });
     expect(response.status).toBe(503);
-    const body = await response.json();
+    const body = (await response.json()) as any;
     expect(body.code).toBe('ROUTING_UNAVAILABLE');
     expect(body.details).toMatch(/london/);
     expect(body.search_id).toMatch(/^[0-9a-f-]{36}$/);
