@@ -187,7 +187,7 @@ async function main(): Promise<void> {
     '',
     `Measured by \`npx tsx graph-builder/benchmark.ts\` on ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}; each build in a fresh process (median of ${runs} builds). Peak RSS is sampled every 25 ms during the build and includes Node itself (about 130 MB for an empty tsx process). Load average when the run started: ${loadavg()[0]!.toFixed(1)}${loadavg()[0]! > cpus().length ? ' (other work shared the cores, so times are inflated accordingly)' : ''}.`,
     '',
-    '| City | Input (OSM extracts) | Nodes | Directed edges | Build | Peak RSS | Graph file |',
+    '| City | Input (OSM extracts) | Nodes | Directed edges | Build (wall / CPU) | Peak RSS | Graph file |',
     '|---|---|---|---|---|---|---|',
   ];
   let newYorkGraph: Graph | null = null;
@@ -195,7 +195,7 @@ async function main(): Promise<void> {
     const reports: BuildReport[] = [];
     for (let run = 0; run < runs; run++) reports.push(await buildInChild(city, dataPath));
     const report = reports.sort((a, b) => a.build_seconds - b.build_seconds)[Math.floor(runs / 2)]!;
-    lines.push(`| ${city.name} | ${((await inputBytes(city, dataPath)) / 2 ** 20).toFixed(1)} MB in ${city.graph.extracts.length} files | ${report.nodes.toLocaleString('en')} | ${report.edges.toLocaleString('en')} | ${report.build_seconds.toFixed(2)} s | ${report.peak_rss_mb} MB | ${(report.output_bytes / 2 ** 20).toFixed(1)} MB (${(report.output_bytes / report.edges).toFixed(0)} B/edge) |`);
+    lines.push(`| ${city.name} | ${((await inputBytes(city, dataPath)) / 2 ** 20).toFixed(1)} MB in ${city.graph.extracts.length} files | ${report.nodes.toLocaleString('en')} | ${report.edges.toLocaleString('en')} | ${report.build_seconds.toFixed(2)} s / ${report.cpu_seconds.toFixed(2)} s | ${report.peak_rss_mb} MB | ${(report.output_bytes / 2 ** 20).toFixed(1)} MB (${(report.output_bytes / report.edges).toFixed(0)} B/edge) |`);
     print(`${city.id}: ${report.build_seconds} s, ${report.peak_rss_mb} MB`);
     if (city.id === 'new-york') {
       const outDir = await mkdtemp(join(tmpdir(), 'graph-bench-ny-'));
@@ -216,7 +216,7 @@ async function main(): Promise<void> {
   const scale = await buildInChild(scaleCity, workDir);
   const megabytes = tiled.bytes / 2 ** 20;
   lines.push(
-    `City-scale build: the Lower Manhattan extract tiled ${tiles} x ${tiles} (${tiled.nodes.toLocaleString('en')} OSM nodes, ${tiled.ways.toLocaleString('en')} ways, ${megabytes.toFixed(0)} MB of PBF in ${tiles * tiles} files): ${scale.nodes.toLocaleString('en')} graph nodes, ${scale.edges.toLocaleString('en')} directed edges, built in ${scale.build_seconds.toFixed(1)} s with ${scale.peak_rss_mb} MB peak RSS into a ${(scale.output_bytes / 2 ** 20).toFixed(0)} MB graph: ${(megabytes / scale.build_seconds).toFixed(1)} MB of PBF per second, ${((scale.peak_rss_mb - 130) / megabytes).toFixed(1)} MB of memory per MB of PBF above Node's baseline.`,
+    `City-scale build: the Lower Manhattan extract tiled ${tiles} x ${tiles} (${tiled.nodes.toLocaleString('en')} OSM nodes, ${tiled.ways.toLocaleString('en')} ways, ${megabytes.toFixed(0)} MB of PBF in ${tiles * tiles} files): ${scale.nodes.toLocaleString('en')} graph nodes, ${scale.edges.toLocaleString('en')} directed edges, built in ${scale.build_seconds.toFixed(1)} s (${scale.cpu_seconds.toFixed(1)} s CPU) with ${scale.peak_rss_mb} MB peak RSS into a ${(scale.output_bytes / 2 ** 20).toFixed(0)} MB graph: ${(megabytes / scale.build_seconds).toFixed(1)} MB of PBF per second, ${((scale.peak_rss_mb - 130) / megabytes).toFixed(1)} MB of memory per MB of PBF above Node's baseline.`,
     '',
     ...lambdaSizing(megabytes / scale.build_seconds, (scale.peak_rss_mb - 130) / megabytes),
     '',

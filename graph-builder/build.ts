@@ -41,6 +41,8 @@ export interface BuildReport {
   readonly warnings: readonly { readonly key: string; readonly count: number; readonly examples: readonly string[] }[];
   readonly spot_checks: readonly SpotCheckResult[];
   readonly build_seconds: number;
+  /** CPU seconds (user + system, all threads) of the build: steadier than wall time on a shared machine. */
+  readonly cpu_seconds: number;
   readonly peak_rss_mb: number;
   readonly output_bytes: number;
 }
@@ -86,6 +88,7 @@ export async function readPointer(outDir: string, cityId: string): Promise<Curre
 export async function buildCity(options: BuildOptions): Promise<BuildResult> {
   const { city, dataPath, outDir } = options;
   const started = performance.now();
+  const cpuStarted = process.cpuUsage();
   let peakRss = process.memoryUsage().rss;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 25);
   try {
@@ -138,6 +141,7 @@ export async function buildCity(options: BuildOptions): Promise<BuildResult> {
     const pointer: CurrentGraphPointer = { graph_version: graphVersion, key, built_at: header.built_at, source_hash: inputs.hash };
 
     const statistics = graphStatistics(sections);
+    const cpu = process.cpuUsage(cpuStarted);
     const report: BuildReport = {
       city: city.id,
       city_name: city.name,
@@ -158,6 +162,7 @@ export async function buildCity(options: BuildOptions): Promise<BuildResult> {
       warnings: warnings.entries(),
       spot_checks: (spotChecks[city.id] ?? []).map((check) => spotCheck(sections, strings.strings, check)),
       build_seconds: Math.round((performance.now() - started) / 10) / 100,
+      cpu_seconds: Math.round((cpu.user + cpu.system) / 10_000) / 100,
       peak_rss_mb: Math.round(Math.max(peakRss, process.memoryUsage().rss) / 1048576),
       output_bytes: bytes.byteLength,
     };

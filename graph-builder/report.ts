@@ -33,7 +33,7 @@ function lines(report: BuildReport): string[] {
     `Elevation: ${report.elevation.source} (nodes: dem ${report.elevation.nodes_by_source.dem}, osm ${report.elevation.nodes_by_source.osm}, flat ${report.elevation.nodes_by_source.flat})`,
     `Ways outside the city boundary dropped: ${report.ways_outside_city}`,
     `Warnings: ${report.warnings.map((w) => `${w.count} ${w.key}${w.examples.length ? ` (e.g. ${w.examples.map((e) => JSON.stringify(e)).join(', ')})` : ''}`).join('; ') || 'none'}`,
-    `Build: ${report.build_seconds.toFixed(2)} s, peak RSS ${report.peak_rss_mb} MB, output ${mb(report.output_bytes)}`,
+    `Build: ${report.build_seconds.toFixed(2)} s (${(report.cpu_seconds ?? 0).toFixed(2)} s CPU), peak RSS ${report.peak_rss_mb} MB, output ${mb(report.output_bytes)}`,
   ];
 }
 
