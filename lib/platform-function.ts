@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Annotations, Duration, type Size } from 'aws-cdk-lib';
+import { Annotations, Duration, Stack, type Size } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -9,6 +10,7 @@ import { Construct } from 'constructs';
 import type { ResourceAccess } from '../functions/platform/endpoints.ts';
 import { projectRoot } from '../functions/platform/paths.ts';
 import { buckets, queues, tables, type QueueDefinition } from '../functions/platform/resources.ts';
+import { SIGNING_KEY_TAG } from '../functions/oauth/kms-custody.ts';
 import type { DataStores } from './data-stores.ts';
 import { entriesOf, keysOf } from './naming.ts';
 
@@ -20,7 +22,7 @@ const DEFAULT_TIMEOUT_SECONDS = 10;
 const LOG_RETENTION = RetentionDays.ONE_MONTH;
 
 /** The kinds of `ResourceAccess` this construct turns into grants and environment variables. */
-const GRANTED_ACCESS_KINDS: ReadonlySet<string> = new Set(['tables', 'buckets', 'queues']);
+const GRANTED_ACCESS_KINDS: ReadonlySet<string> = new Set(['tables', 'buckets', 'queues', 'signingKeys', 'email']);
 
 /** The `service` field of every Powertools log line, the same in every function. */
 const SERVICE_NAME = 'spoke';
@@ -129,6 +131,22 @@ function resourceEnvironment(access: ResourceAccess, stores: DataStores): Record
 }
 
 function grantAccess(fn: NodejsFunction, access: ResourceAccess, stores: DataStores): void {
+  const { account, region } = Stack.of(fn);
+  if (access.signingKeys === 'sign') {
+    // Signing keys are created and rotated at run time (operator CLI), so they are named by tag.
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['kms:Sign', 'kms:GetPublicKey'],
+        resources: [`arn:aws:kms:${region}:${account}:key/*`],
+        conditions: { StringEquals: { [`aws:ResourceTag/${SIGNING_KEY_TAG.TagKey}`]: SIGNING_KEY_TAG.TagValue } },
+      }),
+    );
+  }
+  if (access.email === 'send') {
+    fn.addToRolePolicy(
+      new PolicyStatement({ actions: ['ses:SendEmail'], resources: [`arn:aws:ses:${region}:${account}:identity/*`] }),
+    );
+  }
   for (const [name, level] of entriesOf(access.tables ?? {})) {
     const table = stores.tables[name];
     if (level === 'read') table.grantReadData(fn);

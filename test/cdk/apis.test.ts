@@ -39,7 +39,7 @@ describe('REST APIs', () => {
   });
 
   it('one REQUEST authorizer per API with credentialed endpoints, uncached, without identity sources', () => {
-    const apisWithCredentials = new Set(endpoints.filter((e) => e.auth === 'credential').map((e) => e.api));
+    const apisWithCredentials = new Set(endpoints.filter((e) => e.auth !== 'public').map((e) => e.api));
     const authorizers = resourcesOfType('AWS::ApiGateway::Authorizer');
     expect(authorizers).toHaveLength(apisWithCredentials.size);
     for (const [, authorizer] of authorizers) {
@@ -57,7 +57,7 @@ describe('routing from endpoints.ts', () => {
   it.each(routes)('%s: ANY, Lambda proxy to its function', (_, endpoint, path) => {
     const method = anyMethodAt(endpoint.api, path);
     expect(integratesWith(method, platform().stack.functions.forEndpoint(endpoint.id))).toBe(true);
-    if (endpoint.auth === 'credential') {
+    if (endpoint.auth !== 'public') {
       expect(method.properties['AuthorizationType']).toBe('CUSTOM');
       expect(method.properties['AuthorizerId']).toBeDefined();
       expect(method.properties['ApiKeyRequired']).toBe(endpoint.api === 'base');
