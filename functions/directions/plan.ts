@@ -6,7 +6,7 @@ import { disruptionsNear, type Disruption } from '../routing/disruptions.ts';
 import { SAFETY_CLASSES, type SafetyClass } from '../routing/graph-format.ts';
 import { cityGraph, type LoadedGraph } from '../routing/graph-store.ts';
 import { buildSteps, type Step } from '../routing/guidance/steps.ts';
-import { buildPath, type Position, type RoutedPath, type Stop } from '../routing/path.ts';
+import { appendPositions, buildPath, type Position, type RoutedPath, type Stop } from '../routing/path.ts';
 import { findRoute } from '../routing/search.ts';
 import { positionsAt, segmentLabel, snap, type Snap } from '../routing/snap.ts';
 import type { DirectionsRequest } from './request.ts';
@@ -57,12 +57,7 @@ const round1 = (value: number) => Math.round(value * 10) / 10;
 
 function routeBody(steps: Step[], paths: RoutedPath[], speedDistance: (metres: number) => number): RouteBody {
   const coordinates: Position[] = [];
-  for (const path of paths) {
-    for (const point of path.coordinates) {
-      const previous = coordinates[coordinates.length - 1];
-      if (!previous || previous[0] !== point[0] || previous[1] !== point[1]) coordinates.push(point);
-    }
-  }
+  for (const path of paths) appendPositions(coordinates, path.coordinates);
   if (coordinates.length === 1) coordinates.push(coordinates[0]!);
   const distance = paths.reduce((sum, path) => sum + path.distance, 0);
   const coded = steps.filter((step) => step.maneuver.type !== 'Arrive');

@@ -92,6 +92,15 @@ export function slicePolyline(points: Position[], from: number, to: number): Pos
 
 const roundCoordinate = (value: number) => Math.round(value * 1e6) / 1e6;
 
+/** Appends points to a line, skipping a point equal to the one before it (where pieces join). */
+export function appendPositions(line: Position[], points: readonly Position[]): Position[] {
+  for (const point of points) {
+    const previous = line[line.length - 1];
+    if (!previous || previous[0] !== point[0] || previous[1] !== point[1]) line.push(point);
+  }
+  return line;
+}
+
 export function buildPath(network: RoutingNetwork, result: SearchResult): RoutedPath {
   const graph = network.graph;
   const edges: PathEdge[] = [];
@@ -128,12 +137,7 @@ export function buildPath(network: RoutingNetwork, result: SearchResult): Routed
   });
 
   const coordinates: Position[] = [];
-  for (const edge of edges) {
-    for (const point of edge.coordinates) {
-      const previous = coordinates[coordinates.length - 1];
-      if (!previous || previous[0] !== point[0] || previous[1] !== point[1]) coordinates.push(point);
-    }
-  }
+  for (const edge of edges) appendPositions(coordinates, edge.coordinates);
   if (coordinates.length === 1) coordinates.push(coordinates[0]!);
 
   // A control is met on arriving at an edge's head; the last edge may end before its head.

@@ -59,8 +59,8 @@ describe('time-dependent rules on the real New York graph', () => {
       const open = candidateMinutes.find((minute) => !isClosed(graph, closure, 'cycling', minute));
       const tail = graph.edgeTail[edge]!;
       const head = graph.edgeHead[edge]!;
-      const before = graph.inEdges.slice(graph.firstIn[tail]!, graph.firstIn[tail + 1]!).find((candidate) => graph.edgeTail[candidate] !== head && graph.edgeFlags[candidate]! & EDGE_CYCLING);
-      const after = Array.from({ length: graph.firstOut[head + 1]! - graph.firstOut[head]! }, (_, i) => graph.firstOut[head]! + i).find((candidate) => graph.edgeHead[candidate] !== tail && graph.edgeFlags[candidate]! & EDGE_CYCLING);
+      const before = graph.inEdges.slice(graph.firstIn[tail]!, graph.firstIn[tail + 1]!).find((candidate) => graph.edgeTail[candidate] !== head && (graph.edgeFlags[candidate]! & EDGE_CYCLING) !== 0);
+      const after = Array.from({ length: graph.firstOut[head + 1]! - graph.firstOut[head]! }, (_, i) => graph.firstOut[head]! + i).find((candidate) => graph.edgeHead[candidate] !== tail && (graph.edgeFlags[candidate]! & EDGE_CYCLING) !== 0);
       if (closed === undefined || open === undefined || before === undefined || after === undefined) continue;
       expect(route(loaded, closed, before, after)?.includes(edge) ?? false, `closure ${closure} in force`).toBe(false);
       if (route(loaded, open, before, after)?.includes(edge)) usedWhenOpen++;

@@ -1,7 +1,7 @@
 import { CYCLING_SPEED_MPS, WALKING_SPEED_MPS, type Profile } from '../costing.ts';
 import type { SafetyClass } from '../graph-format.ts';
 import type { RoutingNetwork } from '../network.ts';
-import type { PathEdge, Position, RoutedPath } from '../path.ts';
+import { appendPositions, type PathEdge, type Position, type RoutedPath } from '../path.ts';
 import { detectManeuvers, roadLabel, type Maneuver } from './maneuvers.ts';
 import {
   ANNOUNCEMENT_DISTANCES,
@@ -82,10 +82,7 @@ function shapeSteps(maneuvers: Maneuver[], path: RoutedPath): StepShape[] {
     const ranges: [number, number][] = [];
     for (const edge of edges) {
       const start = Math.max(0, coordinates.length - 1);
-      for (const point of edge.coordinates) {
-        const previous = coordinates[coordinates.length - 1];
-        if (!previous || previous[0] !== point[0] || previous[1] !== point[1]) coordinates.push(point);
-      }
+      appendPositions(coordinates, edge.coordinates);
       ranges.push([start, Math.max(start, coordinates.length - 1)]);
     }
     if (coordinates.length === 0) coordinates.push(maneuver.location);
