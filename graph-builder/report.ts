@@ -1,5 +1,6 @@
 import { SAFETY_CLASSES } from '../functions/routing/graph-format.ts';
 import type { BuildReport } from './build.ts';
+import { cityNotes } from './spot-checks.ts';
 
 /** The build report as text for the terminal and as Markdown for docs/graph-report.md. */
 
@@ -54,6 +55,8 @@ export function markdownReport(reports: readonly BuildReport[]): string {
   ];
   for (const report of reports) {
     parts.push(`## ${report.city_name} (\`${report.city}\`)`, '');
+    const notes = cityNotes[report.city as keyof typeof cityNotes];
+    if (notes) parts.push(notes, '');
     for (const line of lines(report)) parts.push(`- ${line}`);
     if (report.spot_checks.length > 0) {
       parts.push('', '| Spot check | Rideable km | ' + SAFETY_CLASSES.join(' | ') + ' | Lit | Expected |', '|---|---|' + SAFETY_CLASSES.map(() => '---|').join('') + '---|---|');

@@ -31,3 +31,15 @@ export const spotChecks: Readonly<Partial<Record<CityId, readonly SpotCheck[]>>>
     { label: 'Campbell Street, West Oakland', name: 'Campbell Street', expect: 'quiet (residential)' },
   ],
 };
+
+/** What the figures mean for each city, as someone who knows it reads them (shown in docs/graph-report.md). */
+export const cityNotes: Readonly<Partial<Record<CityId, string>>> = {
+  london:
+    'Coverage is neighbourhood-scale: Bloomsbury/Fitzrovia, outer North London (East Finchley to Bounds Green), St George's Circus and three junction-level extracts in Borough and Kennington, kept as separate networks because they do not touch. The lit share is high, as it should be: most Bloomsbury streets carry lit=yes and untagged public streets count as lit. Euston Road, Tottenham Court Road and the North Circular rate busy, moderate only where bus or cycle lanes run; the signed Cycleways (6, 27, CS7) rate mostly cycleway. Stop signs are nearly absent, as in the UK; give-ways are common.',
+  'new-york':
+    'Lower Manhattan, Downtown Brooklyn and Midtown, joined across the 14th Street gap by the small Valhalla extract; Jersey City ways in the Lower Manhattan extract are dropped by the city outline. The Hudson River Greenway rates cycleway or shared, the Brooklyn Bridge bicycle path cycleway, West Street busy, and 1st Avenue mostly cycleway (its protected lane). Most Manhattan pavements are drawn as their own ways, so about 190 km of carriageway leave the walking network and footways carry it. Hundreds of signalised approaches and few stop signs, as in Manhattan; the stop signs are in Brooklyn.',
+  'los-angeles':
+    'The UCLA campus with Westwood, and a stretch of Pasadena around Colorado Boulevard. The campus is mostly footways and steps (push-only or shared), Sunset and Colorado Boulevards rate busy. Los Angeles has no lighting data (spec 1.2.2), so lit is mostly unknown and night routing does not apply.',
+  'sf-bay':
+    'Only two tiny extracts (West Oakland, and Euclid Avenue in Berkeley). The San Francisco DEM does not reach them, so elevation is flat; with a San Francisco extract the same build takes heights from the DEM (see the DEM test).',
+};
