@@ -10,6 +10,7 @@ import {
   EDGE_ROADWORKS,
   EDGE_WALKING,
   isClosed,
+  LIT_ASSUMED,
   LIT_NO,
   LIT_YES,
   litOf,
@@ -46,8 +47,8 @@ export const WALKING_SPEED_MPS = 5 / 3.6;
 /** Multipliers on riding time per safety class (quiet, cycleway, moderate, busy, shared). */
 export const SUPERSAFE_CLASS_FACTORS = [1.0, 0.9, 1.8, 4.0, 3.0] as const;
 export const DIRECT_CLASS_FACTORS = [1.0, 1.0, 1.0, 1.0, 1.0] as const;
-/** At night where lighting is mapped: lit, unknown, unlit. */
-export const NIGHT_LIGHTING_FACTORS = { lit: 1.0, unknown: 1.4, unlit: 2.0 } as const;
+/** At night where lighting is mapped: lit, public street assumed lit, unknown, unlit. */
+export const NIGHT_LIGHTING_FACTORS = { lit: 1.0, assumed: 1.1, unknown: 1.4, unlit: 2.0 } as const;
 /** Surface penalty 0 (smooth) .. 3 (very rough): avoided, but never reported as dangerous. */
 export const SURFACE_FACTORS = [1.0, 1.25, 1.6, 2.2] as const;
 /** Active roadworks: avoided with moderate emphasis (spec 1.2.6). */
@@ -108,7 +109,14 @@ export class Costing {
     if (flags & EDGE_ROADWORKS) factor *= ROADWORKS_FACTOR;
     if (this.options.night) {
       const lit = litOf(flags);
-      factor *= lit === LIT_YES ? NIGHT_LIGHTING_FACTORS.lit : lit === LIT_NO ? NIGHT_LIGHTING_FACTORS.unlit : NIGHT_LIGHTING_FACTORS.unknown;
+      factor *=
+        lit === LIT_YES
+          ? NIGHT_LIGHTING_FACTORS.lit
+          : lit === LIT_ASSUMED
+            ? NIGHT_LIGHTING_FACTORS.assumed
+            : lit === LIT_NO
+              ? NIGHT_LIGHTING_FACTORS.unlit
+              : NIGHT_LIGHTING_FACTORS.unknown;
     }
     return (length / speed) * factor;
   }
