@@ -7,7 +7,7 @@ import {
   EDGE_RESTRICTION_FROM, EDGE_REVERSED, EDGE_ROAD_CLASS_SHIFT, EDGE_ROADWORKS, EDGE_ROUNDABOUT, EDGE_STEPS,
   EDGE_SURFACE_SHIFT, EDGE_WALK_KIND_SHIFT, EDGE_WALKING, NODE_JUNCTION, WALK_CARRIAGEWAY, RESTRICTION_BICYCLE_SPECIFIC,
   RESTRICTION_FROM_ONLY, RESTRICTION_SAME_CYCLEWAY, RESTRICTION_VIA_WAY, ROAD_CLASSES, SAFETY_CYCLEWAY, roadClassOf, safetyClassOf,
-  type ElevationSource, type GraphSections,
+  type ElevationSource, type GraphSections, type GridSpec,
 } from '../functions/routing/graph-format.ts';
 import type { Collected } from './collect.ts';
 import { selectComponents, stronglyConnectedComponents } from './components.ts';
@@ -16,7 +16,7 @@ import { Growable } from './growable.ts';
 import { assignArrivalControls, distinctNeighbourCounts, type NodeControl } from './junction-control.ts';
 import { resolveRestriction, type RestrictionGraph } from './restrictions.ts';
 import { roadsWithSeparateSidewalks } from './sidewalks.ts';
-import { buildGrid, type GridSpec } from './spatial-index.ts';
+import { buildGrid } from './spatial-index.ts';
 import { routeMembershipRule, type WayAttributes } from './tag-rules.ts';
 import type { TimeWindowCompiler } from './time-windows.ts';
 import type { Warnings } from './warnings.ts';

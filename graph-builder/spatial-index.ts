@@ -5,17 +5,11 @@
  * walking each piece's bounding cells, which over-approximates by at most a cell per piece).
  */
 
+import type { GridSpec } from '../functions/routing/graph-format.ts';
+
 export const GRID_CELL_METRES = 100;
 const METRES_PER_DEGREE_LAT = 111_320;
 
-export interface GridSpec {
-  readonly min_lon_e7: number;
-  readonly min_lat_e7: number;
-  readonly cell_lon_e7: number;
-  readonly cell_lat_e7: number;
-  readonly cols: number;
-  readonly rows: number;
-}
 
 export interface Grid {
   readonly spec: GridSpec;

@@ -269,6 +269,16 @@ export interface SectionEntry {
 
 export type ElevationSource = 'dem' | 'osm' | 'flat';
 
+/** The spatial index's grid: origin and cell size in 1e-7 degrees, and its dimensions. */
+export interface GridSpec {
+  readonly min_lon_e7: number;
+  readonly min_lat_e7: number;
+  readonly cell_lon_e7: number;
+  readonly cell_lat_e7: number;
+  readonly cols: number;
+  readonly rows: number;
+}
+
 export interface GraphCounts {
   readonly nodes: number;
   readonly edges: number;
@@ -301,14 +311,7 @@ export interface GraphHeader {
   };
   /** [min lon, min lat, max lon, max lat] of the nodes, degrees. */
   readonly bbox: readonly [number, number, number, number];
-  readonly grid: {
-    readonly min_lon_e7: number;
-    readonly min_lat_e7: number;
-    readonly cell_lon_e7: number;
-    readonly cell_lat_e7: number;
-    readonly cols: number;
-    readonly rows: number;
-  };
+  readonly grid: GridSpec;
   readonly time_windows: {
     /** [start, end) in local wall-clock minutes: TIME_WINDOW_DATES windows are exact inside it. */
     readonly horizon: readonly [number, number];

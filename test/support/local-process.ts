@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { projectRoot } from '../../functions/platform/paths.ts';
+import type { DemoCredentials } from '../../lib/local/seed.ts';
 
 /** Runs `bin/local.ts` (what `npm start` runs) as a child process, as a user would. */
 
@@ -15,16 +16,7 @@ export interface PlatformInfo {
   services: { dynamodb: string; s3: string; sqs: string };
   identity_provider: { url: string; admin_secret: string };
   state_dir: string;
-  demo: {
-    api_key: string;
-    partner_api_key: string;
-    partner_source: string;
-    oauth_client_id: string;
-    oauth_redirect_uri: string;
-    rider_email: string;
-    rider_password: string;
-    rider_idp_user_id: string;
-  };
+  demo: DemoCredentials;
   pid: number;
 }
 
