@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { admission } from '../auth/admission.ts';
 import { fromAuthorizerContext, principalLogLabel, type Principal } from '../auth/principal.ts';
 import { logger } from '../platform/logger.ts';
-import { endpoints, type EndpointDefinition, type HttpMethod } from '../platform/endpoints.ts';
+import { endpointDefinition, type EndpointDefinition, type HttpMethod } from '../platform/endpoints.ts';
 import { consumeTokens, peekTokens, RateLimiterBusyError } from '../ratelimit/limiter.ts';
 import type { RateDecision } from '../ratelimit/windows.ts';
 import { badRequest, HttpError, internalError, methodNotAllowed, rateLimitExceeded } from './errors.ts';
@@ -275,8 +275,7 @@ export function endpoint<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodTy
   options: EndpointOptions<B, Q>,
   handle: (request: EndpointRequest<z.output<B>, z.output<Q>>) => Promise<EndpointResult>,
 ): ApiHandler {
-  const definition = endpoints.find((candidate) => candidate.id === options.id);
-  if (!definition) throw new Error(`No endpoint named ${options.id} in functions/platform/endpoints.ts`);
+  const definition = endpointDefinition(options.id);
 
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>().use(boundary(definition.id));
   if (options.oauth) chain.use(noStore());

@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod';
-import { endpoints } from '../platform/endpoints.ts';
+import { endpointDefinition } from '../platform/endpoints.ts';
 import { allowMethods, boundary, rawBody, requestIdOf, type ApiHandler } from './endpoint.ts';
 import { HttpError } from './errors.ts';
 import { header, isFormContentType, parseCookies, parseForm, singleValuedQuery } from './forms.ts';
@@ -68,8 +68,7 @@ export function page<F extends z.ZodType = z.ZodUndefined, Q extends z.ZodType =
   options: PageOptions<F, Q>,
   handle: (request: PageRequest<z.output<F>, z.output<Q>>) => Promise<PageResult>,
 ): ApiHandler {
-  const definition = endpoints.find((candidate) => candidate.id === options.id);
-  if (!definition) throw new Error(`No endpoint named ${options.id} in functions/platform/endpoints.ts`);
+  const definition = endpointDefinition(options.id);
   const invalid = (message: string) => pageError(400, 'This request is not valid', message);
 
   const renderError = (error: HttpError) =>

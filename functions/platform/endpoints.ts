@@ -206,3 +206,10 @@ export const authorizerAccess: ResourceAccess = {
 export function authorizedEndpointAt(resource: string): EndpointDefinition | undefined {
   return endpoints.find((definition) => definition.auth !== 'public' && definition.paths.includes(resource));
 }
+
+/** The definition of an endpoint by id; a handler naming an unknown id is a programming error. */
+export function endpointDefinition(id: string): EndpointDefinition {
+  const definition = endpoints.find((candidate) => candidate.id === id);
+  if (!definition) throw new Error(`No endpoint named ${id} in functions/platform/endpoints.ts`);
+  return definition;
+}
