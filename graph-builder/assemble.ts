@@ -73,8 +73,11 @@ export interface RestrictionSummary {
   readonly skipped: Readonly<Record<string, number>>;
 }
 
+export type LandmarkSectionName = 'landmarkNodes' | 'landmarkLeave' | 'landmarkFrom' | 'landmarkTo';
+
 export interface AssembledGraph {
-  readonly sections: Omit<GraphSections, 'stringOffsets' | 'stringBytes'>;
+  /** Everything but the string table (the caller's) and the landmark tables (computed on the result). */
+  readonly sections: Omit<GraphSections, 'stringOffsets' | 'stringBytes' | LandmarkSectionName>;
   readonly grid: GridSpec;
   readonly bbox: readonly [number, number, number, number];
   readonly elevation: { readonly source: ElevationSource; readonly nodesBySource: Record<ElevationSource, number> };

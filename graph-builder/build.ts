@@ -2,9 +2,11 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { City } from '../functions/cities/cities.ts';
 import {
-  GRAPH_FORMAT_VERSION, currentPointerKey, graphKey, type CurrentGraphPointer, type GraphHeader,
+  GRAPH_FORMAT_VERSION, currentPointerKey, graphKey, openGraph, type CurrentGraphPointer, type GraphHeader, type GraphSections,
 } from '../functions/routing/graph-format.ts';
-import { assembleGraph, readAreas, type AssembledGraph } from './assemble.ts';
+import { computeLandmarkSections } from '../functions/routing/landmarks.ts';
+import { RoutingNetwork } from '../functions/routing/network.ts';
+import { assembleGraph, readAreas, type AssembledGraph, type LandmarkSectionName } from './assemble.ts';
 import { collectOsm, sourceName, type ProgressListener } from './collect.ts';
 import { loadDem } from './elevation.ts';
 import { cityInputPaths, hashFile, sourceHash, BUILDER_VERSION, type InputFile } from './source-hash.ts';
@@ -107,7 +109,7 @@ export async function buildCity(options: BuildOptions): Promise<BuildResult> {
     const { offsets, bytes: stringBytes } = strings.encode();
     const sections = { ...assembled.sections, stringOffsets: offsets, stringBytes };
 
-    const header: HeaderWithoutSections = {
+    const header: Omit<HeaderWithoutSections, 'landmarks'> = {
       format_version: GRAPH_FORMAT_VERSION,
       city: city.id,
       graph_version: graphVersion,
@@ -134,7 +136,7 @@ export async function buildCity(options: BuildOptions): Promise<BuildResult> {
         areas: sections.areaName.length,
       },
     };
-    const bytes = serializeGraph(header, sections);
+    const bytes = withLandmarks(header, sections);
     const key = graphKey(city.id, graphVersion);
     const graphPath = join(outDir, key);
     await writeFileAtomically(graphPath, bytes);
@@ -180,4 +182,17 @@ async function removeOldVersions(outDir: string, cityId: string, current: string
   const folder = join(outDir, 'cities', cityId, 'graphs');
   const files = (await readdir(folder)).filter((file) => file.endsWith('.graph') && file !== `${current}.graph`).sort().reverse();
   for (const file of files.slice(KEEP_OLD_VERSIONS)) await rm(join(folder, file), { force: true });
+}
+
+/**
+ * Serialises the graph with its landmark tables. The tables are computed by the router's own
+ * costing on the graph as the router will open it, so a first serialisation without them comes first.
+ */
+function withLandmarks(header: Omit<HeaderWithoutSections, 'landmarks'>, sections: Omit<GraphSections, LandmarkSectionName>): Uint8Array {
+  const unbounded = serializeGraph(
+    { ...header, landmarks: { costing: '', count: 0, metrics: [] } },
+    { ...sections, landmarkNodes: new Uint32Array(0), landmarkLeave: new Uint8Array(0), landmarkFrom: new Uint16Array(0), landmarkTo: new Uint16Array(0) },
+  );
+  const landmarks = computeLandmarkSections(new RoutingNetwork(openGraph(unbounded)));
+  return serializeGraph({ ...header, landmarks: landmarks.header }, { ...sections, ...landmarks.sections });
 }

@@ -2,13 +2,15 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { City } from '../functions/cities/cities.ts';
+import { COSTING_FINGERPRINT } from '../functions/routing/costing.ts';
 import { GRAPH_FORMAT_VERSION } from '../functions/routing/graph-format.ts';
+import { LANDMARK_COUNT } from '../functions/routing/landmarks.ts';
 
 /**
  * Bump when a change to the builder changes its output for the same input (tag rules, layout,
  * defaults): the source hash includes it, so every graph is rebuilt on the next start.
  */
-export const BUILDER_VERSION = '1.1.0';
+export const BUILDER_VERSION = '1.2.0';
 
 export interface InputFile {
   readonly path: string;
@@ -46,6 +48,9 @@ export function sourceHash(city: City, inputs: readonly InputFile[]): string {
   hash.update(JSON.stringify({
     builder: BUILDER_VERSION,
     format: GRAPH_FORMAT_VERSION,
+    // The landmark tables depend on the costing's weights and on how many there are.
+    costing: COSTING_FINGERPRINT,
+    landmarks: LANDMARK_COUNT,
     city: { id: city.id, timeZone: city.timeZone, countryCode: city.countryCode, region: city.region, boundary: city.boundary, lighting: city.lightingData },
     inputs: inputs.map((input) => input.sha256),
   }));

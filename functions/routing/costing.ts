@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   arrivalControlOf,
   CONTROL_ALL_WAY_STOP,
@@ -41,6 +42,8 @@ export interface CostOptions {
   departureMinute: number;
 }
 
+export type CostMetric = 'cycling-supersafe' | 'cycling-direct' | 'walking';
+
 export const CYCLING_SPEED_MPS = 15 / 3.6;
 export const WALKING_SPEED_MPS = 5 / 3.6;
 
@@ -68,11 +71,45 @@ export const CONTROL_DELAY_SECONDS: Record<number, number> = {
 /** Supersafe: crossing or joining a busy/moderate road where no signals or all-way stop help. */
 export const UNCONTROLLED_CROSSING_SECONDS = { busy: 30, moderate: 8 } as const;
 
+/**
+ * Bump when a cost function changes shape (not just a weight above): with the weights, it makes
+ * the fingerprint that graphs record for their precomputed search bounds.
+ */
+const COSTING_REVISION = 1;
+
+/**
+ * Identifies every input of the time-independent costs. A graph whose landmark tables were built
+ * under another fingerprint has them recomputed on load, since stale bounds could overestimate.
+ */
+export const COSTING_FINGERPRINT = createHash('sha256')
+  .update(
+    JSON.stringify([
+      COSTING_REVISION,
+      CYCLING_SPEED_MPS,
+      WALKING_SPEED_MPS,
+      SUPERSAFE_CLASS_FACTORS,
+      DIRECT_CLASS_FACTORS,
+      SURFACE_FACTORS,
+      ROADWORKS_FACTOR,
+      WALK_CARRIAGEWAY_FACTOR,
+      TURN_SECONDS,
+      CONTROL_DELAY_SECONDS,
+      UNCONTROLLED_CROSSING_SECONDS,
+    ]),
+  )
+  .digest('hex')
+  .slice(0, 16);
+
 export class Costing {
   /** Lower bound of cost per metre over every edge: the A* heuristic's scale. */
   readonly minSecondsPerMetre: number;
   /** Cycling obeys turn restrictions; walking does not (spec 1.2.10). */
   readonly obeysRestrictions: boolean;
+  /**
+   * Names the time-independent part of this costing (`leastEdgeCost` and `turnCost`): costings
+   * with the same metric share precomputed search bounds whatever their departure or lighting.
+   */
+  readonly metric: CostMetric;
   private readonly classFactors: readonly number[];
   private readonly usableFlag: number;
   private readonly closureCache = new Map<number, boolean>();
@@ -84,6 +121,7 @@ export class Costing {
     const cycling = options.profile === 'cycling';
     this.usableFlag = cycling ? EDGE_CYCLING : EDGE_WALKING;
     this.obeysRestrictions = cycling;
+    this.metric = cycling ? (options.supersafe ? 'cycling-supersafe' : 'cycling-direct') : 'walking';
     this.classFactors = cycling && options.supersafe ? SUPERSAFE_CLASS_FACTORS : DIRECT_CLASS_FACTORS;
     const fastest = cycling ? CYCLING_SPEED_MPS : WALKING_SPEED_MPS;
     this.minSecondsPerMetre = (cycling ? Math.min(...this.classFactors) : 1) / fastest;
@@ -95,6 +133,30 @@ export class Costing {
 
   /** Seconds of cost to travel the whole edge, or Infinity where it may not be used now. */
   edgeCost(edge: number): number {
+    const cost = this.leastEdgeCost(edge);
+    if (this.options.profile === 'walking' || cost === Infinity) return cost;
+    const graph = this.network.graph;
+    const closure = graph.edgeClosure[edge]!;
+    if (closure !== 0 && this.closedNow(closure - 1)) return Infinity;
+    if (!this.options.night) return cost;
+    const lit = litOf(graph.edgeFlags[edge]!);
+    return (
+      cost *
+      (lit === LIT_YES
+        ? NIGHT_LIGHTING_FACTORS.lit
+        : lit === LIT_ASSUMED
+          ? NIGHT_LIGHTING_FACTORS.assumed
+          : lit === LIT_NO
+            ? NIGHT_LIGHTING_FACTORS.unlit
+            : NIGHT_LIGHTING_FACTORS.unknown)
+    );
+  }
+
+  /**
+   * The least the edge can ever cost under this costing's `metric`, whatever the time: by day and
+   * with every closure open. Never more than `edgeCost`, so search bounds built on it stay valid.
+   */
+  leastEdgeCost(edge: number): number {
     const graph = this.network.graph;
     const flags = graph.edgeFlags[edge]!;
     if (!(flags & this.usableFlag)) return Infinity;
@@ -102,22 +164,9 @@ export class Costing {
     if (this.options.profile === 'walking') {
       return (length / WALKING_SPEED_MPS) * (walkKindOf(flags) === WALK_CARRIAGEWAY ? WALK_CARRIAGEWAY_FACTOR : 1);
     }
-    const closure = graph.edgeClosure[edge]!;
-    if (closure !== 0 && this.closedNow(closure - 1)) return Infinity;
     const speed = flags & EDGE_DISMOUNT ? WALKING_SPEED_MPS : CYCLING_SPEED_MPS;
     let factor = this.classFactors[safetyClassOf(flags)]! * SURFACE_FACTORS[surfacePenaltyOf(flags)]!;
     if (flags & EDGE_ROADWORKS) factor *= ROADWORKS_FACTOR;
-    if (this.options.night) {
-      const lit = litOf(flags);
-      factor *=
-        lit === LIT_YES
-          ? NIGHT_LIGHTING_FACTORS.lit
-          : lit === LIT_ASSUMED
-            ? NIGHT_LIGHTING_FACTORS.assumed
-            : lit === LIT_NO
-              ? NIGHT_LIGHTING_FACTORS.unlit
-              : NIGHT_LIGHTING_FACTORS.unknown;
-    }
     return (length / speed) * factor;
   }
 

@@ -15,7 +15,7 @@
  */
 
 export const GRAPH_MAGIC = 'SPKGRAPH';
-export const GRAPH_FORMAT_VERSION = 1;
+export const GRAPH_FORMAT_VERSION = 2;
 export const PRELUDE_BYTES = 16;
 export const SECTION_ALIGNMENT = 8;
 
@@ -132,6 +132,14 @@ export const sectionTypes = {
   ringFirstPoint: 'u32',
   /** 2 per point: lon, lat (1e-7 degrees). */
   areaCoords: 'i32',
+  /** M*L: the L landmark nodes of each of the header's M landmark metrics. */
+  landmarkNodes: 'u32',
+  /** M*E: least cost of any turn out of each edge, half-seconds (255: none follows). */
+  landmarkLeave: 'u8',
+  /** M*L*N: least cost from each landmark to each node, in the metric's unit (65535: unreachable). */
+  landmarkFrom: 'u16',
+  /** M*L*N: least cost from each node to each landmark, in the metric's unit (65535: unreachable). */
+  landmarkTo: 'u16',
 } as const satisfies Record<string, ElementType>;
 
 export type SectionName = keyof typeof sectionTypes;
@@ -292,6 +300,15 @@ export interface GraphCounts {
   readonly areas: number;
 }
 
+export interface LandmarkHeader {
+  /** Fingerprint of the costing weights the tables were computed under. */
+  readonly costing: string;
+  /** Landmarks per metric (L). */
+  readonly count: number;
+  /** In section order; `unit` is the seconds one step of the 16-bit distances stands for. */
+  readonly metrics: readonly { readonly name: string; readonly unit: number }[];
+}
+
 export interface GraphHeader {
   readonly format_version: number;
   readonly city: string;
@@ -317,6 +334,8 @@ export interface GraphHeader {
     readonly horizon: readonly [number, number];
   };
   readonly counts: GraphCounts;
+  /** The precomputed search bounds in the landmark sections (see functions/routing/landmarks.ts). */
+  readonly landmarks: LandmarkHeader;
   readonly sections: Readonly<Record<SectionName, SectionEntry>>;
 }
 

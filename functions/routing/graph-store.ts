@@ -4,6 +4,7 @@ import { s3 } from '../platform/aws.ts';
 import { logger } from '../platform/logger.ts';
 import { bucketName } from '../platform/resources.ts';
 import { currentPointerKey, openGraph, type CurrentGraphPointer } from './graph-format.ts';
+import { computeLandmarks, LANDMARK_METRICS, metricCosting, storedLandmarks } from './landmarks.ts';
 import { RoutingNetwork } from './network.ts';
 import { SearchWorkspace } from './search.ts';
 
@@ -54,11 +55,17 @@ export function loadGraphBytes(city: CityId, bytes: Uint8Array): LoadedGraph {
   const started = performance.now();
   const graph = openGraph(bytes);
   const network = new RoutingNetwork(graph);
+  let landmarks = storedLandmarks(graph);
+  if (!landmarks) {
+    // Built under other costing weights: stored bounds could overestimate, so compute them anew.
+    logger.warn('Graph landmarks were computed under another costing; recomputing them', { city, graphVersion: graph.header.graph_version });
+    landmarks = Object.fromEntries(LANDMARK_METRICS.map((metric) => [metric, computeLandmarks(metricCosting(network, metric))]));
+  }
   return {
     city,
     version: graph.header.graph_version,
     network,
-    workspace: new SearchWorkspace(graph.edgeCount),
+    workspace: new SearchWorkspace(graph.edgeCount, landmarks),
     loadMilliseconds: performance.now() - started,
   };
 }

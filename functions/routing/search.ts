@@ -6,13 +6,16 @@ import {
 } from './graph-format.ts';
 import { MinHeap } from './heap.ts';
 import type { Costing } from './costing.ts';
+import { LandmarkBound, type LandmarkSet } from './landmarks.ts';
 
 /**
  * Edge-based A*: a search state is a directed edge (arrived at its head), so turn costs and turn
  * restrictions, which live on pairs of edges, are exact. Via-way restrictions (a forbidden
  * sequence of three or more edges) add a few extra states that remember how much of the
- * sequence has been driven. The heuristic is the straight-line distance to the target at the
- * cheapest cost per metre any edge can have, so it never overestimates and the route is optimal.
+ * sequence has been driven. The heuristic is the larger of two lower bounds on the cost still to
+ * come: the straight-line distance to the target at the cheapest cost per metre any edge can have,
+ * and, where the graph carries them for the costing's metric, landmark bounds (landmarks.ts),
+ * which also count the waits at junctions. Neither overestimates, so the route is optimal.
  */
 
 /** Where a route starts or ends on an edge: the fraction of the edge's length before the point. */
@@ -41,16 +44,22 @@ interface TrackedRestriction {
 export class SearchWorkspace {
   readonly cost: Float64Array;
   readonly parent: Int32Array;
+  /**
+   * Per state, which query last touched it: 2g when query g reached it (its cost and parent are
+   * current), 2g+1 once it settled. Anything older reads as unreached, so nothing is cleared.
+   */
   readonly stamp: Uint32Array;
-  readonly settledStamp: Uint32Array;
   readonly heap = new MinHeap(4096);
   generation = 0;
 
-  constructor(readonly edgeCount: number) {
+  constructor(
+    readonly edgeCount: number,
+    /** Precomputed bounds per costing metric; a metric without them falls back to the straight line. */
+    readonly landmarks: LandmarkSet = {},
+  ) {
     this.cost = new Float64Array(edgeCount);
     this.parent = new Int32Array(edgeCount);
     this.stamp = new Uint32Array(edgeCount);
-    this.settledStamp = new Uint32Array(edgeCount);
   }
 }
 
@@ -70,13 +79,13 @@ export function findRoute(
   const network = costing.network;
   const graph = network.graph;
   const edgeCount = graph.edgeCount;
-  if (++workspace.generation === 0xffffffff) {
+  if (++workspace.generation === 0x7fffffff) {
     workspace.stamp.fill(0);
-    workspace.settledStamp.fill(0);
     workspace.generation = 1;
   }
-  const generation = workspace.generation;
-  const { cost, parent, stamp, settledStamp, heap } = workspace;
+  const reachedStamp = 2 * workspace.generation;
+  const settledStamp = reachedStamp + 1;
+  const { cost, parent, stamp, heap } = workspace;
   heap.clear();
 
   // States beyond edgeCount track a via-way restriction in progress; they are rare, so maps do.
@@ -86,10 +95,10 @@ export function findRoute(
   const extraParent: number[] = [];
   const extraSettled: boolean[] = [];
   const edgeOf = (state: number) => (state < edgeCount ? state : extraStates[state - edgeCount]!.edge);
-  const costOf = (state: number) => (state < edgeCount ? (stamp[state] === generation ? cost[state]! : Infinity) : extraCost[state - edgeCount]!);
+  const costOf = (state: number) => (state < edgeCount ? (stamp[state]! >= reachedStamp ? cost[state]! : Infinity) : extraCost[state - edgeCount]!);
   const setCost = (state: number, value: number, from: number) => {
     if (state < edgeCount) {
-      stamp[state] = generation;
+      stamp[state] = reachedStamp;
       cost[state] = value;
       parent[state] = from;
     } else {
@@ -117,11 +126,21 @@ export function findRoute(
   const metresPerDegree = 111_194.9;
   // 0.98 absorbs the flat-earth approximation so the bound stays below the true distance.
   const heuristicScale = costing.minSecondsPerMetre * metresPerDegree * 0.98;
+  const landmarks = workspace.landmarks[costing.metric];
+  const landmarkBound = landmarks
+    ? new LandmarkBound(
+        landmarks,
+        graph.nodeCount,
+        targets.map((target) => graph.edgeTail[target.edge]!),
+        sources.map((source) => graph.edgeHead[source.edge]!),
+      )
+    : null;
   const heuristic = (edge: number): number => {
     const head = graph.edgeHead[edge]!;
     const dx = (network.nodeLon(head) - targetLon) * cosLat;
     const dy = network.nodeLat(head) - targetLat;
-    return Math.sqrt(dx * dx + dy * dy) * heuristicScale;
+    const straightLine = Math.sqrt(dx * dx + dy * dy) * heuristicScale;
+    return landmarkBound ? landmarkBound.remaining(edge, head, straightLine) : straightLine;
   };
 
   const targetFraction = new Map<number, number>();
@@ -159,8 +178,8 @@ export function findRoute(
     if (heap.peekKey() >= bestCost) break;
     const state = heap.pop();
     if (state < edgeCount) {
-      if (settledStamp[state] === generation) continue;
-      settledStamp[state] = generation;
+      if (stamp[state] === settledStamp) continue;
+      stamp[state] = settledStamp;
     } else {
       if (extraSettled[state - edgeCount]) continue;
       extraSettled[state - edgeCount] = true;

@@ -5,11 +5,16 @@ import { graphOutputDir } from '../../functions/platform/paths.ts';
 import { currentPointerKey, type CurrentGraphPointer } from '../../functions/routing/graph-format.ts';
 import { loadGraphBytes, type LoadedGraph } from '../../functions/routing/graph-store.ts';
 
-/** The real city graphs the test run built (test/graphs-setup.ts), loaded in process. */
-export function realGraph(city: CityId): LoadedGraph {
+/** The bytes of a real city graph the test run built (test/graphs-setup.ts). */
+export function realGraphBytes(city: CityId): Uint8Array {
   const directory = graphOutputDir();
   const pointer = JSON.parse(readFileSync(join(directory, currentPointerKey(city)), 'utf8')) as CurrentGraphPointer;
-  return loadGraphBytes(city, readFileSync(join(directory, pointer.key)));
+  return readFileSync(join(directory, pointer.key));
+}
+
+/** A real city graph, loaded in process. */
+export function realGraph(city: CityId): LoadedGraph {
+  return loadGraphBytes(city, realGraphBytes(city));
 }
 
 /** A small deterministic generator, so a failing random case can be replayed. */
