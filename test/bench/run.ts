@@ -1,117 +1,142 @@
 /**
- * `npm run bench`: warm, in-process routing on the largest real graph (New York), against
- * graphology-shortest-path's Dijkstra on the same graph and queries. Prints a table; results
- * are recorded in docs/benchmarks.md.
+ * `npm run bench`: warm, in-process routing on the largest real graph (New York) and on generated
+ * grid cities up to city scale (over 700k directed edges), each against graphology-shortest-path's
+ * bidirectional Dijkstra on the same graph and queries. Prints the tables and rewrites the routing
+ * section of docs/benchmarks.md.
+ *
+ * Settings (environment): BENCH_QUERIES (New York pairs, default 300), BENCH_BASELINE_QUERIES
+ * (graphology queries on New York, default 60), BENCH_GRID_SIZES (grid sides, default
+ * 100,200,300,430), BENCH_WRITE_DOCS=0 to print without touching the docs.
  */
 import { readFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { DirectedGraph } from 'graphology';
-import { dijkstra } from 'graphology-shortest-path';
-import { graphOutputDir } from '../../functions/platform/paths.ts';
-import { Costing } from '../../functions/routing/costing.ts';
+import { projectRoot, graphOutputDir } from '../../functions/platform/paths.ts';
 import { currentPointerKey, type CurrentGraphPointer } from '../../functions/routing/graph-format.ts';
-import { haversineMetres } from '../../functions/routing/geo.ts';
-import { loadGraphBytes } from '../../functions/routing/graph-store.ts';
-import { buildSteps } from '../../functions/routing/guidance/steps.ts';
-import { buildPath } from '../../functions/routing/path.ts';
-import { findRoute } from '../../functions/routing/search.ts';
-import { positionsAt, snap } from '../../functions/routing/snap.ts';
-import { localMinutes } from '../../functions/routing/graph-format.ts';
+import { buildGridCity } from './grid-city.ts';
+import {
+  compareWithGraphology, loadMeasured, measureQueries, percentile, randomPairs, type LoadedForBench,
+} from './measure.ts';
 
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 300);
-const BASELINE_QUERIES = Number(process.env.BENCH_BASELINE_QUERIES ?? 40);
+const BASELINE_QUERIES = Number(process.env.BENCH_BASELINE_QUERIES ?? 60);
+const GRID_SIZES = (process.env.BENCH_GRID_SIZES ?? '100,200,300,430').split(',').map(Number);
+const WRITE_DOCS = process.env.BENCH_WRITE_DOCS !== '0';
 
-const directory = graphOutputDir();
-const pointer = JSON.parse(readFileSync(join(directory, currentPointerKey('new-york')), 'utf8')) as CurrentGraphPointer;
-const bytes = readFileSync(join(directory, pointer.key));
+const SECTION_START = '<!-- routing:start -->';
+const SECTION_END = '<!-- routing:end -->';
+const lines: string[] = [];
+const emit = (line = '') => {
+  lines.push(line);
+  console.log(line);
+};
+const ms = (value: number) => value.toFixed(2);
+const thousands = (value: number) => value.toLocaleString('en');
+const table = (rows: string[][]) => {
+  emit(`| ${rows[0]!.join(' | ')} |`);
+  emit(`|${rows[0]!.map(() => '---').join('|')}|`);
+  for (const row of rows.slice(1)) emit(`| ${row.join(' | ')} |`);
+};
 
-const heapBefore = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
-const loadStarted = performance.now();
-const loaded = loadGraphBytes('new-york', bytes);
-const loadMs = performance.now() - loadStarted;
-const heapAfter = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
-const network = loaded.network;
-const graph = network.graph;
-
-let seed = 12345;
-const random = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
-const pairs: [number, number][] = [];
-while (pairs.length < QUERIES) {
-  const a = Math.floor(random() * graph.nodeCount);
-  const b = Math.floor(random() * graph.nodeCount);
-  const metres = haversineMetres(network.nodeLon(a), network.nodeLat(a), network.nodeLon(b), network.nodeLat(b));
-  if (metres >= 1000 && metres <= 6000) pairs.push([a, b]);
+function describeLoad(label: string, loaded: LoadedForBench): string {
+  const { graph } = loaded.loaded.network;
+  return `${label}: ${thousands(graph.nodeCount)} nodes, ${thousands(graph.edgeCount)} directed edges, graph file ${(loaded.fileBytes / 2 ** 20).toFixed(1)} MB`;
 }
 
-const departureMinute = localMinutes(2026, 6, 15, 12, 0);
-const percentile = (values: number[], p: number) => [...values].sort((x, y) => x - y)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
+function newYork(): void {
+  const directory = graphOutputDir();
+  const pointer = JSON.parse(readFileSync(join(directory, currentPointerKey('new-york')), 'utf8')) as CurrentGraphPointer;
+  const measured = loadMeasured('new-york', readFileSync(join(directory, pointer.key)));
+  const { network } = measured.loaded;
+  const edges = network.graph.edgeCount;
+  const pairs = randomPairs(network, QUERIES, 1000, 6000, 12345);
 
-function measure(supersafe: boolean, guidance: boolean): { times: number[]; routed: number } {
-  const costing = new Costing(network, { profile: 'cycling', supersafe, night: false, departureMinute });
-  const usable = (edge: number) => costing.usable(edge);
-  const times: number[] = [];
-  let routed = 0;
-  for (let round = 0; round < 2; round++) {
-    for (const [a, b] of pairs) {
-      const started = performance.now();
-      const from = snap(network, usable, [network.nodeLon(a), network.nodeLat(a)]);
-      const to = snap(network, usable, [network.nodeLon(b), network.nodeLat(b)]);
-      if (from && to) {
-        const result = findRoute(costing, loaded.workspace, positionsAt(network, usable, from), positionsAt(network, usable, to), to.location);
-        if (result && guidance) buildSteps(network, usable, buildPath(network, result), { profile: 'cycling', language: 'en' });
-        if (result && round === 1) routed++;
-      }
-      // The first round warms the JIT; only the second is timed.
-      if (round === 1) times.push(performance.now() - started);
-    }
+  emit('### New York');
+  emit();
+  emit(`${describeLoad(pointer.graph_version, measured)}. ${thousands(QUERIES)} random node pairs 1 to 6 km apart; each query snaps both ends, searches and, where stated, builds the steps with voice and banner instructions in English. A first round warms the JIT; the second is timed.`);
+  emit();
+  const rows = [['Query', 'p50 ms', 'p95 ms', 'p99 ms', 'search p50 ms', 'states settled p50', 'µs per state']];
+  for (const [label, supersafe, guidance] of [
+    ['supersafe, full guidance', true, true],
+    ['supersafe, route only', true, false],
+    ['direct, full guidance', false, true],
+    ['direct, route only', false, false],
+  ] as const) {
+    const run = measureQueries(measured.loaded, pairs, { supersafe, guidance });
+    rows.push([label, ms(percentile(run.total, 50)), ms(percentile(run.total, 95)), ms(percentile(run.total, 99)), ms(percentile(run.search, 50)), thousands(percentile(run.settled, 50)), run.microsecondsPerState.toFixed(2)]);
   }
-  return { times, routed };
+  table(rows);
+  emit();
+
+  const baseline = compareWithGraphology(measured.loaded, pairs.slice(0, BASELINE_QUERIES));
+  emit(`Against graphology-shortest-path on the first ${BASELINE_QUERIES} pairs (its bidirectional Dijkstra, node to node, on a graphology graph of the same edges weighted by the direct costing; building that graph took ${(baseline.buildMilliseconds / 1000).toFixed(1)} s):`);
+  emit();
+  table([
+    ['Query', 'p50 ms', 'p95 ms', 'speed-up at p50'],
+    ['graphology bidirectional Dijkstra', ms(percentile(baseline.graphology, 50)), ms(percentile(baseline.graphology, 95)), '1x'],
+    ['this router, whole query (snap and search, direct)', ms(percentile(baseline.oursTotal, 50)), ms(percentile(baseline.oursTotal, 95)), `${(percentile(baseline.graphology, 50) / percentile(baseline.oursTotal, 50)).toFixed(1)}x`],
+    ['this router, search alone', ms(percentile(baseline.oursSearch, 50)), ms(percentile(baseline.oursSearch, 95)), `${(percentile(baseline.graphology, 50) / percentile(baseline.oursSearch, 50)).toFixed(1)}x`],
+  ]);
+  emit();
+  emit(`Load, bytes in memory to routable: ${ms(measured.loadMilliseconds)} ms; to the first route (cold code): ${ms(measured.loadMilliseconds + measured.firstRouteMilliseconds)} ms. Memory per directed edge: the graph file's bytes ${(measured.fileBytes / edges).toFixed(0)} B (the router reads them in place) plus ${(measured.derivedBytes / edges).toFixed(0)} B the router derives (bearings, search buffers): ${((measured.fileBytes + measured.derivedBytes) / edges).toFixed(0)} B in all.`);
+  emit();
 }
 
-const rows: string[][] = [['query', 'p50 ms', 'p95 ms', 'p99 ms', 'routed']];
-for (const [label, supersafe, guidance] of [
-  ['supersafe, full guidance', true, true],
-  ['supersafe, route only', true, false],
-  ['direct, full guidance', false, true],
-  ['direct, route only', false, false],
-] as const) {
-  const { times, routed } = measure(supersafe, guidance);
-  rows.push([label, percentile(times, 50).toFixed(2), percentile(times, 95).toFixed(2), percentile(times, 99).toFixed(2), `${routed}/${pairs.length}`]);
+async function growth(): Promise<void> {
+  emit('### Growth with graph size');
+  emit();
+  emit('The stored DIMACS road graphs (`../shared/data/benchmark/`) are topology only, without coordinates or arc lengths, so the router cannot run on them. The curve uses generated grid cities instead (`test/bench/grid-city.ts`: Manhattan-like blocks of about 90 m, busy avenues and moderate cross streets with signals, cycle tracks, alternating one-way streets), compiled by the real builder, landmark tables included. Per size: 100 supersafe queries with full guidance between nodes 1 to 6 km apart, 100 supersafe route-only queries between random nodes anywhere, and graphology on 20 of the latter.');
+  emit();
+  const rows = [['Grid', 'Nodes', 'Directed edges', 'Build s', 'Load ms', '1-6 km p50 / p95 ms', 'anywhere p50 / p95 ms', 'settled p50 (anywhere)', 'graphology p50 ms (anywhere)', 'speed-up']];
+  for (const size of GRID_SIZES) {
+    const started = performance.now();
+    const path = await buildGridCity(size);
+    const buildSeconds = (performance.now() - started) / 1000;
+    const measured = loadMeasured('new-york', await readFile(path));
+    const { network } = measured.loaded;
+    const local = measureQueries(measured.loaded, randomPairs(network, 100, 1000, 6000, size), { supersafe: true, guidance: true });
+    const anywherePairs = randomPairs(network, 100, 0, Infinity, size + 1);
+    const anywhere = measureQueries(measured.loaded, anywherePairs, { supersafe: true, guidance: false });
+    const baseline = compareWithGraphology(measured.loaded, anywherePairs.slice(0, 20));
+    rows.push([
+      `${size} x ${size}`,
+      thousands(network.graph.nodeCount),
+      thousands(network.graph.edgeCount),
+      buildSeconds.toFixed(1),
+      ms(measured.loadMilliseconds),
+      `${ms(percentile(local.total, 50))} / ${ms(percentile(local.total, 95))}`,
+      `${ms(percentile(anywhere.total, 50))} / ${ms(percentile(anywhere.total, 95))}`,
+      thousands(percentile(anywhere.settled, 50)),
+      ms(percentile(baseline.graphology, 50)),
+      `${(percentile(baseline.graphology, 50) / percentile(baseline.oursTotal, 50)).toFixed(1)}x`,
+    ]);
+    console.log(`  grid ${size} done`);
+  }
+  table(rows);
+  emit();
+  emit('The graphology column is on the direct costing (its graph holds one weight per edge); the speed-up compares it with this router on the same pairs, direct and route only, whole query. Local queries stay flat as the graph grows: the landmark bound keeps the search near the route. Queries across the whole graph grow with the route, as any exact search does. For scale only (another graph and other weights), published figures on the DIMACS New York graph (264k nodes, 734k arcs) are a median of 34 ms for ngraph.path NBA*, 264 ms for Dijkstra and 0.36 ms for contraction-hierarchy-js after 16 minutes of preprocessing.');
+  emit();
 }
 
-// Baseline: the same graph as a graphology directed graph weighted by the direct costing, node to node.
-const costing = new Costing(network, { profile: 'cycling', supersafe: false, night: false, departureMinute });
-const baseline = new DirectedGraph();
-for (let node = 0; node < graph.nodeCount; node++) baseline.addNode(node);
-for (let edge = 0; edge < graph.edgeCount; edge++) {
-  const cost = costing.edgeCost(edge);
-  if (cost === Infinity) continue;
-  const tail = graph.edgeTail[edge]!;
-  const head = graph.edgeHead[edge]!;
-  if (tail === head) continue;
-  if (!baseline.hasEdge(tail, head) || (baseline.getEdgeAttribute(tail, head, 'weight') as number) > cost) baseline.mergeEdge(tail, head, { weight: cost });
+async function main(): Promise<void> {
+  emit('## Routing (directions)');
+  emit();
+  emit(`Measured by \`npm run bench\` (\`test/bench/run.ts\`) on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}; warm, in process, one core. Load average at the start: ${loadavg()[0]!.toFixed(1)}.`);
+  emit();
+  emit('Routes are exact (edge-based A* with turn costs and restrictions), sped up by landmark bounds stored with each graph; docs/routing.md explains the search. Before the landmarks the same New York queries took a p50 of 12 to 15 ms and settled about 35,000 states each.');
+  emit();
+  newYork();
+  await growth();
+  if (!WRITE_DOCS) return;
+  const path = join(projectRoot, 'docs', 'benchmarks.md');
+  const existing = await readFile(path, 'utf8');
+  const start = existing.indexOf(SECTION_START);
+  const end = existing.indexOf(SECTION_END);
+  const section = `${SECTION_START}\n${lines.join('\n').trimEnd()}\n${SECTION_END}`;
+  const updated = start >= 0 && end > start ? `${existing.slice(0, start)}${section}${existing.slice(end + SECTION_END.length)}` : `${existing.trimEnd()}\n\n${section}\n`;
+  await writeFile(path, updated);
+  console.log(`\nWrote the routing section of ${path}`);
 }
-const baselineTimes: number[] = [];
-const ours: number[] = [];
-for (const [index, [a, b]] of pairs.slice(0, BASELINE_QUERIES).entries()) {
-  const started = performance.now();
-  dijkstra.bidirectional(baseline, String(a), String(b), 'weight');
-  if (index > 0) baselineTimes.push(performance.now() - started);
-}
-const usable = (edge: number) => costing.usable(edge);
-for (const [a, b] of pairs.slice(0, BASELINE_QUERIES)) {
-  const started = performance.now();
-  const from = snap(network, usable, [network.nodeLon(a), network.nodeLat(a)]);
-  const to = snap(network, usable, [network.nodeLon(b), network.nodeLat(b)]);
-  if (from && to) findRoute(costing, loaded.workspace, positionsAt(network, usable, from), positionsAt(network, usable, to), to.location);
-  ours.push(performance.now() - started);
-}
-rows.push(['graphology-shortest-path Dijkstra (node-based, direct weights)', percentile(baselineTimes, 50).toFixed(2), percentile(baselineTimes, 95).toFixed(2), percentile(baselineTimes, 99).toFixed(2), `${baselineTimes.length}`]);
-rows.push(['this router, same queries (direct, route only)', percentile(ours, 50).toFixed(2), percentile(ours, 95).toFixed(2), percentile(ours, 99).toFixed(2), `${ours.length}`]);
 
-const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-console.log(`New York graph ${pointer.graph_version}: ${graph.nodeCount} nodes, ${graph.edgeCount} directed edges, ${bytes.length} bytes`);
-console.log(`Load (bytes in memory to routable): ${loadMs.toFixed(1)} ms; heap and buffers per directed edge: ${((heapAfter - heapBefore) / graph.edgeCount).toFixed(1)} bytes`);
-console.log(`${pairs.length} random node pairs 1-6 km apart, warm, one core\n`);
-for (const row of rows) console.log(`| ${row.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`);
-console.log(`\nSpeed-up over graphology (p50): ${(percentile(baselineTimes, 50) / percentile(ours, 50)).toFixed(1)}x`);
+await main();

@@ -1,0 +1,147 @@
+import { DirectedGraph } from 'graphology';
+import { dijkstra } from 'graphology-shortest-path';
+import type { CityId } from '../../functions/cities/index.ts';
+import { Costing } from '../../functions/routing/costing.ts';
+import { haversineMetres } from '../../functions/routing/geo.ts';
+import { localMinutes } from '../../functions/routing/graph-format.ts';
+import { loadGraphBytes, type LoadedGraph } from '../../functions/routing/graph-store.ts';
+import { buildSteps } from '../../functions/routing/guidance/steps.ts';
+import type { RoutingNetwork } from '../../functions/routing/network.ts';
+import { buildPath } from '../../functions/routing/path.ts';
+import { findRoute } from '../../functions/routing/search.ts';
+import { positionsAt, snap } from '../../functions/routing/snap.ts';
+import { seededRandom } from '../routing/real-graphs.ts';
+
+/** The measurements `npm run bench` takes, on any compiled graph. */
+
+const departureMinute = localMinutes(2026, 6, 15, 12, 0);
+
+export const percentile = (values: readonly number[], p: number): number =>
+  [...values].sort((x, y) => x - y)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
+
+export interface LoadedForBench {
+  loaded: LoadedGraph;
+  fileBytes: number;
+  loadMilliseconds: number;
+  /** The first route on the freshly loaded graph, code still cold. */
+  firstRouteMilliseconds: number;
+  /** Typed arrays the router allocates beside the file's bytes (bearings, search buffers). */
+  derivedBytes: number;
+}
+
+export function loadMeasured(city: CityId, bytes: Uint8Array): LoadedForBench {
+  const started = performance.now();
+  const loaded = loadGraphBytes(city, bytes);
+  const loadMilliseconds = performance.now() - started;
+  const { network, workspace } = loaded;
+  const [pair] = randomPairs(network, 1, 1000, 6000, 7);
+  const routed = performance.now();
+  if (pair) route(loaded, pair, new Costing(network, { profile: 'cycling', supersafe: true, night: false, departureMinute }), true);
+  const firstRouteMilliseconds = performance.now() - routed;
+  const derivedBytes = [network.startBearing, network.endBearing, network.busiestRoadAt, workspace.cost, workspace.parent, workspace.stamp]
+    .reduce((total, array) => total + array.byteLength, 0);
+  return { loaded, fileBytes: bytes.byteLength, loadMilliseconds, firstRouteMilliseconds, derivedBytes };
+}
+
+/** Node pairs whose straight-line distance lies in [minMetres, maxMetres], from a fixed seed. */
+export function randomPairs(network: RoutingNetwork, count: number, minMetres: number, maxMetres: number, seed: number): [number, number][] {
+  const random = seededRandom(seed);
+  const pairs: [number, number][] = [];
+  for (let attempt = 0; pairs.length < count && attempt < count * 10_000; attempt++) {
+    const a = Math.floor(random() * network.graph.nodeCount);
+    const b = Math.floor(random() * network.graph.nodeCount);
+    const metres = haversineMetres(network.nodeLon(a), network.nodeLat(a), network.nodeLon(b), network.nodeLat(b));
+    if (metres >= minMetres && metres <= maxMetres) pairs.push([a, b]);
+  }
+  return pairs;
+}
+
+interface RouteTiming {
+  total: number;
+  search: number;
+  settled: number;
+}
+
+function route(loaded: LoadedGraph, [a, b]: [number, number], costing: Costing, guidance: boolean): RouteTiming | null {
+  const { network, workspace } = loaded;
+  const usable = (edge: number) => costing.usable(edge);
+  const started = performance.now();
+  const from = snap(network, usable, [network.nodeLon(a), network.nodeLat(a)]);
+  const to = snap(network, usable, [network.nodeLon(b), network.nodeLat(b)]);
+  if (!from || !to) return null;
+  const sources = positionsAt(network, usable, from);
+  const targets = positionsAt(network, usable, to);
+  const stats = { settled: 0 };
+  const searchStarted = performance.now();
+  const result = findRoute(costing, workspace, sources, targets, to.location, stats);
+  const search = performance.now() - searchStarted;
+  if (!result) return null;
+  if (guidance) buildSteps(network, usable, buildPath(network, result), { profile: 'cycling', language: 'en' });
+  return { total: performance.now() - started, search, settled: stats.settled };
+}
+
+export interface QueryRun {
+  total: number[];
+  search: number[];
+  settled: number[];
+  microsecondsPerState: number;
+}
+
+/** Routes every pair twice (the first round warms the JIT) and keeps the second round's timings. */
+export function measureQueries(loaded: LoadedGraph, pairs: readonly [number, number][], options: { supersafe: boolean; guidance: boolean }): QueryRun {
+  const costing = new Costing(loaded.network, { profile: 'cycling', supersafe: options.supersafe, night: false, departureMinute });
+  const run: QueryRun = { total: [], search: [], settled: [], microsecondsPerState: 0 };
+  for (let round = 0; round < 2; round++) {
+    for (const pair of pairs) {
+      const timing = route(loaded, pair, costing, options.guidance);
+      if (!timing || round === 0) continue;
+      run.total.push(timing.total);
+      run.search.push(timing.search);
+      run.settled.push(timing.settled);
+    }
+  }
+  const states = run.settled.reduce((sum, value) => sum + value, 0);
+  run.microsecondsPerState = (run.search.reduce((sum, value) => sum + value, 0) * 1000) / Math.max(1, states);
+  return run;
+}
+
+export interface BaselineRun {
+  buildMilliseconds: number;
+  graphology: number[];
+  oursTotal: number[];
+  oursSearch: number[];
+}
+
+/**
+ * graphology-shortest-path's bidirectional Dijkstra on a graphology graph of the same edges,
+ * node to node, weighted by the direct costing (the cheapest parallel edge where two join the
+ * same nodes), against this router's direct route-only queries on the same pairs.
+ */
+export function compareWithGraphology(loaded: LoadedGraph, pairs: readonly [number, number][]): BaselineRun {
+  const { network } = loaded;
+  const graph = network.graph;
+  const costing = new Costing(network, { profile: 'cycling', supersafe: false, night: false, departureMinute });
+  const started = performance.now();
+  const baseline = new DirectedGraph();
+  for (let node = 0; node < graph.nodeCount; node++) baseline.addNode(node);
+  for (let edge = 0; edge < graph.edgeCount; edge++) {
+    const cost = costing.edgeCost(edge);
+    if (cost === Infinity) continue;
+    const tail = graph.edgeTail[edge]!;
+    const head = graph.edgeHead[edge]!;
+    if (tail === head) continue;
+    if (!baseline.hasEdge(tail, head) || (baseline.getEdgeAttribute(tail, head, 'weight') as number) > cost) baseline.mergeEdge(tail, head, { weight: cost });
+  }
+  const buildMilliseconds = performance.now() - started;
+  const run: BaselineRun = { buildMilliseconds, graphology: [], oursTotal: [], oursSearch: [] };
+  for (const [index, [a, b]] of pairs.entries()) {
+    const queried = performance.now();
+    dijkstra.bidirectional(baseline, String(a), String(b), 'weight');
+    // The first query warms graphology's code.
+    if (index > 0) run.graphology.push(performance.now() - queried);
+  }
+  const ours = measureQueries(loaded, pairs, { supersafe: false, guidance: false });
+  run.oursTotal = ours.total;
+  run.oursSearch = ours.search;
+  return run;
+}
