@@ -57,7 +57,8 @@ export interface RoutedPath {
   stops: Stop[];
 }
 
-function edgeCoordinates(network: RoutingNetwork, edge: number): Position[] {
+/** An edge's geometry in travel order, both end nodes included. */
+export function edgeCoordinates(network: RoutingNetwork, edge: number): Position[] {
   const count = network.pointCount(edge);
   const points: Position[] = [];
   for (let i = 0; i < count; i++) {
