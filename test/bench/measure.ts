@@ -3,7 +3,7 @@ import { dijkstra } from 'graphology-shortest-path';
 import type { CityId } from '../../functions/cities/index.ts';
 import { Costing } from '../../functions/routing/costing.ts';
 import { haversineMetres } from '../../functions/routing/geo.ts';
-import { localMinutes } from '../../functions/routing/graph-format.ts';
+import { localMinutes, SAFETY_CLASSES, type SafetyClass } from '../../functions/routing/graph-format.ts';
 import { loadGraphBytes, type LoadedGraph } from '../../functions/routing/graph-store.ts';
 import { buildSteps } from '../../functions/routing/guidance/steps.ts';
 import type { RoutingNetwork } from '../../functions/routing/network.ts';
@@ -144,4 +144,38 @@ export function compareWithGraphology(loaded: LoadedGraph, pairs: readonly [numb
   run.oursTotal = ours.total;
   run.oursSearch = ours.search;
   return run;
+}
+
+export interface SupersafeEffect {
+  pairs: number;
+  /** Metres per safety class summed over all routes. */
+  direct: Record<SafetyClass, number>;
+  supersafe: Record<SafetyClass, number>;
+  /** Supersafe distance over direct distance, per pair. */
+  detours: number[];
+}
+
+/** How the supersafe costing changes real routes: metres per safety class and the detour it costs. */
+export function supersafeEffect(loaded: LoadedGraph, pairs: readonly [number, number][]): SupersafeEffect {
+  const { network, workspace } = loaded;
+  const zero = () => Object.fromEntries(SAFETY_CLASSES.map((safety) => [safety, 0])) as Record<SafetyClass, number>;
+  const effect: SupersafeEffect = { pairs: 0, direct: zero(), supersafe: zero(), detours: [] };
+  const costings = [true, false].map((supersafe) => new Costing(network, { profile: 'cycling', supersafe, night: false, departureMinute }));
+  for (const [a, b] of pairs) {
+    const paths = costings.map((costing) => {
+      const usable = (edge: number) => costing.usable(edge);
+      const from = snap(network, usable, [network.nodeLon(a), network.nodeLat(a)]);
+      const to = snap(network, usable, [network.nodeLon(b), network.nodeLat(b)]);
+      if (!from || !to) return null;
+      const result = findRoute(costing, workspace, positionsAt(network, usable, from), positionsAt(network, usable, to), to.location);
+      return result ? buildPath(network, result) : null;
+    });
+    const [safe, direct] = paths;
+    if (!safe || !direct || direct.distance === 0) continue;
+    effect.pairs++;
+    for (const edge of safe.edges) effect.supersafe[edge.safety] += edge.length;
+    for (const edge of direct.edges) effect.direct[edge.safety] += edge.length;
+    effect.detours.push(safe.distance / direct.distance);
+  }
+  return effect;
 }
