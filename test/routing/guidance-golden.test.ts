@@ -47,7 +47,7 @@ const routes: Record<CityId, GoldenRoute[]> = {
     cycling('Thanet Street to Torrington Square, round Gordon Square', false, [-0.12538, 51.52736], [-0.12947, 51.52196]),
     cycling('Tottenham Court Road to Thanet Street', true, [-0.13484, 51.521], [-0.12538, 51.52736]),
     cycling('Bloomsbury Street to Park Crescent', false, [-0.1276, 51.518], [-0.145, 51.5232]),
-    cycling('Bounds Green Road to Alexandra Road', true, [-0.13467, 51.6109], [-0.14255, 51.60528]),
+    cycling('Kensington Close to Poplar Grove, by two roundabouts', false, [-0.14546, 51.61193], [-0.15252, 51.60807]),
     walking('Tottenham Court Road to Montague Place', [-0.134, 51.5205], [-0.12699, 51.52088]),
   ],
   'new-york': [
@@ -66,6 +66,7 @@ const routes: Record<CityId, GoldenRoute[]> = {
     cycling('7th Street to Willow Street, West Oakland', true, [-122.30409, 37.80781], [-122.29721, 37.8118]),
     cycling('9th Street to Campbell Village Court, West Oakland', false, [-122.30205, 37.81021], [-122.29931, 37.80803]),
     cycling('Euclid Avenue to Haviland Road, Berkeley', false, [-122.26251, 37.88602], [-122.26063, 37.87399]),
+    cycling('Hearst Avenue to Soule Road, Berkeley', false, [-122.25698, 37.87431], [-122.25756, 37.87286]),
     walking('7th Street to Chase Street, West Oakland', [-122.30262, 37.80713], [-122.30076, 37.80849]),
   ],
 };

@@ -2,14 +2,21 @@ import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
 import { cityIds } from '../../functions/cities/index.ts';
 import { Costing, type Profile } from '../../functions/routing/costing.ts';
-import { localMinutes } from '../../functions/routing/graph-format.ts';
-import { buildSteps } from '../../functions/routing/guidance/steps.ts';
-import { buildPath } from '../../functions/routing/path.ts';
+import { turnAngle } from '../../functions/routing/geo.ts';
+import { localMinutes, NODE_JUNCTION } from '../../functions/routing/graph-format.ts';
+import {
+  CONNECTOR_METRES, OBVIOUS_MARGIN_DEGREES, SAME_NAME_TURN_DEGREES,
+} from '../../functions/routing/guidance/maneuvers.ts';
+import { buildSteps, COMPOUND_METRES, type Step } from '../../functions/routing/guidance/steps.ts';
+import type { RoutingNetwork } from '../../functions/routing/network.ts';
+import { buildPath, type RoutedPath } from '../../functions/routing/path.ts';
 import { findRoute } from '../../functions/routing/search.ts';
 import { positionsAt, snap } from '../../functions/routing/snap.ts';
 import { realGraph, seededRandom } from './real-graphs.ts';
 
 /** Properties of the turn-by-turn steps on random real routes, in both languages. */
+
+const ROUTES_PER_CITY = 80;
 
 const parsesAsXml = (text: string): boolean => {
   const parser = new SaxesParser();
@@ -21,6 +28,40 @@ const parsesAsXml = (text: string): boolean => {
   return !failed;
 };
 
+const turnTypes = new Set(['Turn', 'Continue', 'U-turn']);
+
+/** Index of the path edge a step's maneuver leads onto, searching from `from` on. */
+function pathIndexOf(path: RoutedPath, step: Step, from: number): number {
+  const [lon, lat] = step.maneuver.location;
+  for (let index = Math.max(1, from); index < path.edges.length; index++) {
+    const edge = path.edges[index]!;
+    if (edge.length >= 1 && edge.coordinates[0]![0] === lon && edge.coordinates[0]![1] === lat) return index;
+  }
+  return -1;
+}
+
+/**
+ * The rule for announcing a turn that keeps the road's name: at a junction, at least
+ * SAME_NAME_TURN_DEGREES, and either sharp or not the obvious way on (another road the rider may
+ * take, other than back, leaves less than OBVIOUS_MARGIN_DEGREES further from straight ahead).
+ */
+function sameNameTurnIsWarranted(network: RoutingNetwork, usable: (edge: number) => boolean, path: RoutedPath, index: number, step: Step): boolean {
+  const graph = network.graph;
+  const taken = path.edges[index]!.edge;
+  const node = graph.edgeTail[taken]!;
+  const angle = turnAngle(step.maneuver.bearing_before, step.maneuver.bearing_after);
+  if (!(graph.nodeFlags[node]! & NODE_JUNCTION) || Math.abs(angle) < SAME_NAME_TURN_DEGREES) return false;
+  if (step.maneuver.modifier?.startsWith('sharp')) return true;
+  let arriving = index - 1;
+  while (arriving > 0 && path.edges[arriving]!.length < 1) arriving--;
+  const wayBack = network.reverseOf(path.edges[arriving]!.edge);
+  for (let edge = graph.firstOut[node]!; edge < graph.firstOut[node + 1]!; edge++) {
+    if (edge === taken || edge === wayBack || !usable(edge)) continue;
+    if (Math.abs(turnAngle(step.maneuver.bearing_before, network.startBearing[edge]!)) < Math.abs(angle) + OBVIOUS_MARGIN_DEGREES) return true;
+  }
+  return false;
+}
+
 describe('guidance on random real routes', () => {
   for (const city of cityIds.filter((id) => id !== 'sf-bay')) {
     it(`holds its properties in ${city}`, () => {
@@ -28,7 +69,7 @@ describe('guidance on random real routes', () => {
       const network = loaded.network;
       const random = seededRandom(city.length * 104729);
       let checked = 0;
-      for (let attempt = 0; checked < 40 && attempt < 400; attempt++) {
+      for (let attempt = 0; checked < ROUTES_PER_CITY && attempt < ROUTES_PER_CITY * 10; attempt++) {
         const profile: Profile = attempt % 3 === 2 ? 'walking' : 'cycling';
         const costing = new Costing(network, { profile, supersafe: attempt % 2 === 0, night: false, departureMinute: localMinutes(2026, 6, 15, 12, 0) });
         const usable = (edge: number) => costing.usable(edge);
@@ -42,14 +83,24 @@ describe('guidance on random real routes', () => {
         const result = findRoute(costing, loaded.workspace, positionsAt(network, usable, from), positionsAt(network, usable, to), to.location);
         if (!result) continue;
         const path = buildPath(network, result);
+        const byLanguage = { en: buildSteps(network, usable, path, { profile, language: 'en' }), es: buildSteps(network, usable, path, { profile, language: 'es' }) };
+
+        // Only the words differ between languages; street names pass through untranslated.
+        const strip = (step: Step) => ({ ...step, maneuver: { ...step.maneuver, instruction: '' }, voice_instructions: [], banner_instructions: [] });
+        expect(byLanguage.es.map(strip)).toEqual(byLanguage.en.map(strip));
+        byLanguage.en.forEach((step, index) => {
+          if (step.name && step.maneuver.instruction.includes(step.name)) expect(byLanguage.es[index]!.maneuver.instruction).toContain(step.name);
+        });
+
         for (const language of ['en', 'es'] as const) {
-          const steps = buildSteps(network, usable, path, { profile, language });
+          const steps = byLanguage[language];
           const total = steps.reduce((sum, step) => sum + step.distance, 0);
           expect(Math.abs(total - path.distance)).toBeLessThan(0.1 * steps.length + 0.5);
           const arrive = steps.at(-1)!;
           expect(arrive.maneuver.instruction).toBe(language === 'en' ? 'Arrive at destination' : 'Llega a tu destino');
           expect(arrive.voice_instructions).toEqual([]);
           expect(arrive.segments).toEqual([]);
+          let searchFrom = 1;
           for (const [index, step] of steps.entries()) {
             expect(step.maneuver.instruction.trim()).not.toBe('');
             expect(step.maneuver.location).toEqual(step.geometry.coordinates[0]);
@@ -61,6 +112,28 @@ describe('guidance on random real routes', () => {
               expect(step.segments.at(-1)!.end_index).toBe(step.geometry.coordinates.length - 1);
               for (let s = 1; s < step.segments.length; s++) expect(step.segments[s]!.start_index).toBe(step.segments[s - 1]!.end_index);
             }
+
+            const next = steps[index + 1];
+            // Maneuvers closer together than a connector are one maneuver, and a start a few metres the wrong way is no U-turn.
+            if (next && turnTypes.has(next.maneuver.type) && (turnTypes.has(step.maneuver.type) || next.maneuver.type === 'U-turn')) {
+              expect(step.distance).toBeGreaterThanOrEqual(CONNECTOR_METRES[profile] - 0.05);
+            }
+            // A step followed within COMPOUND_METRES by another maneuver announces both.
+            if (next && next !== arrive && step.distance < COMPOUND_METRES) {
+              expect(step.maneuver.instruction).toContain(language === 'en' ? ', then ' : ' y luego ');
+            }
+
+            // A turn that keeps the road's name is announced only where it must be, and says so.
+            if (index > 0 && step !== arrive) {
+              const pathIndex = pathIndexOf(path, step, searchFrom);
+              expect(pathIndex).toBeGreaterThan(0);
+              searchFrom = pathIndex;
+              if (step.maneuver.type === 'Turn' && step.name === steps[index - 1]!.name) {
+                expect(sameNameTurnIsWarranted(network, usable, path, pathIndex, step)).toBe(true);
+                if (language === 'en' && step.name) expect(step.maneuver.instruction).toMatch(new RegExp(`^[^,]* to stay on ${step.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+              }
+            }
+
             const distances = step.voice_instructions.map((voice) => voice.distance_along_geometry);
             expect([...distances].sort((a, b) => b - a)).toEqual(distances);
             for (const voice of step.voice_instructions) {
@@ -76,7 +149,7 @@ describe('guidance on random real routes', () => {
         }
         checked++;
       }
-      expect(checked).toBe(40);
+      expect(checked).toBe(ROUTES_PER_CITY);
     });
   }
 });

@@ -1,5 +1,6 @@
+import type { Profile } from '../costing.ts';
 import { EDGE_ROUNDABOUT, NODE_JUNCTION } from '../graph-format.ts';
-import { bearingDegrees, turnAngle } from '../geo.ts';
+import { bearingDegrees, haversineMetres, turnAngle } from '../geo.ts';
 import type { RoutingNetwork } from '../network.ts';
 import type { PathEdge, Position, RoutedPath } from '../path.ts';
 
@@ -7,6 +8,12 @@ import type { PathEdge, Position, RoutedPath } from '../path.ts';
  * Maneuver detection ("odin", first half): where along the routed path a rider needs to be told
  * something, and what, as language-independent types and modifiers. Text comes later, per
  * language, from the narrative module.
+ *
+ * Three passes. Every junction where something could be said is a candidate. Candidates closer
+ * together than a connector (a few seconds of travel) are one maneuver to the rider, read from
+ * the bearing before the first to the bearing after the last. Then each maneuver is kept only if
+ * it tells the rider something: a new road name, a U-turn, a roundabout, or a turn that keeps the
+ * name where it is not the obvious way on.
  */
 
 export type ManeuverType = 'Start' | 'Turn' | 'Continue' | 'roundabout' | 'U-turn' | 'Arrive';
@@ -25,10 +32,38 @@ export interface Maneuver {
   bearingAfter: number;
   /** Roundabouts: 1-based exit taken. */
   exit?: number;
+  /** The road the maneuver leads onto, as the rider reads it, and its reference. */
+  name: string;
+  ref: string;
+  /** A turn (or U-turn) that keeps the name of the road the rider is on. */
+  staysOn: boolean;
 }
 
-/** A turn smaller than this onto a road of the same name is not worth a word. */
-const SAME_NAME_TURN_DEGREES = 40;
+/** Shorter than this, an edge has no direction worth reading: a route starting or ending at a node. */
+const MIN_EDGE_METRES = 1;
+
+/**
+ * Junctions closer together than this are one junction to the rider: about 3.5 seconds of
+ * travel, a carriageway's width on a bike. Cycle-track kinks, crossings and staggered junctions
+ * then read as the one maneuver they are.
+ */
+export const CONNECTOR_METRES: Record<Profile, number> = { cycling: 15, walking: 5 };
+
+/** A run of merged junctions never spans more than this (the compound-step distance). */
+const MAX_CONNECTED_SPAN_METRES = 30;
+
+/** A name change within this angle of straight ahead is `Continue`; beyond it, `Turn`. */
+const CONTINUE_DEGREES = 30;
+
+/** A turn smaller than this that keeps the road's name is not worth a word. */
+export const SAME_NAME_TURN_DEGREES = 40;
+
+/**
+ * A turn that keeps the road's name is announced only where it is not the obvious way on: another
+ * road the rider may take leaves the junction less than this many degrees further from straight
+ * ahead than the route does. Sharp turns are announced regardless.
+ */
+export const OBVIOUS_MARGIN_DEGREES = 30;
 
 export function modifierFor(angle: number): Modifier {
   const size = Math.abs(angle);
@@ -40,19 +75,59 @@ export function modifierFor(angle: number): Modifier {
   return `sharp ${side}`;
 }
 
+const isSharp = (modifier: Modifier | undefined): boolean => modifier === 'sharp left' || modifier === 'sharp right';
+
 /** The name a rider reads on signs: street name, else reference, else nothing. */
 export const roadLabel = (edge: PathEdge): string => edge.name || edge.ref;
 
-function startBearing(edge: PathEdge): number {
-  const [a, b] = [edge.coordinates[0]!, edge.coordinates[Math.min(1, edge.coordinates.length - 1)]!];
-  return Math.round(bearingDegrees(a[0], a[1], b[0], b[1]));
+const hasDirection = (edge: PathEdge): boolean => edge.length >= MIN_EDGE_METRES;
+
+/**
+ * Bearings are read over this many metres of the route either side of a junction, as a rider
+ * sees the road rather than its first metre of geometry: separately mapped cycle tracks swerve
+ * and kink where they meet the carriageway.
+ */
+const BEARING_WINDOW_METRES: Record<Profile, number> = { cycling: 10, walking: 5 };
+
+/** The point `metres` along the path from the start of edge `index`, forwards or backwards, clamped to the path's ends. */
+function pointAlong(path: RoutedPath, index: number, metres: number, direction: 1 | -1): Position | undefined {
+  const edges = path.edges;
+  let previous: Position | undefined;
+  let travelled = 0;
+  for (let edgeIndex = direction > 0 ? index : index - 1; edgeIndex >= 0 && edgeIndex < edges.length; edgeIndex += direction) {
+    const points = edges[edgeIndex]!.coordinates;
+    for (let k = 0; k < points.length; k++) {
+      const point = points[direction > 0 ? k : points.length - 1 - k]!;
+      if (previous) {
+        const piece = haversineMetres(previous[0], previous[1], point[0], point[1]);
+        if (piece > 0 && travelled + piece >= metres) {
+          const t = (metres - travelled) / piece;
+          return [previous[0] + (point[0] - previous[0]) * t, previous[1] + (point[1] - previous[1]) * t];
+        }
+        travelled += piece;
+      }
+      previous = point;
+    }
+  }
+  return previous;
 }
 
-function endBearing(edge: PathEdge): number {
-  const points = edge.coordinates;
-  const [a, b] = [points[Math.max(0, points.length - 2)]!, points[points.length - 1]!];
-  return Math.round(bearingDegrees(a[0], a[1], b[0], b[1]));
-}
+const bearingFrom = (from: Position | undefined, to: Position | undefined): number =>
+  from && to && (from[0] !== to[0] || from[1] !== to[1]) ? Math.round(bearingDegrees(from[0], from[1], to[0], to[1])) % 360 : 0;
+
+/** Where path edge `index` starts (the arrival point for `edges.length`). */
+const nodeAt = (path: RoutedPath, index: number): Position =>
+  index < path.edges.length ? path.edges[index]!.coordinates[0]! : path.edges[path.edges.length - 1]!.coordinates.at(-1)!;
+
+/** The bearing a rider arrives with at the start of edge `index`, over the last window of road. */
+const bearingArriving = (path: RoutedPath, index: number, profile: Profile): number =>
+  bearingFrom(pointAlong(path, index, BEARING_WINDOW_METRES[profile], -1), nodeAt(path, index));
+
+/** The bearing a rider leaves with from the start of edge `index`, over the next window of road. */
+const bearingLeaving = (path: RoutedPath, index: number, profile: Profile): number =>
+  bearingFrom(nodeAt(path, index), pointAlong(path, index, BEARING_WINDOW_METRES[profile], 1));
+
+const isJunction = (network: RoutingNetwork, node: number): boolean => (network.graph.nodeFlags[node]! & NODE_JUNCTION) !== 0;
 
 /** Whether a rider passes an exit at a roundabout node: a usable road leaving the roundabout. */
 function hasExit(network: RoutingNetwork, usable: (edge: number) => boolean, node: number): boolean {
@@ -63,23 +138,54 @@ function hasExit(network: RoutingNetwork, usable: (edge: number) => boolean, nod
   return false;
 }
 
-export function detectManeuvers(network: RoutingNetwork, usable: (edge: number) => boolean, path: RoutedPath): Maneuver[] {
+/** Index of the last edge with a direction before `index` (the edge the rider arrives on). */
+function arrivingEdgeIndex(path: RoutedPath, index: number): number {
+  let arriving = index - 1;
+  while (arriving > 0 && !hasDirection(path.edges[arriving]!)) arriving--;
+  return Math.max(0, arriving);
+}
+
+/**
+ * Whether a turn of `angle` degrees is the obvious way on at the junction where path edge
+ * `index` starts: no other road the rider may take (the way back aside) leaves within
+ * OBVIOUS_MARGIN_DEGREES of being as straight as the route.
+ */
+function isObviousWayOn(network: RoutingNetwork, usable: (edge: number) => boolean, path: RoutedPath, index: number, bearingBefore: number, angle: number): boolean {
+  const graph = network.graph;
+  const taken = path.edges[index]!.edge;
+  const node = graph.edgeTail[taken]!;
+  const wayBack = network.reverseOf(path.edges[arrivingEdgeIndex(path, index)]!.edge);
+  for (let edge = graph.firstOut[node]!; edge < graph.firstOut[node + 1]!; edge++) {
+    if (edge === taken || edge === wayBack || !usable(edge)) continue;
+    if (Math.abs(turnAngle(bearingBefore, network.startBearing[edge]!)) < Math.abs(angle) + OBVIOUS_MARGIN_DEGREES) return false;
+  }
+  return true;
+}
+
+/** A junction where something could be said, before merging and filtering. */
+interface Candidate {
+  pathIndex: number;
+  bearingBefore: number;
+  bearingAfter: number;
+  name: string;
+  ref: string;
+  /** Roundabouts: 1-based exit taken. */
+  exit?: number;
+}
+
+function candidates(network: RoutingNetwork, usable: (edge: number) => boolean, path: RoutedPath, profile: Profile): Candidate[] {
   const edges = path.edges;
   const graph = network.graph;
-  const first = edges[0]!;
-  const maneuvers: Maneuver[] = [
-    { type: 'Start', pathIndex: 0, location: first.coordinates[0]!, bearingBefore: 0, bearingAfter: startBearing(first) },
-  ];
-  let currentName = roadLabel(first);
+  const found: Candidate[] = [];
+  let arriving = edges.findIndex(hasDirection);
+  if (arriving < 0) return found;
 
-  for (let index = 1; index < edges.length; index++) {
-    const previous = edges[index - 1]!;
+  for (let index = arriving + 1; index < edges.length; index++) {
     const edge = edges[index]!;
-    const location = edge.coordinates[0]!;
-    const bearingBefore = endBearing(previous);
-    const bearingAfter = startBearing(edge);
-    const angle = turnAngle(bearingBefore, bearingAfter);
-    const name = roadLabel(edge);
+    if (!hasDirection(edge)) continue;
+    const previous = edges[arriving]!;
+    const bearingBefore = bearingArriving(path, index, profile);
+    arriving = index;
 
     if (edge.roundabout && !previous.roundabout) {
       // Count the exits passed before the one the route takes.
@@ -90,45 +196,106 @@ export function detectManeuvers(network: RoutingNetwork, usable: (edge: number) 
         if (staysOn && hasExit(network, usable, graph.edgeHead[edges[leave]!.edge]!)) exit++;
         leave++;
       }
-      const exitEdge = edges[Math.min(leave, edges.length - 1)]!;
-      const exitAngle = turnAngle(bearingBefore, startBearing(exitEdge));
-      maneuvers.push({
-        type: 'roundabout',
-        modifier: modifierFor(exitAngle),
-        pathIndex: index,
-        location,
-        bearingBefore,
-        bearingAfter,
-        exit,
-      });
+      const exitIndex = Math.min(leave, edges.length - 1);
+      const exitEdge = edges[exitIndex]!;
+      const bearingAfter = bearingLeaving(path, exitIndex, profile);
+      found.push({ pathIndex: index, bearingBefore, bearingAfter, name: roadLabel(exitEdge), ref: exitEdge.ref, exit });
       index = leave;
-      currentName = roadLabel(exitEdge);
+      arriving = exitIndex;
       continue;
     }
 
+    const bearingAfter = bearingLeaving(path, index, profile);
+    const angle = Math.abs(turnAngle(bearingBefore, bearingAfter));
+    const bends = angle >= SAME_NAME_TURN_DEGREES && isJunction(network, graph.edgeTail[edge.edge]!);
+    if (roadLabel(edge) !== roadLabel(previous) || bends || modifierFor(angle) === 'uturn') {
+      found.push({ pathIndex: index, bearingBefore, bearingAfter, name: roadLabel(edge), ref: edge.ref });
+    }
+  }
+  return found;
+}
+
+const metresBetween = (path: RoutedPath, from: number, to: number): number =>
+  path.edges.slice(from, to).reduce((sum, edge) => sum + edge.length, 0);
+
+/** Merges runs of candidates linked by connectors into one: from the first's approach to the last's exit. */
+function connect(path: RoutedPath, found: Candidate[], profile: Profile): Candidate[] {
+  const merged: Candidate[] = [];
+  let runEnd = 0;
+  for (const candidate of found) {
+    const last = merged[merged.length - 1];
+    const joins =
+      last !== undefined && last.exit === undefined && candidate.exit === undefined &&
+      metresBetween(path, runEnd, candidate.pathIndex) < CONNECTOR_METRES[profile] &&
+      metresBetween(path, last.pathIndex, candidate.pathIndex) <= MAX_CONNECTED_SPAN_METRES;
+    if (joins) merged[merged.length - 1] = { ...last, bearingAfter: candidate.bearingAfter, name: candidate.name, ref: candidate.ref };
+    else merged.push(candidate);
+    runEnd = candidate.pathIndex;
+  }
+  return merged;
+}
+
+export function detectManeuvers(network: RoutingNetwork, usable: (edge: number) => boolean, path: RoutedPath, profile: Profile): Maneuver[] {
+  const edges = path.edges;
+  const first = edges.find(hasDirection) ?? edges[0]!;
+  const maneuvers: Maneuver[] = [
+    {
+      type: 'Start',
+      pathIndex: 0,
+      location: edges[0]!.coordinates[0]!,
+      bearingBefore: 0,
+      bearingAfter: bearingLeaving(path, 0, profile),
+      name: roadLabel(first),
+      ref: first.ref,
+      staysOn: false,
+    },
+  ];
+  const connected = connect(path, candidates(network, usable, path, profile), profile);
+  const opening = connected[0];
+  const turnsBack = opening && opening.exit === undefined && modifierFor(turnAngle(opening.bearingBefore, opening.bearingAfter)) === 'uturn';
+  if (turnsBack && metresBetween(path, 0, opening.pathIndex) < CONNECTOR_METRES[profile]) {
+    // A route that starts a few metres the wrong way (a start at a node) sets off the other way.
+    const { bearingAfter, name, ref } = connected.shift()!;
+    Object.assign(maneuvers[0]!, { bearingAfter, name, ref });
+  }
+  let currentName = maneuvers[0]!.name;
+
+  for (const candidate of connected) {
+    const { pathIndex, bearingBefore, bearingAfter, name, ref } = candidate;
+    const location = edges[pathIndex]!.coordinates[0]!;
+    const angle = turnAngle(bearingBefore, bearingAfter);
     const modifier = modifierFor(angle);
-    const node = graph.edgeTail[edge.edge]!;
-    const atJunction = (graph.nodeFlags[node]! & NODE_JUNCTION) !== 0;
-    if (modifier === 'uturn') {
-      maneuvers.push({ type: 'U-turn', modifier, pathIndex: index, location, bearingBefore, bearingAfter });
+    const base = { pathIndex, location, bearingBefore, bearingAfter, name, ref };
+
+    if (candidate.exit !== undefined) {
+      maneuvers.push({ ...base, type: 'roundabout', modifier, exit: candidate.exit, staysOn: false });
+    } else if (modifier === 'uturn') {
+      maneuvers.push({ ...base, type: 'U-turn', modifier, staysOn: name === currentName });
     } else if (name !== currentName) {
-      const type = Math.abs(angle) < 30 ? 'Continue' : 'Turn';
-      maneuvers.push({ type, modifier, pathIndex: index, location, bearingBefore, bearingAfter });
-    } else if (atJunction && Math.abs(angle) >= SAME_NAME_TURN_DEGREES) {
-      maneuvers.push({ type: 'Turn', modifier, pathIndex: index, location, bearingBefore, bearingAfter });
+      // An unnamed stretch straight on is the same road to the rider: a footway across a side street, a gap in the name.
+      if (!name && Math.abs(angle) < CONTINUE_DEGREES) continue;
+      maneuvers.push({ ...base, type: Math.abs(angle) < CONTINUE_DEGREES ? 'Continue' : 'Turn', modifier, staysOn: false });
     } else {
-      continue;
+      const worthSaying =
+        isJunction(network, network.graph.edgeTail[edges[pathIndex]!.edge]!) && Math.abs(angle) >= SAME_NAME_TURN_DEGREES &&
+        (isSharp(modifier) || !isObviousWayOn(network, usable, path, pathIndex, bearingBefore, angle));
+      if (!worthSaying) continue;
+      maneuvers.push({ ...base, type: 'Turn', modifier, staysOn: true });
     }
     currentName = name;
   }
 
   const last = edges[edges.length - 1]!;
+  const arriving = edges[arrivingEdgeIndex(path, edges.length)]!;
   maneuvers.push({
     type: ARRIVE,
     pathIndex: edges.length,
     location: last.coordinates[last.coordinates.length - 1]!,
-    bearingBefore: endBearing(last),
+    bearingBefore: bearingArriving(path, edges.length, profile),
     bearingAfter: 0,
+    name: roadLabel(arriving),
+    ref: arriving.ref,
+    staysOn: false,
   });
   return maneuvers;
 }

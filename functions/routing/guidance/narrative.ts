@@ -16,40 +16,40 @@ type Locale = typeof en;
 const locales: Record<Language, Locale> = { en, es };
 const compiler = textInstructions('v5');
 
-export interface NarratedManeuver {
-  maneuver: Maneuver;
-  /** Road the maneuver leads onto. */
-  name: string;
-  ref: string;
-}
-
 const fill = (template: string, values: Record<string, string>): string =>
   template.replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? '');
 
 const lowerFirst = (language: Language, text: string): string => text.charAt(0).toLocaleLowerCase(language) + text.slice(1);
 
-const otiTypes: Record<Maneuver['type'], string> = {
-  Start: 'depart',
-  Turn: 'turn',
-  Continue: 'new name',
-  roundabout: 'roundabout',
-  'U-turn': 'continue',
-  Arrive: 'arrive',
-};
+/** osrm-text-instructions' maneuver type: a turn that keeps the road's name reads "to stay on" (its `continue`). */
+function otiType(maneuver: Maneuver): string {
+  switch (maneuver.type) {
+    case 'Start':
+      return 'depart';
+    case 'Turn':
+    case 'U-turn':
+      return maneuver.staysOn ? 'continue' : 'turn';
+    case 'Continue':
+      return 'new name';
+    case 'roundabout':
+      return 'roundabout';
+    case 'Arrive':
+      return 'arrive';
+  }
+}
 
 /** The sentence for one maneuver, e.g. `Turn left onto Euston Road`. */
-export function maneuverText(language: Language, narrated: NarratedManeuver): string {
-  const { maneuver } = narrated;
+export function maneuverText(language: Language, maneuver: Maneuver): string {
   if (maneuver.type === 'Arrive') return locales[language].arrive;
   return compiler.compile(language, {
     maneuver: {
-      type: otiTypes[maneuver.type],
+      type: otiType(maneuver),
       ...(maneuver.modifier ? { modifier: maneuver.modifier } : {}),
       ...(maneuver.exit ? { exit: maneuver.exit } : {}),
       bearing_after: maneuver.bearingAfter,
     },
-    name: narrated.name,
-    ref: narrated.ref,
+    name: maneuver.name,
+    ref: maneuver.ref,
   });
 }
 

@@ -2,7 +2,7 @@ import { CYCLING_SPEED_MPS, WALKING_SPEED_MPS, type Profile } from '../costing.t
 import type { SafetyClass } from '../graph-format.ts';
 import type { RoutingNetwork } from '../network.ts';
 import { appendPositions, type PathEdge, type Position, type RoutedPath } from '../path.ts';
-import { detectManeuvers, roadLabel, type Maneuver } from './maneuvers.ts';
+import { detectManeuvers, type Maneuver } from './maneuvers.ts';
 import {
   ANNOUNCEMENT_DISTANCES,
   inDistanceText,
@@ -87,15 +87,14 @@ function shapeSteps(maneuvers: Maneuver[], path: RoutedPath): StepShape[] {
     }
     if (coordinates.length === 0) coordinates.push(maneuver.location);
     if (coordinates.length === 1) coordinates.push(coordinates[0]!);
-    const named = edges[0] ?? path.edges[path.edges.length - 1]!;
     return {
       maneuver,
       edges,
       coordinates,
       ranges,
       distance: edges.reduce((sum, edge) => sum + edge.length, 0),
-      name: roadLabel(named),
-      ref: named.ref,
+      name: maneuver.name,
+      ref: maneuver.ref,
     };
   });
 }
@@ -167,8 +166,8 @@ export interface StepOptions {
 
 export function buildSteps(network: RoutingNetwork, usable: (edge: number) => boolean, path: RoutedPath, options: StepOptions): Step[] {
   const { profile, language } = options;
-  const shapes = shapeSteps(detectManeuvers(network, usable, path), path);
-  const own = shapes.map((shape) => maneuverText(language, { maneuver: shape.maneuver, name: shape.name, ref: shape.ref }));
+  const shapes = shapeSteps(detectManeuvers(network, usable, path, profile), path);
+  const own = shapes.map((shape) => maneuverText(language, shape.maneuver));
   const isArrive = (index: number) => shapes[index]?.maneuver.type === 'Arrive';
   /** A step whose maneuver is followed within COMPOUND_METRES by one that is not the arrival. */
   const compound = (index: number) => shapes[index]!.distance < COMPOUND_METRES && index + 1 < shapes.length && !isArrive(index + 1);
