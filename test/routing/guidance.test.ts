@@ -29,6 +29,8 @@ const parsesAsXml = (text: string): boolean => {
 };
 
 const turnTypes = new Set(['Turn', 'Continue', 'U-turn']);
+const linkWords = { en: ', then ', es: ' y luego ' };
+const sides = { en: { left: 'left', right: 'right' }, es: { left: 'izquierda', right: 'derecha' } };
 
 /** Index of the path edge a step's maneuver leads onto, searching from `from` on. */
 function pathIndexOf(path: RoutedPath, step: Step, from: number): number {
@@ -113,6 +115,15 @@ describe('guidance on random real routes', () => {
               for (let s = 1; s < step.segments.length; s++) expect(step.segments[s]!.start_index).toBe(step.segments[s - 1]!.end_index);
             }
 
+            // The words agree with the maneuver's side (the library's Spanish once said left for a slight right).
+            const { type, modifier } = step.maneuver;
+            if ((type === 'Turn' || type === 'Continue') && modifier && modifier !== 'straight') {
+              const words = sides[language];
+              const clause = step.maneuver.instruction.split(linkWords[language])[0]!.replace(step.name, '');
+              expect(clause).toContain(modifier.endsWith('left') ? words.left : words.right);
+              expect(clause).not.toContain(modifier.endsWith('left') ? words.right : words.left);
+            }
+
             const next = steps[index + 1];
             // Maneuvers closer together than a connector are one maneuver, and a start a few metres the wrong way is no U-turn.
             if (next && turnTypes.has(next.maneuver.type) && (turnTypes.has(step.maneuver.type) || next.maneuver.type === 'U-turn')) {
@@ -120,7 +131,7 @@ describe('guidance on random real routes', () => {
             }
             // A step followed within COMPOUND_METRES by another maneuver announces both.
             if (next && next !== arrive && step.distance < COMPOUND_METRES) {
-              expect(step.maneuver.instruction).toContain(language === 'en' ? ', then ' : ' y luego ');
+              expect(step.maneuver.instruction).toContain(linkWords[language]);
             }
 
             // A turn that keeps the road's name is announced only where it must be, and says so.

@@ -7,12 +7,25 @@ import type { Maneuver } from './maneuvers.ts';
 /**
  * The narrative ("odin", second half): text for maneuvers in the rider's language. Maneuver
  * sentences come from osrm-text-instructions, whose languages are data; the platform's own
- * sentences (arrival, distances, linking phrases) are in locales/*.json. Street names are never
- * translated: they pass through as they are on the signs.
+ * sentences (arrival, distances, linking phrases) are in locales/*.json, which also replace the
+ * library's sentences where they read wrong (its Spanish has wrong directions and broken
+ * templates for some turns). Street names are never translated: they pass through as they are on
+ * the signs.
  */
 
 export type Language = 'en' | 'es';
-type Locale = typeof en;
+
+interface Locale {
+  /** The final step's instruction, fixed by the spec. */
+  arrive: string;
+  distance: { metres: string; kilometres: string; one_kilometre: string };
+  decimal_separator: string;
+  phrase: { one_in_distance: string; two_linked: string; two_linked_by_distance: string };
+  ssml_lang: string;
+  /** Sentences replacing the library's, by its maneuver type, then modifier (or `default`). */
+  instructions?: Record<string, Record<string, { default: string; name: string }>>;
+}
+
 const locales: Record<Language, Locale> = { en, es };
 const compiler = textInstructions('v5');
 
@@ -41,15 +54,23 @@ function otiType(maneuver: Maneuver): string {
 /** The sentence for one maneuver, e.g. `Turn left onto Euston Road`. */
 export function maneuverText(language: Language, maneuver: Maneuver): string {
   if (maneuver.type === 'Arrive') return locales[language].arrive;
-  return compiler.compile(language, {
+  const type = otiType(maneuver);
+  const step = {
     maneuver: {
-      type: otiType(maneuver),
+      type,
       ...(maneuver.modifier ? { modifier: maneuver.modifier } : {}),
       ...(maneuver.exit ? { exit: maneuver.exit } : {}),
       bearing_after: maneuver.bearingAfter,
     },
     name: maneuver.name,
     ref: maneuver.ref,
+  };
+  const replacement = locales[language].instructions?.[type]?.[maneuver.modifier ?? 'default'];
+  if (!replacement) return compiler.compile(language, step);
+  const wayName = compiler.getWayName(language, step);
+  return compiler.tokenize(language, wayName ? replacement.name : replacement.default, {
+    way_name: wayName,
+    direction: compiler.directionFromDegree(language, maneuver.bearingAfter),
   });
 }
 

@@ -16,6 +16,7 @@ declare module 'osrm-text-instructions' {
     tokenize(language: string, instruction: string, tokens: Record<string, string>, options?: object): string;
     capitalizeFirstLetter(language: string, text: string): string;
     getWayName(language: string, step: InstructionStep, options?: object): string;
+    directionFromDegree(language: string, degree: number): string;
   }
   export default function textInstructions(version: 'v5'): TextInstructions;
 }
