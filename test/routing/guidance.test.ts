@@ -7,6 +7,7 @@ import { localMinutes, NODE_JUNCTION } from '../../functions/routing/graph-forma
 import {
   CONNECTOR_METRES, OBVIOUS_MARGIN_DEGREES, SAME_NAME_TURN_DEGREES,
 } from '../../functions/routing/guidance/maneuvers.ts';
+import { ANNOUNCEMENT_DISTANCES } from '../../functions/routing/guidance/narrative.ts';
 import { buildSteps, COMPOUND_METRES, type Step } from '../../functions/routing/guidance/steps.ts';
 import type { RoutingNetwork } from '../../functions/routing/network.ts';
 import { buildPath, type RoutedPath } from '../../functions/routing/path.ts';
@@ -85,6 +86,7 @@ describe('guidance on random real routes', () => {
         const result = findRoute(costing, loaded.workspace, positionsAt(network, usable, from), positionsAt(network, usable, to), to.location);
         if (!result) continue;
         const path = buildPath(network, result);
+        const timing = ANNOUNCEMENT_DISTANCES[profile];
         const byLanguage = { en: buildSteps(network, usable, path, { profile, language: 'en' }), es: buildSteps(network, usable, path, { profile, language: 'es' }) };
 
         // Only the words differ between languages; street names pass through untranslated.
@@ -145,11 +147,22 @@ describe('guidance on random real routes', () => {
               }
             }
 
+            // Cues run far to near, within the step, never crowded; every maneuver is announced
+            // unless the cue just before, under COMPOUND_METRES back, already linked it.
             const distances = step.voice_instructions.map((voice) => voice.distance_along_geometry);
-            expect([...distances].sort((a, b) => b - a)).toEqual(distances);
+            for (let v = 1; v < distances.length; v++) expect(distances[v - 1]! - distances[v]!).toBeGreaterThanOrEqual(timing.minimumGap - 0.1);
+            for (const at of distances) expect(at).toBeLessThanOrEqual(step.distance);
+            if (step !== arrive && distances.length === 0) {
+              const previousCues = steps[index - 1]?.voice_instructions ?? [];
+              expect(step.distance).toBeLessThan(COMPOUND_METRES);
+              expect(previousCues.at(-1)!.distance_along_geometry).toBeLessThan(COMPOUND_METRES);
+            }
             for (const voice of step.voice_instructions) {
               expect(voice.announcement.trim()).not.toBe('');
               expect(parsesAsXml(voice.ssml_announcement)).toBe(true);
+              // A distance spoken is the distance left when it is spoken, to the nearest 10 metres.
+              const said = /^(?:In|A) (\d+) (?:metres|metros)/.exec(voice.announcement);
+              if (said) expect(Math.abs(Number(said[1]) - voice.distance_along_geometry)).toBeLessThanOrEqual(5);
             }
             for (const banner of step.banner_instructions) {
               expect(banner.primary.text.trim()).not.toBe('');

@@ -18,6 +18,8 @@ export type Language = 'en' | 'es';
 interface Locale {
   /** The final step's instruction, fixed by the spec. */
   arrive: string;
+  /** The arrival as spoken ahead of it: "In 50 metres, you will arrive at your destination". */
+  arrive_spoken: string;
   distance: { metres: string; kilometres: string; one_kilometre: string };
   decimal_separator: string;
   phrase: { one_in_distance: string; two_linked: string; two_linked_by_distance: string };
@@ -74,6 +76,11 @@ export function maneuverText(language: Language, maneuver: Maneuver): string {
   });
 }
 
+/** The sentence announcing a maneuver ahead of it: the arrival reads as what is coming. */
+export function announcedText(language: Language, maneuver: Maneuver): string {
+  return maneuver.type === 'Arrive' ? locales[language].arrive_spoken : maneuverText(language, maneuver);
+}
+
 /** `X, then Y` for two maneuvers close together. */
 export function linkedText(language: Language, first: string, second: string): string {
   return fill(locales[language].phrase.two_linked, { first, second: lowerFirst(language, second) });
@@ -106,6 +113,12 @@ export function distanceText(language: Language, metres: number): string {
   }
   const rounded = metres < 100 ? Math.max(10, Math.round(metres / 10) * 10) : Math.round(metres / 50) * 50;
   return fill(locale.distance.metres, { n: String(rounded) });
+}
+
+/** The longest distance up to `metres` that distanceText says exactly, so a cue placed there is true when spoken. */
+export function speakableDistanceWithin(metres: number): number {
+  const step = metres < 100 ? 10 : metres < 950 ? 50 : 100;
+  return Math.max(step, Math.floor(metres / step) * step);
 }
 
 const escapeXml = (text: string): string =>

@@ -5,10 +5,12 @@ import { appendPositions, type PathEdge, type Position, type RoutedPath } from '
 import { detectManeuvers, type Maneuver } from './maneuvers.ts';
 import {
   ANNOUNCEMENT_DISTANCES,
+  announcedText,
   inDistanceText,
   linkedByDistanceText,
   linkedText,
   maneuverText,
+  speakableDistanceWithin,
   ssml,
   type Language,
 } from './narrative.ts';
@@ -168,13 +170,43 @@ export function buildSteps(network: RoutingNetwork, usable: (edge: number) => bo
   const { profile, language } = options;
   const shapes = shapeSteps(detectManeuvers(network, usable, path, profile), path);
   const own = shapes.map((shape) => maneuverText(language, shape.maneuver));
+  const announced = shapes.map((shape) => announcedText(language, shape.maneuver));
   const isArrive = (index: number) => shapes[index]?.maneuver.type === 'Arrive';
   /** A step whose maneuver is followed within COMPOUND_METRES by one that is not the arrival. */
   const compound = (index: number) => shapes[index]!.distance < COMPOUND_METRES && index + 1 < shapes.length && !isArrive(index + 1);
-  const spoken = (index: number) => (compound(index) ? linkedText(language, own[index]!, own[index + 1]!) : own[index]!);
+  const spoken = (index: number) => (compound(index) ? linkedText(language, own[index]!, own[index + 1]!) : announced[index]!);
   const speed = profile === 'cycling' ? CYCLING_SPEED_MPS : WALKING_SPEED_MPS;
-  const timing = ANNOUNCEMENT_DISTANCES[profile];
+  const { early, near, minimumGap } = ANNOUNCEMENT_DISTANCES[profile];
 
+  /**
+   * Cues of step `index`, announcing the maneuver at its end, as metres before it, far to near.
+   * The first step opens with the depart sentence. An early cue comes at the early distance or,
+   * on a step too short for that, soon after the step starts where the distance left is a round
+   * figure ("In 200 metres"). The near cue comes at the near distance, or at the start of a step
+   * shorter than that. Cues in a step are never closer than the minimum gap: the depart sentence
+   * takes the next maneuver along when they would be. A short step's only cue is left out when
+   * the cue just before it, under COMPOUND_METRES back, already said "then" and its maneuver.
+   */
+  const cues = (index: number, previousNearest: number | undefined): { at: number; text: string }[] => {
+    const distance = shapes[index]!.distance;
+    const next = spoken(index + 1);
+    if (index === 0 && distance - near < minimumGap) {
+      return [{ at: distance, text: distance > near ? linkedByDistanceText(language, own[0]!, distance, next) : linkedText(language, own[0]!, next) }];
+    }
+    const said: { at: number; text: string }[] = index === 0 ? [{ at: distance, text: own[0]! }] : [];
+    const farthest = () => said[said.length - 1]?.at ?? Infinity;
+    const soonAfterStart = speakableDistanceWithin(distance);
+    if (distance >= early + minimumGap && farthest() - early >= minimumGap) said.push({ at: early, text: inDistanceText(language, early, next) });
+    else if (index > 0 && soonAfterStart - near >= minimumGap) said.push({ at: soonAfterStart, text: inDistanceText(language, soonAfterStart, next) });
+    if (distance > near) {
+      if (farthest() - near >= minimumGap) said.push({ at: near, text: inDistanceText(language, near, next) });
+    } else if (!(compound(index) && previousNearest !== undefined && previousNearest < COMPOUND_METRES)) {
+      said.push({ at: distance, text: next });
+    }
+    return said;
+  };
+
+  let previousNearest: number | undefined;
   return shapes.map((shape, index) => {
     const arrive = isArrive(index);
     const { maneuver, edges, distance } = shape;
@@ -185,23 +217,10 @@ export function buildSteps(network: RoutingNetwork, usable: (edge: number) => bo
     if (!arrive) {
       // This step's cues announce the maneuver at its end: the next step's.
       const next = index + 1;
-      const nextText = spoken(next);
-      const announce = (at: number, text: string) => voice.push({ distance_along_geometry: round1(at), announcement: text, ssml_announcement: ssml(language, text) });
-      if (index === 0) {
-        if (distance - timing.near < timing.minimumGap) {
-          announce(distance, distance > timing.near ? linkedByDistanceText(language, own[0]!, distance, nextText) : linkedText(language, own[0]!, nextText));
-        } else {
-          announce(distance, own[0]!);
-        }
+      for (const { at, text } of cues(index, previousNearest)) {
+        voice.push({ distance_along_geometry: round1(at), announcement: text, ssml_announcement: ssml(language, text) });
       }
-      const startAnnounced = voice.length > 0 ? distance : Infinity;
-      if (distance >= timing.early + timing.minimumGap && startAnnounced - timing.early >= timing.minimumGap) {
-        announce(timing.early, inDistanceText(language, timing.early, nextText));
-      }
-      if (startAnnounced - timing.near >= timing.minimumGap) {
-        if (distance > timing.near) announce(timing.near, inDistanceText(language, timing.near, nextText));
-        else if (index > 0) announce(distance, nextText);
-      }
+      previousNearest = voice.length ? voice[voice.length - 1]!.distance_along_geometry : undefined;
 
       const following = next + 1;
       const preview = following < shapes.length && !isArrive(following) && (compound(next) || distance < COMPOUND_METRES);
@@ -235,7 +254,7 @@ export function buildSteps(network: RoutingNetwork, usable: (edge: number) => bo
       cycle_routes: arrive ? null : representativeRoutes(edges),
       ...(profile === 'cycling' ? { lit: arrive ? lastEdge.lit === true : isLit(edges) } : {}),
       segments: arrive ? [] : stretches(shape, profile),
-      voice_instructions: voice.sort((a, b) => b.distance_along_geometry - a.distance_along_geometry),
+      voice_instructions: voice,
       banner_instructions: banners,
     };
   });
