@@ -1,0 +1,86 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { cities } from '../../functions/cities/cities.ts';
+import { s3 } from '../../functions/platform/aws.ts';
+import { sharedDataPath } from '../../functions/platform/paths.ts';
+import { bucketName } from '../../functions/platform/resources.ts';
+import { currentPointerKey } from '../../functions/routing/graph-format.ts';
+import { cityGraph, forgetLoadedGraphs, GraphUnavailableError } from '../../functions/routing/graph-store.ts';
+import { buildCity, type BuildResult } from '../../graph-builder/build.ts';
+import { publishGraph } from '../../graph-builder/publish.ts';
+import { startLocalPlatform, type LocalPlatform } from '../../lib/local/platform.ts';
+
+/**
+ * The router's graph store against a real S3 protocol server (s3rver): one load per warm
+ * container shared by concurrent requests, a newer graph_version picked up after the refresh
+ * interval without a restart, and the loaded graph kept when a refresh fails.
+ */
+describe('graph store', () => {
+  let platform: LocalPlatform;
+  const built: BuildResult[] = [];
+
+  beforeAll(async () => {
+    platform = await startLocalPlatform({
+      stateDir: await mkdtemp(join(tmpdir(), 'spoke-graphs-')),
+      ports: { base: 0, app: 0, dynamodb: 0, s3: 0, sqs: 0, idp: 0 },
+      log: () => {},
+    });
+    // Two builds of the small San Francisco graph a day apart: two graph versions.
+    for (const day of ['2026-11-20', '2026-11-21']) {
+      const outDir = await mkdtemp(join(tmpdir(), 'spoke-graph-version-'));
+      built.push(await buildCity({ city: cities['sf-bay'], dataPath: sharedDataPath(), outDir, now: new Date(`${day}T03:00:00Z`) }));
+    }
+    forgetLoadedGraphs();
+  });
+  afterAll(async () => {
+    delete process.env.GRAPH_REFRESH_SECONDS;
+    await platform.stop();
+  });
+
+  const publish = async (build: BuildResult) => publishGraph(bucketName('graphs'), 'sf-bay', build.pointer, await readFile(build.graphPath));
+
+  it('answers GraphUnavailableError before any graph is published', async () => {
+    await expect(cityGraph('sf-bay')).rejects.toBeInstanceOf(GraphUnavailableError);
+  });
+
+  it('loads once for concurrent requests and keeps the graph across calls', async () => {
+    const [older] = built;
+    await publish(older!);
+    process.env.GRAPH_REFRESH_SECONDS = '3600';
+    const loads = await Promise.all([cityGraph('sf-bay'), cityGraph('sf-bay'), cityGraph('sf-bay')]);
+    expect(loads[0]!.version).toBe(older!.pointer.graph_version);
+    expect(loads[1]).toBe(loads[0]);
+    expect(loads[2]).toBe(loads[0]);
+    expect(await cityGraph('sf-bay')).toBe(loads[0]);
+  });
+
+  it('swaps in a newer graph_version after the refresh interval, serving the old one meanwhile', async () => {
+    const [older, newer] = built;
+    const current = await cityGraph('sf-bay');
+    await publish(newer!);
+    // Within the interval nothing is re-read.
+    expect(await cityGraph('sf-bay')).toBe(current);
+    process.env.GRAPH_REFRESH_SECONDS = '0';
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    // The call that notices the interval has passed still gets the loaded graph at once.
+    expect((await cityGraph('sf-bay')).version).toBe(older!.pointer.graph_version);
+    await vi.waitFor(async () => expect((await cityGraph('sf-bay')).version).toBe(newer!.pointer.graph_version), { timeout: 5000, interval: 20 });
+  });
+
+  it('keeps the loaded graph when the pointer names a graph that is not there', async () => {
+    const [, newer] = built;
+    const missing = { ...newer!.pointer, graph_version: 'sf-bay-20261122T030000-00000000', key: 'cities/sf-bay/graphs/missing.graph' };
+    await s3().send(new PutObjectCommand({ Bucket: bucketName('graphs'), Key: currentPointerKey('sf-bay'), Body: JSON.stringify(missing) }));
+    process.env.GRAPH_REFRESH_SECONDS = '0';
+    for (let call = 0; call < 5; call++) {
+      expect((await cityGraph('sf-bay')).version).toBe(newer!.pointer.graph_version);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    // Let the last refresh attempt finish before the platform stops.
+    process.env.GRAPH_REFRESH_SECONDS = '3600';
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  });
+});
