@@ -5,7 +5,7 @@ import { Costing, type Profile } from '../../functions/routing/costing.ts';
 import { turnAngle } from '../../functions/routing/geo.ts';
 import { localMinutes, NODE_JUNCTION } from '../../functions/routing/graph-format.ts';
 import {
-  CONNECTOR_METRES, OBVIOUS_MARGIN_DEGREES, SAME_NAME_TURN_DEGREES,
+  CONNECTOR_METRES, MAX_CONNECTED_SPAN_METRES, OBVIOUS_MARGIN_DEGREES, SAME_NAME_TURN_DEGREES,
 } from '../../functions/routing/guidance/maneuvers.ts';
 import { ANNOUNCEMENT_DISTANCES } from '../../functions/routing/guidance/narrative.ts';
 import { buildSteps, COMPOUND_METRES, type Step } from '../../functions/routing/guidance/steps.ts';
@@ -61,6 +61,27 @@ function sameNameTurnIsWarranted(network: RoutingNetwork, usable: (edge: number)
   for (let edge = graph.firstOut[node]!; edge < graph.firstOut[node + 1]!; edge++) {
     if (edge === taken || edge === wayBack || !usable(edge)) continue;
     if (Math.abs(turnAngle(step.maneuver.bearing_before, network.startBearing[edge]!)) < Math.abs(angle) + OBVIOUS_MARGIN_DEGREES) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether the route goes back along the way it came at the maneuver starting at path edge
+ * `index`: onto the road it arrived on, by name, or over a segment it also travels within a
+ * maneuver's span (MAX_CONNECTED_SPAN_METRES) before the maneuver or after it.
+ */
+function goesBackAlongWay(path: RoutedPath, index: number, step: Step): boolean {
+  let arriving = index - 1;
+  while (arriving > 0 && path.edges[arriving]!.length < 1) arriving--;
+  const arrivedOn = path.edges[arriving]!;
+  if (step.name && (arrivedOn.name || arrivedOn.ref) === step.name) return true;
+  const travelled = new Set<number>();
+  for (let before = index - 1, metres = 0; before >= 0 && metres < MAX_CONNECTED_SPAN_METRES; metres += path.edges[before]!.length, before--) {
+    travelled.add(path.edges[before]!.segment);
+  }
+  for (let after = index, metres = 0; after < path.edges.length && metres <= MAX_CONNECTED_SPAN_METRES; metres += path.edges[after]!.length, after++) {
+    if (travelled.has(path.edges[after]!.segment)) return true;
+    travelled.add(path.edges[after]!.segment);
   }
   return false;
 }
@@ -145,6 +166,11 @@ describe('guidance on random real routes', () => {
                 expect(sameNameTurnIsWarranted(network, usable, path, pathIndex, step)).toBe(true);
                 if (language === 'en' && step.name) expect(step.maneuver.instruction).toMatch(new RegExp(`^[^,]* to stay on ${step.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
               }
+
+              // A U-turn goes back along the way it came; heading back through a turn onto another way (a switchback) is a sharp turn.
+              const reverses = Math.abs(turnAngle(step.maneuver.bearing_before, step.maneuver.bearing_after)) >= 170;
+              if (step.maneuver.type === 'U-turn') expect(goesBackAlongWay(path, pathIndex, step)).toBe(true);
+              else if (reverses && turnTypes.has(step.maneuver.type)) expect(step.maneuver.modifier).toMatch(/^sharp (left|right)$/);
             }
 
             // Cues run far to near, within the step, never crowded; every maneuver is announced

@@ -14,6 +14,11 @@ import type { PathEdge, Position, RoutedPath } from '../path.ts';
  * the bearing before the first to the bearing after the last. Then each maneuver is kept only if
  * it tells the rider something: a new road name, a U-turn, a roundabout, or a turn that keeps the
  * name where it is not the obvious way on.
+ *
+ * A U-turn is the route going back along the way it came: onto the road it arrived on, by name,
+ * or back over the very stretch of an unnamed way (which is also what turning at a dead end
+ * does). A route that ends up heading back through a turn onto another way, such as a switchback
+ * ramp or a crossing to the path on the far side, makes a sharp turn, on the side it went round.
  */
 
 export type ManeuverType = 'Start' | 'Turn' | 'Continue' | 'roundabout' | 'U-turn' | 'Arrive';
@@ -50,7 +55,7 @@ const MIN_EDGE_METRES = 1;
 export const CONNECTOR_METRES: Record<Profile, number> = { cycling: 15, walking: 5 };
 
 /** A run of merged junctions never spans more than this (the compound-step distance). */
-const MAX_CONNECTED_SPAN_METRES = 30;
+export const MAX_CONNECTED_SPAN_METRES = 30;
 
 /** A name change within this angle of straight ahead is `Continue`; beyond it, `Turn`. */
 const CONTINUE_DEGREES = 30;
@@ -146,6 +151,45 @@ function arrivingEdgeIndex(path: RoutedPath, index: number): number {
 }
 
 /**
+ * Whether a route that reverses at the maneuver starting at path edge `first`, and leaves it on
+ * edge `leaving`, goes back along the way it came: onto the road it arrived on, by name, or back
+ * over a stretch it has just travelled (turning round on an unnamed way, or at a dead end).
+ */
+function turnsBackAlongWay(path: RoutedPath, first: number, leaving: number): boolean {
+  const arriving = arrivingEdgeIndex(path, first);
+  const label = roadLabel(path.edges[leaving]!);
+  if (label && label === roadLabel(path.edges[arriving]!)) return true;
+  const segment = path.edges[leaving]!.segment;
+  return path.edges.slice(arriving, leaving).some((edge) => edge.segment === segment);
+}
+
+/**
+ * How far the route turns, in signed degrees (positive clockwise), from arriving with
+ * `bearingBefore` to leaving with `bearingAfter` through path edges [first, leaving): the side a
+ * reversal went round, which its net bearing change, near 180 degrees, cannot tell.
+ */
+function turningThrough(path: RoutedPath, first: number, leaving: number, bearingBefore: number, bearingAfter: number): number {
+  let turning = 0;
+  let heading = bearingBefore;
+  let from: Position | undefined;
+  for (const edge of path.edges.slice(first, leaving)) {
+    for (const point of edge.coordinates) {
+      if (!from) {
+        from = point;
+        continue;
+      }
+      // Chords of at least a metre: shorter pieces of geometry carry no direction.
+      if (haversineMetres(from[0], from[1], point[0], point[1]) < MIN_EDGE_METRES) continue;
+      const bearing = bearingFrom(from, point);
+      turning += turnAngle(heading, bearing);
+      heading = bearing;
+      from = point;
+    }
+  }
+  return turning + turnAngle(heading, bearingAfter);
+}
+
+/**
  * Whether a turn of `angle` degrees is the obvious way on at the junction where path edge
  * `index` starts: no other road the rider may take (the way back aside) leaves within
  * OBVIOUS_MARGIN_DEGREES of being as straight as the route.
@@ -165,6 +209,8 @@ function isObviousWayOn(network: RoutingNetwork, usable: (edge: number) => boole
 /** A junction where something could be said, before merging and filtering. */
 interface Candidate {
   pathIndex: number;
+  /** Index of the path edge the rider leaves on: after the last junction of a merged run, or a roundabout's exit. */
+  leavingIndex: number;
   bearingBefore: number;
   bearingAfter: number;
   name: string;
@@ -199,7 +245,7 @@ function candidates(network: RoutingNetwork, usable: (edge: number) => boolean, 
       const exitIndex = Math.min(leave, edges.length - 1);
       const exitEdge = edges[exitIndex]!;
       const bearingAfter = bearingLeaving(path, exitIndex, profile);
-      found.push({ pathIndex: index, bearingBefore, bearingAfter, name: roadLabel(exitEdge), ref: exitEdge.ref, exit });
+      found.push({ pathIndex: index, leavingIndex: exitIndex, bearingBefore, bearingAfter, name: roadLabel(exitEdge), ref: exitEdge.ref, exit });
       index = leave;
       arriving = exitIndex;
       continue;
@@ -209,7 +255,7 @@ function candidates(network: RoutingNetwork, usable: (edge: number) => boolean, 
     const angle = Math.abs(turnAngle(bearingBefore, bearingAfter));
     const bends = angle >= SAME_NAME_TURN_DEGREES && isJunction(network, graph.edgeTail[edge.edge]!);
     if (roadLabel(edge) !== roadLabel(previous) || bends || modifierFor(angle) === 'uturn') {
-      found.push({ pathIndex: index, bearingBefore, bearingAfter, name: roadLabel(edge), ref: edge.ref });
+      found.push({ pathIndex: index, leavingIndex: index, bearingBefore, bearingAfter, name: roadLabel(edge), ref: edge.ref });
     }
   }
   return found;
@@ -228,7 +274,8 @@ function connect(path: RoutedPath, found: Candidate[], profile: Profile): Candid
       last !== undefined && last.exit === undefined && candidate.exit === undefined &&
       metresBetween(path, runEnd, candidate.pathIndex) < CONNECTOR_METRES[profile] &&
       metresBetween(path, last.pathIndex, candidate.pathIndex) <= MAX_CONNECTED_SPAN_METRES;
-    if (joins) merged[merged.length - 1] = { ...last, bearingAfter: candidate.bearingAfter, name: candidate.name, ref: candidate.ref };
+    const { leavingIndex, bearingAfter, name, ref } = candidate;
+    if (joins) merged[merged.length - 1] = { ...last, leavingIndex, bearingAfter, name, ref };
     else merged.push(candidate);
     runEnd = candidate.pathIndex;
   }
@@ -261,11 +308,15 @@ export function detectManeuvers(network: RoutingNetwork, usable: (edge: number) 
   let currentName = maneuvers[0]!.name;
 
   for (const candidate of connected) {
-    const { pathIndex, bearingBefore, bearingAfter, name, ref } = candidate;
+    const { pathIndex, leavingIndex, bearingBefore, bearingAfter, name, ref } = candidate;
     const location = edges[pathIndex]!.coordinates[0]!;
     const angle = turnAngle(bearingBefore, bearingAfter);
-    const modifier = modifierFor(angle);
+    let modifier = modifierFor(angle);
     const base = { pathIndex, location, bearingBefore, bearingAfter, name, ref };
+    // Heading back through a turn onto another way is a sharp turn, on the side the route went round.
+    if (candidate.exit === undefined && modifier === 'uturn' && !turnsBackAlongWay(path, pathIndex, leavingIndex)) {
+      modifier = turningThrough(path, pathIndex, leavingIndex, bearingBefore, bearingAfter) > 0 ? 'sharp right' : 'sharp left';
+    }
 
     if (candidate.exit !== undefined) {
       maneuvers.push({ ...base, type: 'roundabout', modifier, exit: candidate.exit, staysOn: false });
