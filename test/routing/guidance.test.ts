@@ -3,14 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { cityIds } from '../../functions/cities/index.ts';
 import { Costing, type Profile } from '../../functions/routing/costing.ts';
 import { turnAngle } from '../../functions/routing/geo.ts';
-import { localMinutes, NODE_JUNCTION } from '../../functions/routing/graph-format.ts';
+import {
+  EDGE_STEPS, localMinutes, NODE_JUNCTION, ROAD_CLASSES, roadClassOf, WALK_CROSSING, walkKindOf,
+} from '../../functions/routing/graph-format.ts';
 import {
   CONNECTOR_METRES, MAX_CONNECTED_SPAN_METRES, OBVIOUS_MARGIN_DEGREES, SAME_NAME_TURN_DEGREES,
 } from '../../functions/routing/guidance/maneuvers.ts';
-import { ANNOUNCEMENT_DISTANCES } from '../../functions/routing/guidance/narrative.ts';
+import en from '../../functions/routing/guidance/locales/en.json' with { type: 'json' };
+import es from '../../functions/routing/guidance/locales/es.json' with { type: 'json' };
+import { ANNOUNCEMENT_DISTANCES, type Language } from '../../functions/routing/guidance/narrative.ts';
 import { buildSteps, COMPOUND_METRES, type Step } from '../../functions/routing/guidance/steps.ts';
 import type { RoutingNetwork } from '../../functions/routing/network.ts';
-import { buildPath, type RoutedPath } from '../../functions/routing/path.ts';
+import { buildPath, type PathEdge, type RoutedPath } from '../../functions/routing/path.ts';
 import { findRoute } from '../../functions/routing/search.ts';
 import { positionsAt, snap } from '../../functions/routing/snap.ts';
 import { realGraph, seededRandom } from './real-graphs.ts';
@@ -32,6 +36,21 @@ const parsesAsXml = (text: string): boolean => {
 const turnTypes = new Set(['Turn', 'Continue', 'U-turn']);
 const linkWords = { en: ', then ', es: ' y luego ' };
 const sides = { en: { left: 'left', right: 'right' }, es: { left: 'izquierda', right: 'derecha' } };
+const wayWords = { en: en.ways, es: es.ways };
+const PATH_CLASSES: ReadonlySet<string> = new Set(['cycleway', 'path', 'footway', 'pedestrian', 'bridleway', 'steps']);
+
+/**
+ * `sentence`, a step's own instruction leading onto the unnamed `edge`, describes the way by
+ * its kind: steps and crossings as such, any other path as one of the locale's ways, and an
+ * unnamed road, which a rider sees as a road, as none.
+ */
+function expectDescribesWay(sentence: string, edge: PathEdge, language: Language): void {
+  const ways = wayWords[language];
+  const says = (words: string[]) => words.some((word) => sentence.includes(word));
+  if (edge.flags & EDGE_STEPS) expect(sentence).toContain(ways.steps);
+  else if (walkKindOf(edge.flags) === WALK_CROSSING) expect(says([ways.crossing, ways.cycle_crossing])).toBe(true);
+  else expect(says(Object.values(ways))).toBe(PATH_CLASSES.has(ROAD_CLASSES[roadClassOf(edge.flags)]!));
+}
 
 /** Index of the path edge a step's maneuver leads onto, searching from `from` on. */
 function pathIndexOf(path: RoutedPath, step: Step, from: number): number {
@@ -138,6 +157,16 @@ describe('guidance on random real routes', () => {
               for (let s = 1; s < step.segments.length; s++) expect(step.segments[s]!.start_index).toBe(step.segments[s - 1]!.end_index);
             }
 
+            // An unnamed way reads by its kind; the name stays the real one. Past a connector's length no
+            // later junction merges into a maneuver, so the way it leads onto is the one its words describe.
+            const sentence = step.maneuver.instruction.split(linkWords[language])[0]!;
+            expect(Object.values(wayWords[language])).not.toContain(step.name);
+            const describable = (edge: PathEdge) => !step.name && edge.length >= CONNECTOR_METRES[profile];
+            if (index === 0) {
+              const setsOffOn = path.edges.find((edge) => edge.length >= 1)!;
+              if (describable(setsOffOn)) expectDescribesWay(sentence, setsOffOn, language);
+            }
+
             // The words agree with the maneuver's side (the library's Spanish once said left for a slight right).
             const { type, modifier } = step.maneuver;
             if ((type === 'Turn' || type === 'Continue') && modifier && modifier !== 'straight') {
@@ -162,6 +191,14 @@ describe('guidance on random real routes', () => {
               const pathIndex = pathIndexOf(path, step, searchFrom);
               expect(pathIndex).toBeGreaterThan(0);
               searchFrom = pathIndex;
+              if (describable(path.edges[pathIndex]!)) expectDescribesWay(sentence, path.edges[pathIndex]!, language);
+              // The banner and the last cue before an unnamed way say what its instruction says.
+              if (!step.name) {
+                const before = steps[index - 1]!;
+                expect(before.banner_instructions[0]!.primary.text).toBe(sentence);
+                const lastCue = before.voice_instructions.at(-1);
+                if (lastCue) expect(lastCue.announcement.toLowerCase()).toContain(sentence.toLowerCase());
+              }
               if (step.maneuver.type === 'Turn' && step.name === steps[index - 1]!.name) {
                 expect(sameNameTurnIsWarranted(network, usable, path, pathIndex, step)).toBe(true);
                 if (language === 'en' && step.name) expect(step.maneuver.instruction).toMatch(new RegExp(`^[^,]* to stay on ${step.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));

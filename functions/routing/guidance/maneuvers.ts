@@ -1,5 +1,5 @@
 import type { Profile } from '../costing.ts';
-import { EDGE_ROUNDABOUT, NODE_JUNCTION } from '../graph-format.ts';
+import { EDGE_ROUNDABOUT, EDGE_STEPS, NODE_JUNCTION, ROAD_CLASSES, roadClassOf, WALK_CROSSING, walkKindOf } from '../graph-format.ts';
 import { bearingDegrees, haversineMetres, turnAngle } from '../geo.ts';
 import type { RoutingNetwork } from '../network.ts';
 import type { PathEdge, Position, RoutedPath } from '../path.ts';
@@ -24,6 +24,9 @@ import type { PathEdge, Position, RoutedPath } from '../path.ts';
 export type ManeuverType = 'Start' | 'Turn' | 'Continue' | 'roundabout' | 'U-turn' | 'Arrive';
 export type Modifier = 'uturn' | 'sharp right' | 'right' | 'slight right' | 'straight' | 'slight left' | 'left' | 'sharp left';
 
+/** What an unnamed path-like way is to a rider, so the text can describe it where there is no name to read. */
+export type WayKind = 'steps' | 'crossing' | 'cycle_crossing' | 'cycle_path' | 'footpath' | 'path';
+
 /** The end sentinel: the spec leaves its literal value open; ours is `Arrive`. */
 export const ARRIVE: ManeuverType = 'Arrive';
 
@@ -40,7 +43,9 @@ export interface Maneuver {
   /** The road the maneuver leads onto, as the rider reads it, and its reference. */
   name: string;
   ref: string;
-  /** A turn (or U-turn) that keeps the name of the road the rider is on. */
+  /** Where that way has neither name nor reference: what kind of path it is, if it is one. */
+  wayKind?: WayKind;
+  /** A turn (or U-turn) that keeps the name of the road the rider is on; an unnamed way has none to keep. */
   staysOn: boolean;
 }
 
@@ -84,6 +89,23 @@ const isSharp = (modifier: Modifier | undefined): boolean => modifier === 'sharp
 
 /** The name a rider reads on signs: street name, else reference, else nothing. */
 export const roadLabel = (edge: PathEdge): string => edge.name || edge.ref;
+
+const PATH_CLASSES: ReadonlySet<string> = new Set(['cycleway', 'path', 'footway', 'pedestrian', 'bridleway', 'steps']);
+
+/**
+ * The kind of an unnamed path-like way, from its mapping: steps, a crossing of a carriageway, a
+ * path for bicycles (a cycleway, or a path whose safety class says it is one), a footway or
+ * pedestrian way, or any other path. An unnamed road has none: a rider sees a road as a road.
+ */
+export function wayKindOf(edge: PathEdge): WayKind | undefined {
+  if (roadLabel(edge)) return undefined;
+  const roadClass = ROAD_CLASSES[roadClassOf(edge.flags)]!;
+  if (edge.flags & EDGE_STEPS) return 'steps';
+  if (walkKindOf(edge.flags) === WALK_CROSSING) return roadClass === 'cycleway' ? 'cycle_crossing' : 'crossing';
+  if (!PATH_CLASSES.has(roadClass)) return undefined;
+  if (roadClass === 'cycleway' || edge.safety === 'cycleway') return 'cycle_path';
+  return roadClass === 'footway' || roadClass === 'pedestrian' ? 'footpath' : 'path';
+}
 
 const hasDirection = (edge: PathEdge): boolean => edge.length >= MIN_EDGE_METRES;
 
@@ -215,6 +237,7 @@ interface Candidate {
   bearingAfter: number;
   name: string;
   ref: string;
+  wayKind: WayKind | undefined;
   /** Roundabouts: 1-based exit taken. */
   exit?: number;
 }
@@ -245,7 +268,7 @@ function candidates(network: RoutingNetwork, usable: (edge: number) => boolean, 
       const exitIndex = Math.min(leave, edges.length - 1);
       const exitEdge = edges[exitIndex]!;
       const bearingAfter = bearingLeaving(path, exitIndex, profile);
-      found.push({ pathIndex: index, leavingIndex: exitIndex, bearingBefore, bearingAfter, name: roadLabel(exitEdge), ref: exitEdge.ref, exit });
+      found.push({ pathIndex: index, leavingIndex: exitIndex, bearingBefore, bearingAfter, name: roadLabel(exitEdge), ref: exitEdge.ref, wayKind: wayKindOf(exitEdge), exit });
       index = leave;
       arriving = exitIndex;
       continue;
@@ -255,7 +278,7 @@ function candidates(network: RoutingNetwork, usable: (edge: number) => boolean, 
     const angle = Math.abs(turnAngle(bearingBefore, bearingAfter));
     const bends = angle >= SAME_NAME_TURN_DEGREES && isJunction(network, graph.edgeTail[edge.edge]!);
     if (roadLabel(edge) !== roadLabel(previous) || bends || modifierFor(angle) === 'uturn') {
-      found.push({ pathIndex: index, leavingIndex: index, bearingBefore, bearingAfter, name: roadLabel(edge), ref: edge.ref });
+      found.push({ pathIndex: index, leavingIndex: index, bearingBefore, bearingAfter, name: roadLabel(edge), ref: edge.ref, wayKind: wayKindOf(edge) });
     }
   }
   return found;
@@ -274,8 +297,8 @@ function connect(path: RoutedPath, found: Candidate[], profile: Profile): Candid
       last !== undefined && last.exit === undefined && candidate.exit === undefined &&
       metresBetween(path, runEnd, candidate.pathIndex) < CONNECTOR_METRES[profile] &&
       metresBetween(path, last.pathIndex, candidate.pathIndex) <= MAX_CONNECTED_SPAN_METRES;
-    const { leavingIndex, bearingAfter, name, ref } = candidate;
-    if (joins) merged[merged.length - 1] = { ...last, leavingIndex, bearingAfter, name, ref };
+    const { leavingIndex, bearingAfter, name, ref, wayKind } = candidate;
+    if (joins) merged[merged.length - 1] = { ...last, leavingIndex, bearingAfter, name, ref, wayKind };
     else merged.push(candidate);
     runEnd = candidate.pathIndex;
   }
@@ -294,6 +317,7 @@ export function detectManeuvers(network: RoutingNetwork, usable: (edge: number) 
       bearingAfter: bearingLeaving(path, 0, profile),
       name: roadLabel(first),
       ref: first.ref,
+      wayKind: wayKindOf(first),
       staysOn: false,
     },
   ];
@@ -302,8 +326,8 @@ export function detectManeuvers(network: RoutingNetwork, usable: (edge: number) 
   const turnsBack = opening && opening.exit === undefined && modifierFor(turnAngle(opening.bearingBefore, opening.bearingAfter)) === 'uturn';
   if (turnsBack && metresBetween(path, 0, opening.pathIndex) < CONNECTOR_METRES[profile]) {
     // A route that starts a few metres the wrong way (a start at a node) sets off the other way.
-    const { bearingAfter, name, ref } = connected.shift()!;
-    Object.assign(maneuvers[0]!, { bearingAfter, name, ref });
+    const { bearingAfter, name, ref, wayKind } = connected.shift()!;
+    Object.assign(maneuvers[0]!, { bearingAfter, name, ref, wayKind });
   }
   let currentName = maneuvers[0]!.name;
 
@@ -312,7 +336,7 @@ export function detectManeuvers(network: RoutingNetwork, usable: (edge: number) 
     const location = edges[pathIndex]!.coordinates[0]!;
     const angle = turnAngle(bearingBefore, bearingAfter);
     let modifier = modifierFor(angle);
-    const base = { pathIndex, location, bearingBefore, bearingAfter, name, ref };
+    const base = { pathIndex, location, bearingBefore, bearingAfter, name, ref, wayKind: candidate.wayKind };
     // Heading back through a turn onto another way is a sharp turn, on the side the route went round.
     if (candidate.exit === undefined && modifier === 'uturn' && !turnsBackAlongWay(path, pathIndex, leavingIndex)) {
       modifier = turningThrough(path, pathIndex, leavingIndex, bearingBefore, bearingAfter) > 0 ? 'sharp right' : 'sharp left';
@@ -331,7 +355,7 @@ export function detectManeuvers(network: RoutingNetwork, usable: (edge: number) 
         isJunction(network, network.graph.edgeTail[edges[pathIndex]!.edge]!) && Math.abs(angle) >= SAME_NAME_TURN_DEGREES &&
         (isSharp(modifier) || !isObviousWayOn(network, usable, path, pathIndex, bearingBefore, angle));
       if (!worthSaying) continue;
-      maneuvers.push({ ...base, type: 'Turn', modifier, staysOn: true });
+      maneuvers.push({ ...base, type: 'Turn', modifier, staysOn: name !== '' });
     }
     currentName = name;
   }

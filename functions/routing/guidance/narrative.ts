@@ -2,7 +2,7 @@ import textInstructions from 'osrm-text-instructions';
 import en from './locales/en.json' with { type: 'json' };
 import es from './locales/es.json' with { type: 'json' };
 import type { Profile } from '../costing.ts';
-import type { Maneuver } from './maneuvers.ts';
+import type { Maneuver, WayKind } from './maneuvers.ts';
 
 /**
  * The narrative ("odin", second half): text for maneuvers in the rider's language. Maneuver
@@ -10,7 +10,8 @@ import type { Maneuver } from './maneuvers.ts';
  * sentences (arrival, distances, linking phrases) are in locales/*.json, which also replace the
  * library's sentences where they read wrong (its Spanish has wrong directions and broken
  * templates for some turns). Street names are never translated: they pass through as they are on
- * the signs.
+ * the signs. A way with no name is described by its kind instead ("the footpath"), in the
+ * locale's words, wherever a name would go.
  */
 
 export type Language = 'en' | 'es';
@@ -24,8 +25,21 @@ interface Locale {
   decimal_separator: string;
   phrase: { one_in_distance: string; two_linked: string; two_linked_by_distance: string };
   ssml_lang: string;
-  /** Sentences replacing the library's, by its maneuver type, then modifier (or `default`). */
-  instructions?: Record<string, Record<string, { default: string; name: string }>>;
+  /** An unnamed way as a sentence names it, by its kind: "the footpath", "el camino peatonal". */
+  ways: Record<WayKind, string>;
+  /** Sentences replacing the library's, by its maneuver type, then modifier (or `default` for any). */
+  instructions?: Record<string, Record<string, Sentences>>;
+}
+
+/**
+ * One maneuver's sentences: without a way, onto a named way, and onto a way described by its
+ * kind where the language needs other words for it (`name` otherwise). Any left out are the
+ * library's.
+ */
+interface Sentences {
+  default?: string;
+  name?: string;
+  way?: string;
 }
 
 const locales: Record<Language, Locale> = { en, es };
@@ -53,10 +67,12 @@ function otiType(maneuver: Maneuver): string {
   }
 }
 
-/** The sentence for one maneuver, e.g. `Turn left onto Euston Road`. */
+/** The sentence for one maneuver, e.g. `Turn left onto Euston Road`, or `Turn left onto the footpath` where the way has no name. */
 export function maneuverText(language: Language, maneuver: Maneuver): string {
-  if (maneuver.type === 'Arrive') return locales[language].arrive;
+  const locale = locales[language];
+  if (maneuver.type === 'Arrive') return locale.arrive;
   const type = otiType(maneuver);
+  const { wayKind } = maneuver;
   const step = {
     maneuver: {
       type,
@@ -64,15 +80,18 @@ export function maneuverText(language: Language, maneuver: Maneuver): string {
       ...(maneuver.exit ? { exit: maneuver.exit } : {}),
       bearing_after: maneuver.bearingAfter,
     },
-    name: maneuver.name,
+    name: wayKind ? locale.ways[wayKind] : maneuver.name,
     ref: maneuver.ref,
   };
-  const replacement = locales[language].instructions?.[type]?.[maneuver.modifier ?? 'default'];
-  if (!replacement) return compiler.compile(language, step);
+  const sentences = locale.instructions?.[type];
+  const replacement = sentences?.[maneuver.modifier ?? 'default'] ?? sentences?.default;
   const wayName = compiler.getWayName(language, step);
-  return compiler.tokenize(language, wayName ? replacement.name : replacement.default, {
+  const template = !wayName ? replacement?.default : wayKind ? (replacement?.way ?? replacement?.name) : replacement?.name;
+  if (!template) return compiler.compile(language, step);
+  return compiler.tokenize(language, template, {
     way_name: wayName,
     direction: compiler.directionFromDegree(language, maneuver.bearingAfter),
+    exit_number: compiler.ordinalize(language, maneuver.exit ?? 1),
   });
 }
 

@@ -17,6 +17,7 @@ declare module 'osrm-text-instructions' {
     capitalizeFirstLetter(language: string, text: string): string;
     getWayName(language: string, step: InstructionStep, options?: object): string;
     directionFromDegree(language: string, degree: number): string;
+    ordinalize(language: string, number: number): string;
   }
   export default function textInstructions(version: 'v5'): TextInstructions;
 }
