@@ -55,6 +55,8 @@ const routes: Record<CityId, GoldenRoute[]> = {
     cycling('Sands Street to Henry Street, Brooklyn Heights', true, [-73.98588, 40.70013], [-73.99387, 40.6957]),
     cycling('East 42nd Street to West 33rd Street', false, [-73.97705, 40.75186], [-74.00438, 40.75592]),
     cycling('Murray Street to Christopher Street by the Hudson River Greenway', false, [-74.0095, 40.7141], [-74.00353, 40.73349]),
+    walking('East 42nd Street to Bryant Park, by the park steps', [-73.97705, 40.75186], [-73.9831, 40.7536]),
+    walking('Henry Street to Brooklyn Bridge Park, by Squibb Park Bridge', [-73.99387, 40.6957], [-73.999, 40.7]),
   ],
   'los-angeles': [
     cycling('Royce Drive to Westholme Avenue, across the UCLA campus', true, [-118.44259, 34.07387], [-118.43401, 34.06215]),
