@@ -15,10 +15,11 @@ import type { PathEdge, Position, RoutedPath } from '../path.ts';
  * it tells the rider something: a new road name, a U-turn, a roundabout, or a turn that keeps the
  * name where it is not the obvious way on.
  *
- * A U-turn is the route going back along the way it came: onto the road it arrived on, by name,
- * or back over the very stretch of an unnamed way (which is also what turning at a dead end
- * does). A route that ends up heading back through a turn onto another way, such as a switchback
- * ramp or a crossing to the path on the far side, makes a sharp turn, on the side it went round.
+ * A U-turn is the route going back along the way it came: back over the very stretch it has
+ * just travelled (which is also what turning at a dead end does), or from a junction onto the
+ * road it arrived on, by name. A route that ends up heading back through a turn onto another
+ * way, such as a switchback ramp or a crossing to the path on the far side, makes a sharp turn,
+ * on the side it went round.
  */
 
 export type ManeuverType = 'Start' | 'Turn' | 'Continue' | 'roundabout' | 'U-turn' | 'Arrive';
@@ -174,15 +175,18 @@ function arrivingEdgeIndex(path: RoutedPath, index: number): number {
 
 /**
  * Whether a route that reverses at the maneuver starting at path edge `first`, and leaves it on
- * edge `leaving`, goes back along the way it came: onto the road it arrived on, by name, or back
- * over a stretch it has just travelled (turning round on an unnamed way, or at a dead end).
+ * edge `leaving`, goes back along the way it came: back over a stretch it has just travelled
+ * (turning round on an unnamed way, or at a dead end), or from a junction onto the road it
+ * arrived on, by name (the other carriageway, round through a side street). A named road that
+ * bends back on itself away from any junction is only a bend.
  */
-function turnsBackAlongWay(path: RoutedPath, first: number, leaving: number): boolean {
+function turnsBackAlongWay(network: RoutingNetwork, path: RoutedPath, first: number, leaving: number): boolean {
   const arriving = arrivingEdgeIndex(path, first);
-  const label = roadLabel(path.edges[leaving]!);
-  if (label && label === roadLabel(path.edges[arriving]!)) return true;
   const segment = path.edges[leaving]!.segment;
-  return path.edges.slice(arriving, leaving).some((edge) => edge.segment === segment);
+  if (path.edges.slice(arriving, leaving).some((edge) => edge.segment === segment)) return true;
+  const label = roadLabel(path.edges[leaving]!);
+  const throughJunction = path.edges.slice(first, leaving + 1).some((edge) => isJunction(network, network.graph.edgeTail[edge.edge]!));
+  return label !== '' && label === roadLabel(path.edges[arriving]!) && throughJunction;
 }
 
 /**
@@ -338,7 +342,7 @@ export function detectManeuvers(network: RoutingNetwork, usable: (edge: number) 
     let modifier = modifierFor(angle);
     const base = { pathIndex, location, bearingBefore, bearingAfter, name, ref, wayKind: candidate.wayKind };
     // Heading back through a turn onto another way is a sharp turn, on the side the route went round.
-    if (candidate.exit === undefined && modifier === 'uturn' && !turnsBackAlongWay(path, pathIndex, leavingIndex)) {
+    if (candidate.exit === undefined && modifier === 'uturn' && !turnsBackAlongWay(network, path, pathIndex, leavingIndex)) {
       modifier = turningThrough(path, pathIndex, leavingIndex, bearingBefore, bearingAfter) > 0 ? 'sharp right' : 'sharp left';
     }
 
