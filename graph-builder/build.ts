@@ -2,7 +2,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { City } from '../functions/cities/cities.ts';
 import {
-  GRAPH_FORMAT_VERSION, currentPointerKey, graphKey, openGraph, type CurrentGraphPointer, type GraphHeader, type GraphSections,
+  GRAPH_FORMAT_VERSION, currentPointerKey, graphKey, graphOf, type CurrentGraphPointer, type GraphHeader, type GraphSections,
 } from '../functions/routing/graph-format.ts';
 import { computeLandmarkSections } from '../functions/routing/landmarks.ts';
 import { RoutingNetwork } from '../functions/routing/network.ts';
@@ -185,14 +185,12 @@ async function removeOldVersions(outDir: string, cityId: string, current: string
 }
 
 /**
- * Serialises the graph with its landmark tables. The tables are computed by the router's own
- * costing on the graph as the router will open it, so a first serialisation without them comes first.
+ * Serialises the graph with its landmark tables, computed by the router's own costing on the
+ * builder's arrays seen as the router will see the graph.
  */
 function withLandmarks(header: Omit<HeaderWithoutSections, 'landmarks'>, sections: Omit<GraphSections, LandmarkSectionName>): Uint8Array {
-  const unbounded = serializeGraph(
-    { ...header, landmarks: { costing: '', count: 0, metrics: [] } },
-    { ...sections, landmarkNodes: new Uint32Array(0), landmarkLeave: new Uint8Array(0), landmarkFrom: new Uint16Array(0), landmarkTo: new Uint16Array(0) },
-  );
-  const landmarks = computeLandmarkSections(new RoutingNetwork(openGraph(unbounded)));
+  const noLandmarks = { landmarkNodes: new Uint32Array(0), landmarkLeave: new Uint8Array(0), landmarkFrom: new Uint16Array(0), landmarkTo: new Uint16Array(0) };
+  const graph = graphOf({ ...header, landmarks: { costing: '', count: 0, metrics: [] } }, { ...sections, ...noLandmarks });
+  const landmarks = computeLandmarkSections(new RoutingNetwork(graph));
   return serializeGraph({ ...header, landmarks: landmarks.header }, { ...sections, ...landmarks.sections });
 }

@@ -339,8 +339,11 @@ export interface GraphHeader {
   readonly sections: Readonly<Record<SectionName, SectionEntry>>;
 }
 
+/** What a graph knows about itself: the header, less where its sections sit in a file. */
+export type GraphInfo = Omit<GraphHeader, 'sections'>;
+
 export interface Graph extends GraphSections {
-  readonly header: GraphHeader;
+  readonly header: GraphInfo;
   readonly nodeCount: number;
   readonly edgeCount: number;
   readonly segmentCount: number;
@@ -387,10 +390,14 @@ export function openGraph(bytes: Uint8Array): Graph {
     if (end > aligned.byteLength) throw new Error(`Graph file truncated in section ${name}`);
     sections[name] = new Constructor(aligned.buffer as ArrayBuffer, aligned.byteOffset + entry.offset, entry.length);
   }
-  const typed = sections as unknown as GraphSections;
+  return graphOf(header, sections as unknown as GraphSections);
+}
+
+/** A graph over sections already in memory: a file's views (openGraph) or the builder's arrays. */
+export function graphOf(header: GraphInfo, sections: GraphSections): Graph {
   const stringCache = new Map<number, string>();
   return {
-    ...typed,
+    ...sections,
     header,
     nodeCount: header.counts.nodes,
     edgeCount: header.counts.edges,
@@ -399,7 +406,7 @@ export function openGraph(bytes: Uint8Array): Graph {
       if (id === 0) return '';
       let text = stringCache.get(id);
       if (text === undefined) {
-        text = textDecoder.decode(typed.stringBytes.subarray(typed.stringOffsets[id], typed.stringOffsets[id + 1]));
+        text = textDecoder.decode(sections.stringBytes.subarray(sections.stringOffsets[id], sections.stringOffsets[id + 1]));
         stringCache.set(id, text);
       }
       return text;
