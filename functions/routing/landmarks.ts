@@ -169,7 +169,7 @@ export function computeLandmarks(costing: Costing, count = LANDMARK_COUNT): Land
  * Picks landmarks the planar way: split the plane around the graph's centre into equal sectors
  * and take, in each, the usable node farthest from the centre.
  */
-export function selectLandmarkNodes(network: RoutingNetwork, usableNode: (node: number) => boolean, count: number): number[] {
+function selectLandmarkNodes(network: RoutingNetwork, usableNode: (node: number) => boolean, count: number): number[] {
   const nodeCount = network.graph.nodeCount;
   let sumLon = 0;
   let sumLat = 0;

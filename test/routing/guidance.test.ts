@@ -17,7 +17,7 @@ import type { RoutingNetwork } from '../../functions/routing/network.ts';
 import { buildPath, type PathEdge, type RoutedPath } from '../../functions/routing/path.ts';
 import { findRoute } from '../../functions/routing/search.ts';
 import { positionsAt, snap } from '../../functions/routing/snap.ts';
-import { realGraph, seededRandom } from './real-graphs.ts';
+import { randomNodeLocation, realGraph, seededRandom } from './real-graphs.ts';
 
 /** Properties of the turn-by-turn steps on random real routes, in both languages. */
 
@@ -116,12 +116,8 @@ describe('guidance on random real routes', () => {
         const profile: Profile = attempt % 3 === 2 ? 'walking' : 'cycling';
         const costing = new Costing(network, { profile, supersafe: attempt % 2 === 0, night: false, departureMinute: localMinutes(2026, 6, 15, 12, 0) });
         const usable = (edge: number) => costing.usable(edge);
-        const near = () => {
-          const node = Math.floor(random() * network.graph.nodeCount);
-          return [network.nodeLon(node), network.nodeLat(node)] as const;
-        };
-        const from = snap(network, usable, near());
-        const to = snap(network, usable, near());
+        const from = snap(network, usable, randomNodeLocation(network, random));
+        const to = snap(network, usable, randomNodeLocation(network, random));
         if (!from || !to) continue;
         const result = findRoute(costing, loaded.workspace, positionsAt(network, usable, from), positionsAt(network, usable, to), to.location);
         if (!result) continue;

@@ -8,7 +8,7 @@ import {
 } from '../../functions/routing/landmarks.ts';
 import { findRoute, SearchWorkspace } from '../../functions/routing/search.ts';
 import { positionsAt, snap } from '../../functions/routing/snap.ts';
-import { realGraph, realGraphBytes, seededRandom } from './real-graphs.ts';
+import { randomNodeLocation, realGraph, realGraphBytes, seededRandom } from './real-graphs.ts';
 
 const departureMinute = localMinutes(2026, 6, 15, 8, 30);
 
@@ -85,12 +85,8 @@ describe('landmark bounds on the real graphs', () => {
     for (let pair = 0; pair < 40; ) {
       const costing = new Costing(network, { profile: 'cycling', supersafe: pair % 2 === 0, night: false, departureMinute });
       const usable = (edge: number) => costing.usable(edge);
-      const point = () => {
-        const node = Math.floor(random() * network.graph.nodeCount);
-        return [network.nodeLon(node), network.nodeLat(node)] as const;
-      };
-      const from = snap(network, usable, point());
-      const to = snap(network, usable, point());
+      const from = snap(network, usable, randomNodeLocation(network, random));
+      const to = snap(network, usable, randomNodeLocation(network, random));
       if (!from || !to) continue;
       const sources = positionsAt(network, usable, from);
       const targets = positionsAt(network, usable, to);

@@ -4,6 +4,7 @@ import type { CityId } from '../../functions/cities/index.ts';
 import { graphOutputDir } from '../../functions/platform/paths.ts';
 import { currentPointerKey, type CurrentGraphPointer } from '../../functions/routing/graph-format.ts';
 import { loadGraphBytes, type LoadedGraph } from '../../functions/routing/graph-store.ts';
+import type { RoutingNetwork } from '../../functions/routing/network.ts';
 
 /** The bytes of a real city graph the test run built (test/graphs-setup.ts). */
 export function realGraphBytes(city: CityId): Uint8Array {
@@ -24,4 +25,10 @@ export function seededRandom(seed: number): () => number {
     state = (state * 1664525 + 1013904223) >>> 0;
     return state / 2 ** 32;
   };
+}
+
+/** The location of a random node of the graph: always on the network, even in sparse extracts. */
+export function randomNodeLocation(network: RoutingNetwork, random: () => number): [number, number] {
+  const node = Math.floor(random() * network.graph.nodeCount);
+  return [network.nodeLon(node), network.nodeLat(node)];
 }

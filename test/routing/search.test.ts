@@ -5,7 +5,7 @@ import { isWindowActive, localMinutes, RESTRICTION_SAME_CYCLEWAY } from '../../f
 import { MinHeap } from '../../functions/routing/heap.ts';
 import { findRoute, type EdgePosition } from '../../functions/routing/search.ts';
 import { positionsAt, snap } from '../../functions/routing/snap.ts';
-import { realGraph, seededRandom } from './real-graphs.ts';
+import { randomNodeLocation, realGraph, seededRandom } from './real-graphs.ts';
 
 /**
  * A plain edge-based Dijkstra written independently of the router: no heuristic, and turn
@@ -93,10 +93,10 @@ describe('edge-based A* against a plain Dijkstra on the real graphs', () => {
       for (let attempt = 0; compared < 60 && attempt < 200; attempt++) {
         const costing = new Costing(network, { ...variants[attempt % variants.length]!, departureMinute });
         const usable = (edge: number) => costing.usable(edge);
-        // A random node, nudged: always near the network, even in sparse extracts.
+        // A random node, nudged off it by up to about 20 m.
         const point = () => {
-          const node = Math.floor(random() * network.graph.nodeCount);
-          return [network.nodeLon(node) + (random() - 0.5) * 4e-4, network.nodeLat(node) + (random() - 0.5) * 4e-4] as const;
+          const [lon, lat] = randomNodeLocation(network, random);
+          return [lon + (random() - 0.5) * 4e-4, lat + (random() - 0.5) * 4e-4] as const;
         };
         const from = snap(network, usable, point());
         const to = snap(network, usable, point());
