@@ -45,7 +45,7 @@ import {
 } from '../functions/oauth/clients.ts';
 import { revokeGrantsOfClient } from '../functions/oauth/grants.ts';
 import { listSigningKeys, rotateSigningKeys } from '../functions/oauth/signing-keys.ts';
-import { localStateDir } from '../functions/platform/paths.ts';
+import { localStateDir } from '../core/paths.ts';
 import { functionEnvironment } from '../lib/local/provision.ts';
 
 class UsageError extends Error {}

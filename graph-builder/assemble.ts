@@ -1,14 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import type { City } from '../functions/cities/cities.ts';
-import { pointInRing } from '../functions/cities/lookup.ts';
-import {
-  CLOSURE_CONTINUES, CLOSURE_CYCLING, CLOSURE_DATED, CLOSURE_OUTSIDE_WINDOW, CLOSURE_WALKING, EDGE_ARRIVAL_CONTROL_SHIFT,
-  EDGE_CONTRAFLOW, EDGE_CYCLE_ROUTE, EDGE_CYCLING, EDGE_DISMOUNT, EDGE_JUNCTION_CONTROLLED, EDGE_LINK, EDGE_LIT_SHIFT,
-  EDGE_RESTRICTION_FROM, EDGE_REVERSED, EDGE_ROAD_CLASS_SHIFT, EDGE_ROADWORKS, EDGE_ROUNDABOUT, EDGE_STEPS,
-  EDGE_SURFACE_SHIFT, EDGE_WALK_KIND_SHIFT, EDGE_WALKING, NODE_JUNCTION, WALK_CARRIAGEWAY, RESTRICTION_BICYCLE_SPECIFIC,
-  RESTRICTION_FROM_ONLY, RESTRICTION_SAME_CYCLEWAY, RESTRICTION_VIA_WAY, ROAD_CLASSES, SAFETY_CYCLEWAY, roadClassOf, safetyClassOf,
-  type ElevationSource, type GraphSections, type GridSpec,
-} from '../functions/routing/graph-format.ts';
+import type { City } from '../core/cities/cities.ts';
+import { pointInRing } from '../core/cities/lookup.ts';
+import { CLOSURE_CONTINUES, CLOSURE_CYCLING, CLOSURE_DATED, CLOSURE_OUTSIDE_WINDOW, CLOSURE_WALKING, EDGE_ARRIVAL_CONTROL_SHIFT, EDGE_CONTRAFLOW, EDGE_CYCLE_ROUTE, EDGE_CYCLING, EDGE_DISMOUNT, EDGE_JUNCTION_CONTROLLED, EDGE_LINK, EDGE_LIT_SHIFT, EDGE_RESTRICTION_FROM, EDGE_REVERSED, EDGE_ROAD_CLASS_SHIFT, EDGE_ROADWORKS, EDGE_ROUNDABOUT, EDGE_STEPS, EDGE_SURFACE_SHIFT, EDGE_WALK_KIND_SHIFT, EDGE_WALKING, NODE_JUNCTION, WALK_CARRIAGEWAY, RESTRICTION_BICYCLE_SPECIFIC, RESTRICTION_FROM_ONLY, RESTRICTION_SAME_CYCLEWAY, RESTRICTION_VIA_WAY, ROAD_CLASSES, SAFETY_CYCLEWAY, roadClassOf, safetyClassOf } from '../core/graph/flags.ts';
+import { type ElevationSource, type GraphSections, type GridSpec } from '../core/graph/layout.ts';
 import type { Collected } from './collect.ts';
 import { selectComponents, stronglyConnectedComponents } from './components.ts';
 import { OSM_ELEVATION_MIN_COVERAGE, type Dem } from './elevation.ts';

@@ -4,9 +4,10 @@ import { cpus, loadavg, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
-import { allCities, cities, type City } from '../functions/cities/cities.ts';
-import { projectRoot, sharedDataPath } from '../functions/platform/paths.ts';
-import { EDGE_CYCLING, openGraph, type Graph } from '../functions/routing/graph-format.ts';
+import { buildableCities, buildableCity, type BuildableCity } from './cities.ts';
+import { projectRoot, sharedDataPath } from '../core/paths.ts';
+import { EDGE_CYCLING } from '../core/graph/flags.ts';
+import { openGraph, type Graph } from '../core/graph/layout.ts';
 import { buildCity, type BuildReport } from './build.ts';
 import { stronglyConnectedComponents } from './components.ts';
 import { encodePbf, type OsmElements } from './osm/pbf-writer.ts';
@@ -26,7 +27,7 @@ const SECTION_END = '<!-- graph-builder:end -->';
 const print = (line: string): boolean => process.stdout.write(`${line}\n`);
 
 /** Runs this script as a child that builds one city (given as JSON) and exits. */
-async function buildInChild(city: City, dataPath: string): Promise<BuildReport> {
+async function buildInChild(city: BuildableCity, dataPath: string): Promise<BuildReport> {
   const outDir = await mkdtemp(join(tmpdir(), 'graph-bench-'));
   const configPath = join(outDir, 'city.json');
   await writeFile(configPath, JSON.stringify({ city, dataPath, outDir }));
@@ -36,13 +37,13 @@ async function buildInChild(city: City, dataPath: string): Promise<BuildReport> 
 }
 
 async function childBuild(configPath: string): Promise<void> {
-  const { city, dataPath, outDir } = JSON.parse(await readFile(configPath, 'utf8')) as { city: City; dataPath: string; outDir: string };
+  const { city, dataPath, outDir } = JSON.parse(await readFile(configPath, 'utf8')) as { city: BuildableCity; dataPath: string; outDir: string };
   await buildCity({ city, dataPath, outDir });
 }
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-async function inputBytes(city: City, dataPath: string): Promise<number> {
+async function inputBytes(city: BuildableCity, dataPath: string): Promise<number> {
   let total = 0;
   for (const extract of city.graph.extracts) total += (await stat(join(dataPath, extract))).size;
   return total;
@@ -191,7 +192,7 @@ async function main(): Promise<void> {
     '|---|---|---|---|---|---|---|',
   ];
   let newYorkGraph: Graph | null = null;
-  for (const city of allCities) {
+  for (const city of buildableCities) {
     const reports: BuildReport[] = [];
     for (let run = 0; run < runs; run++) reports.push(await buildInChild(city, dataPath));
     const report = reports.sort((a, b) => a.build_seconds - b.build_seconds)[Math.floor(runs / 2)]!;
@@ -206,13 +207,13 @@ async function main(): Promise<void> {
   lines.push('');
   if (newYorkGraph) lines.push(...(await componentBenchmark(newYorkGraph, 5)), '');
 
-  const source = join(dataPath, cities['new-york'].graph.extracts[1]!);
+  const source = join(dataPath, buildableCity('new-york').graph.extracts[1]!);
   const workDir = await mkdtemp(join(tmpdir(), 'graph-bench-tiled-'));
   const tiled = await tiledExtracts(source, tiles, workDir);
   const lonSpan = tiles * 0.07 + 0.1;
   const latSpan = tiles * 0.04 + 0.1;
   const box: [number, number][] = [[-74.04, 40.69], [-74.04 + lonSpan, 40.69], [-74.04 + lonSpan, 40.69 + latSpan], [-74.04, 40.69 + latSpan], [-74.04, 40.69]];
-  const scaleCity: City = { ...cities['new-york'], boundary: box, graph: { extracts: tiled.paths, nightlySources: [] } };
+  const scaleCity: BuildableCity = { ...buildableCity('new-york'), boundary: box, graph: { extracts: tiled.paths, nightlySources: [] } };
   const scale = await buildInChild(scaleCity, workDir);
   const megabytes = tiled.bytes / 2 ** 20;
   lines.push(

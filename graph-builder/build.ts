@@ -1,11 +1,10 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { City } from '../functions/cities/cities.ts';
-import {
-  GRAPH_FORMAT_VERSION, currentPointerKey, graphKey, graphOf, type CurrentGraphPointer, type GraphHeader, type GraphSections,
-} from '../functions/routing/graph-format.ts';
-import { computeLandmarkSections } from '../functions/routing/landmarks.ts';
-import { RoutingNetwork } from '../functions/routing/network.ts';
+import type { BuildableCity } from './cities.ts';
+import { GRAPH_FORMAT_VERSION, graphOf, type GraphHeader, type GraphSections } from '../core/graph/layout.ts';
+import { currentPointerKey, graphKey, readGraphPointer, type CurrentGraphPointer } from '../core/graph/catalog.ts';
+import { computeLandmarkSections } from '../core/routing/landmarks.ts';
+import { RoutingNetwork } from '../core/routing/network.ts';
 import { assembleGraph, readAreas, type AssembledGraph, type LandmarkSectionName } from './assemble.ts';
 import { collectOsm, sourceName, type ProgressListener } from './collect.ts';
 import { loadDem } from './elevation.ts';
@@ -50,7 +49,7 @@ export interface BuildReport {
 }
 
 export interface BuildOptions {
-  readonly city: City;
+  readonly city: BuildableCity;
   readonly dataPath: string;
   readonly outDir: string;
   readonly onProgress?: ProgressListener;
@@ -68,7 +67,7 @@ const DRIVING_SIDE = { gb: 'left', us: 'right' } as const;
 /** Local graph versions kept besides the current one (the S3 bucket keeps history by lifecycle rule). */
 const KEEP_OLD_VERSIONS = 1;
 
-export async function cityInputs(city: City, dataPath: string): Promise<{ files: InputFile[]; hash: string }> {
+export async function cityInputs(city: BuildableCity, dataPath: string): Promise<{ files: InputFile[]; hash: string }> {
   const paths = cityInputPaths(city, dataPath);
   const files: InputFile[] = [];
   for (const path of [...paths.extracts, paths.dem, paths.areas]) {
@@ -79,12 +78,19 @@ export async function cityInputs(city: City, dataPath: string): Promise<{ files:
 
 const compactTimestamp = (date: Date): string => date.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, '');
 
-export async function readPointer(outDir: string, cityId: string): Promise<CurrentGraphPointer | null> {
+/** Reads objects of the output folder, which mirrors the graphs bucket. */
+export const folderReader = (outDir: string) => async (key: string): Promise<string | null> => {
   try {
-    return JSON.parse(await readFile(join(outDir, currentPointerKey(cityId)), 'utf8')) as CurrentGraphPointer;
-  } catch {
-    return null;
+    return await readFile(join(outDir, key), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
   }
+};
+
+/** The folder's current pointer; null when there is none or it cannot be read, so the city is built afresh. */
+export function readPointer(outDir: string, cityId: string): Promise<CurrentGraphPointer | null> {
+  return readGraphPointer(folderReader(outDir), cityId).catch(() => null);
 }
 
 export async function buildCity(options: BuildOptions): Promise<BuildResult> {

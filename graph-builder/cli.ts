@@ -3,8 +3,9 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
-import { allCities, isCityId, type CityId } from '../functions/cities/cities.ts';
-import { graphOutputDir, projectRoot, sharedDataPath } from '../functions/platform/paths.ts';
+import { cityIds, isCityId, type CityId } from '../core/cities/cities.ts';
+import { buildableCities } from './cities.ts';
+import { graphOutputDir, projectRoot, sharedDataPath } from '../core/paths.ts';
 import type { BuildReport } from './build.ts';
 import { ensureGraphs } from './index.ts';
 import { formatReport, markdownReport } from './report.ts';
@@ -12,7 +13,7 @@ import { writeFileAtomically } from './writer.ts';
 
 const usage = `Usage: npm run build-graphs -- [city ...] [--data <path>] [--out <dir>] [--force] [--report <file>]
 
-Builds the routing graph of each city (all when none is named: ${allCities.map((c) => c.id).join(', ')})
+Builds the routing graph of each city (all when none is named: ${cityIds.join(', ')})
 whose inputs or builder changed since its last build, prints a report per city and writes all
 cities' last reports to --report (default docs/graph-report.md).
 
@@ -46,7 +47,7 @@ async function main(): Promise<number> {
   const dataPath = resolve(values.data ?? sharedDataPath());
   const cities = positionals.length > 0 ? (positionals as CityId[]) : undefined;
 
-  const selected = cities ?? allCities.map((c) => c.id);
+  const selected = cities ?? [...cityIds];
   if (selected.length > 1) {
     // One process per city: each report's peak memory is that city's alone, and memory is
     // returned between cities.
@@ -102,7 +103,7 @@ async function main(): Promise<number> {
 /** docs/graph-report.md from every city's last report.json (cities never built are left out). */
 async function writeMarkdownReport(outDir: string, reportOption: string | undefined): Promise<void> {
   const reports: BuildReport[] = [];
-  for (const city of allCities) {
+  for (const city of buildableCities) {
     try {
       reports.push(JSON.parse(await readFile(join(outDir, 'cities', city.id, 'report.json'), 'utf8')) as BuildReport);
     } catch {

@@ -1,7 +1,8 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
-import { allCities, type City, type CityId } from '../functions/cities/cities.ts';
-import { graphOutputDir, sharedDataPath } from '../functions/platform/paths.ts';
+import type { City, CityId } from '../core/cities/cities.ts';
+import { buildableCities } from './cities.ts';
+import { graphOutputDir, sharedDataPath } from '../core/paths.ts';
 import { buildCity, cityInputs, readPointer, type BuildReport } from './build.ts';
 import type { ProgressListener } from './collect.ts';
 
@@ -34,7 +35,7 @@ export async function ensureGraphs(options: EnsureGraphsOptions = {}): Promise<P
   const log = options.log ?? (() => {});
   const dataPath = options.dataPath ?? sharedDataPath();
   const outDir = options.outDir ?? graphOutputDir();
-  const wanted = options.cities ? allCities.filter((city) => options.cities!.includes(city.id)) : allCities;
+  const wanted = options.cities ? buildableCities.filter((city) => options.cities!.includes(city.id)) : buildableCities;
   const paths: Partial<Record<CityId, string>> = {};
   for (const city of wanted) {
     const pointer = await readPointer(outDir, city.id);

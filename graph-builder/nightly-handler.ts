@@ -6,12 +6,14 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
-import { allCities, isCityId, type City, type CityId } from '../functions/cities/cities.ts';
+import { cityIds, isCityId, type CityId } from '../core/cities/cities.ts';
+import { buildableCity, type BuildableCity } from './cities.ts';
 import { s3 } from '../functions/platform/aws.ts';
 import { logger } from '../functions/platform/logger.ts';
 import { bucketName } from '../functions/platform/resources.ts';
 import { buildCity, cityInputs } from './build.ts';
 import { publishedPointer, publishGraph } from './publish.ts';
+import { parseGraphSourceUrls } from './sources.ts';
 
 /**
  * The nightly rebuild (spec 1.2.3), run by an EventBridge schedule. For each configured city:
@@ -21,7 +23,8 @@ import { publishedPointer, publishGraph } from './publish.ts';
  * leaves the previous graph in service.
  *
  * Configuration (environment):
- *   GRAPH_SOURCE_URLS  JSON: city id -> URL or list of URLs (default: each city's nightlySources)
+ *   GRAPH_SOURCE_URLS  JSON: city id -> URL or list of URLs (graph-builder/sources.ts; default: each
+ *                      recipe's nightlySources)
  *   BUCKET_GRAPHS      the graphs bucket
  * The DEM and the London borough polygons are read from the same bucket under
  * `inputs/<path in the shared data folder>`; a city whose file is absent builds without it.
@@ -40,18 +43,10 @@ export interface CityOutcome {
   readonly error?: string;
 }
 
-export function configuredSources(env: NodeJS.ProcessEnv = process.env): Map<CityId, string[]> {
-  const sources = new Map<CityId, string[]>();
-  if (!env.GRAPH_SOURCE_URLS) {
-    for (const city of allCities) sources.set(city.id, [...city.graph.nightlySources]);
-    return sources;
-  }
-  const parsed = JSON.parse(env.GRAPH_SOURCE_URLS) as Record<string, string | string[]>;
-  for (const [id, urls] of Object.entries(parsed)) {
-    if (!isCityId(id)) throw new Error(`GRAPH_SOURCE_URLS names unknown city "${id}"; cities are ${allCities.map((c) => c.id).join(', ')}`);
-    sources.set(id, Array.isArray(urls) ? urls : [urls]);
-  }
-  return sources;
+/** The configured sources, in city order. */
+export function configuredSources(env: NodeJS.ProcessEnv = process.env): Map<CityId, readonly string[]> {
+  const parsed = parseGraphSourceUrls(env.GRAPH_SOURCE_URLS);
+  return new Map(cityIds.flatMap((id) => (parsed[id] ? [[id, parsed[id]] as const] : [])));
 }
 
 async function download(url: string, path: string): Promise<void> {
@@ -74,7 +69,7 @@ async function fetchAuxiliaryInput(bucket: string, relative: string, dataPath: s
   }
 }
 
-async function rebuildCity(city: City, urls: readonly string[], bucket: string, workDir: string): Promise<CityOutcome> {
+async function rebuildCity(city: BuildableCity, urls: readonly string[], bucket: string, workDir: string): Promise<CityOutcome> {
   const started = Date.now();
   const dataPath = join(workDir, 'data');
   const extracts: string[] = [];
@@ -87,7 +82,7 @@ async function rebuildCity(city: City, urls: readonly string[], bucket: string, 
   const dem = city.graph.dem && (await fetchAuxiliaryInput(bucket, city.graph.dem, dataPath)) ? city.graph.dem : undefined;
   const areas = city.graph.areas && (await fetchAuxiliaryInput(bucket, city.graph.areas.file, dataPath)) ? city.graph.areas : undefined;
   // Absolute extract paths resolve to themselves against the data folder.
-  const nightlyCity: City = { ...city, graph: { ...city.graph, extracts, dem, areas } };
+  const nightlyCity: BuildableCity = { ...city, graph: { ...city.graph, extracts, dem, areas } };
 
   const { hash } = await cityInputs(nightlyCity, dataPath);
   const published = await publishedPointer(bucket, city.id);
@@ -118,7 +113,7 @@ export async function handler(event: NightlyEvent = {}): Promise<{ cities: CityO
     const workDir = await mkdtemp(join(tmpdir(), `graph-${cityId}-`));
     const started = Date.now();
     try {
-      outcomes.push(await rebuildCity(allCities.find((c) => c.id === cityId)!, urls, bucket, workDir));
+      outcomes.push(await rebuildCity(buildableCity(cityId), urls, bucket, workDir));
     } catch (error) {
       logger.error('graph rebuild failed', { city: cityId, error: (error as Error).message });
       outcomes.push({ city: cityId, status: 'failed', seconds: (Date.now() - started) / 1000, error: (error as Error).message });

@@ -1,18 +1,13 @@
-import { GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
-import type { CityId } from '../functions/cities/index.ts';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import type { CityId } from '../core/cities/index.ts';
 import { s3 } from '../functions/platform/aws.ts';
-import { currentPointerKey, type CurrentGraphPointer } from '../functions/routing/graph-format.ts';
+import { bucketReader } from '../functions/platform/object-store.ts';
+import { currentPointerKey, readGraphPointer, type CurrentGraphPointer } from '../core/graph/catalog.ts';
 
 /** Publishing a built graph to the graphs bucket: the graph first, the pointer last. */
 
-export async function publishedPointer(bucket: string, city: CityId): Promise<CurrentGraphPointer | null> {
-  try {
-    const object = await s3().send(new GetObjectCommand({ Bucket: bucket, Key: currentPointerKey(city) }));
-    return JSON.parse(await object.Body!.transformToString()) as CurrentGraphPointer;
-  } catch (error) {
-    if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return null;
-    throw error;
-  }
+export function publishedPointer(bucket: string, city: CityId): Promise<CurrentGraphPointer | null> {
+  return readGraphPointer(bucketReader(bucket), city);
 }
 
 /**

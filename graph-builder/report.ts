@@ -1,4 +1,4 @@
-import { SAFETY_CLASSES } from '../functions/routing/graph-format.ts';
+import { SAFETY_CLASSES } from '../core/graph/flags.ts';
 import type { BuildReport } from './build.ts';
 import { cityNotes } from './spot-checks.ts';
 

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import type { City } from '../functions/cities/cities.ts';
-import { COSTING_FINGERPRINT } from '../functions/routing/costing.ts';
-import { GRAPH_FORMAT_VERSION } from '../functions/routing/graph-format.ts';
-import { LANDMARK_COUNT } from '../functions/routing/landmarks.ts';
+import type { BuildableCity } from './cities.ts';
+import { COSTING_FINGERPRINT } from '../core/routing/costing.ts';
+import { GRAPH_FORMAT_VERSION } from '../core/graph/layout.ts';
+import { LANDMARK_COUNT } from '../core/routing/landmarks.ts';
 
 /**
  * Bump when a change to the builder changes its output for the same input (tag rules, layout,
@@ -30,7 +30,7 @@ export async function hashFile(path: string): Promise<InputFile> {
 }
 
 /** Every file a city's build reads: its extracts, then its DEM and area files if any. */
-export function cityInputPaths(city: City, dataPath: string): { extracts: string[]; dem: string | null; areas: string | null } {
+export function cityInputPaths(city: BuildableCity, dataPath: string): { extracts: string[]; dem: string | null; areas: string | null } {
   return {
     extracts: city.graph.extracts.map((extract) => resolve(dataPath, extract)),
     dem: city.graph.dem ? resolve(dataPath, city.graph.dem) : null,
@@ -43,7 +43,7 @@ export function cityInputPaths(city: City, dataPath: string): { extracts: string
  * build-relevant settings, and the content of every input file (not names or dates, so a copy of
  * the same data elsewhere gives the same hash).
  */
-export function sourceHash(city: City, inputs: readonly InputFile[]): string {
+export function sourceHash(city: BuildableCity, inputs: readonly InputFile[]): string {
   const hash = createHash('sha256');
   hash.update(JSON.stringify({
     builder: BUILDER_VERSION,

@@ -5,7 +5,7 @@
  * walking each piece's bounding cells, which over-approximates by at most a cell per piece).
  */
 
-import type { GridSpec } from '../functions/routing/graph-format.ts';
+import type { GridSpec } from '../core/graph/layout.ts';
 
 export const GRID_CELL_METRES = 100;
 const METRES_PER_DEGREE_LAT = 111_320;

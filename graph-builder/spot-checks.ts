@@ -1,4 +1,4 @@
-import type { CityId } from '../functions/cities/cities.ts';
+import type { CityId } from '../core/cities/cities.ts';
 import type { SpotCheck } from './statistics.ts';
 
 /**

@@ -1,9 +1,5 @@
-import {
-  CONTROL_ALL_WAY_STOP, CONTROL_GIVE_WAY, CONTROL_TRAFFIC_SIGNALS, CONTROL_TWO_WAY_STOP, EDGE_CONTRAFLOW, EDGE_CYCLE_ROUTE,
-  EDGE_CYCLING, EDGE_DISMOUNT, EDGE_ROADWORKS, EDGE_WALKING, LIT_ASSUMED, LIT_NO, LIT_YES, SAFETY_CLASSES, WALK_CARRIAGEWAY,
-  WALK_CROSSING, WALK_PATH, WALK_PAVEMENT, arrivalControlOf, litOf, safetyClassOf, surfacePenaltyOf, walkKindOf,
-  type GraphSections, type SafetyClass,
-} from '../functions/routing/graph-format.ts';
+import { CONTROL_ALL_WAY_STOP, CONTROL_GIVE_WAY, CONTROL_TRAFFIC_SIGNALS, CONTROL_TWO_WAY_STOP, EDGE_CONTRAFLOW, EDGE_CYCLE_ROUTE, EDGE_CYCLING, EDGE_DISMOUNT, EDGE_ROADWORKS, EDGE_WALKING, LIT_ASSUMED, LIT_NO, LIT_YES, SAFETY_CLASSES, WALK_CARRIAGEWAY, WALK_CROSSING, WALK_PATH, WALK_PAVEMENT, arrivalControlOf, litOf, safetyClassOf, surfacePenaltyOf, walkKindOf, type SafetyClass } from '../core/graph/flags.ts';
+import { type GraphSections } from '../core/graph/layout.ts';
 
 /**
  * Figures for the build report, computed from the finished arrays (what the router will see).

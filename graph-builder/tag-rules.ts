@@ -1,7 +1,5 @@
-import {
-  LIT_ASSUMED, LIT_NO, LIT_UNKNOWN, LIT_YES, ROAD_CLASSES, SAFETY_BUSY, SAFETY_CYCLEWAY, SAFETY_MODERATE, SAFETY_QUIET, SAFETY_SHARED,
-  WALK_CARRIAGEWAY, WALK_CROSSING, WALK_PATH, WALK_PAVEMENT, type RoadClass,
-} from '../functions/routing/graph-format.ts';
+import { LIT_ASSUMED, LIT_NO, LIT_UNKNOWN, LIT_YES, ROAD_CLASSES, SAFETY_BUSY, SAFETY_CYCLEWAY, SAFETY_MODERATE, SAFETY_QUIET, SAFETY_SHARED, WALK_CARRIAGEWAY, WALK_CROSSING, WALK_PATH, WALK_PAVEMENT, type RoadClass } from '../core/graph/flags.ts';
+import type { Profile } from '../core/routing/profile.ts';
 import type { Tags } from './osm/types.ts';
 import { parseConditional } from './time-windows.ts';
 import type { Warnings } from './warnings.ts';
@@ -507,7 +505,7 @@ export interface TimeRule {
  */
 export function timeRulesRule(tags: Tags, cyclingDenied: boolean, walkingDenied: boolean): TimeRule[] {
   const rules: TimeRule[] = [];
-  const fromConditional = (keys: readonly string[], denied: boolean, profile: 'cycling' | 'walking'): void => {
+  const fromConditional = (keys: readonly string[], denied: boolean, profile: Profile): void => {
     const key = keys.find((candidate) => tags[candidate] !== undefined);
     if (!key) return;
     for (const { value, condition } of parseConditional(tags[key]!)) {
@@ -580,7 +578,7 @@ export function classifyWay(tags: Tags, context: RuleContext): WayAttributes | n
   const cyclingAccess = cyclingAccessRule(tags, rule, warnings);
   const walking = walkingRule(tags, highway.highway, rule, warnings);
   const timeRules = timeRulesRule(tags, cyclingAccess === 'no', !walking.allowed);
-  const opensByTime = (profile: 'cycling' | 'walking'): boolean => timeRules.some((r) => r[profile] && r.outsideWindow);
+  const opensByTime = (profile: Profile): boolean => timeRules.some((r) => r[profile] && r.outsideWindow);
   const cyclingOpen = cyclingAccess !== 'no' || opensByTime('cycling');
   const walkingOpen = walking.allowed || opensByTime('walking');
   if (!cyclingOpen && !walkingOpen) return null;

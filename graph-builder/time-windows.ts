@@ -1,6 +1,7 @@
 import OpeningHours from 'opening_hours';
-import type { City } from '../functions/cities/cities.ts';
-import { MINUTES_PER_WEEK, TIME_WINDOW_DATES, TIME_WINDOW_WEEKLY } from '../functions/routing/graph-format.ts';
+import type { City } from '../core/cities/cities.ts';
+import { MINUTES_PER_WEEK } from '../core/local-time.ts';
+import { TIME_WINDOW_DATES, TIME_WINDOW_WEEKLY } from '../core/graph/rules.ts';
 import type { Warnings } from './warnings.ts';
 
 /**

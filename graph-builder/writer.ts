@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import {
-  GRAPH_FORMAT_VERSION, GRAPH_MAGIC, PRELUDE_BYTES, layoutSections, sectionNames, sectionTypes,
-  type GraphHeader, type SectionName,
-} from '../functions/routing/graph-format.ts';
+  GRAPH_FORMAT_VERSION, GRAPH_MAGIC, PRELUDE_BYTES, SECTION_ALIGNMENT, bytesPerElement, sectionNames, sectionTypes,
+  type GraphHeader, type SectionEntry, type SectionName,
+} from '../core/graph/layout.ts';
 
 type SectionArrays = { readonly [K in SectionName]: ArrayBufferView & { readonly length: number } };
 export type HeaderWithoutSections = Omit<GraphHeader, 'sections'>;
@@ -33,6 +33,23 @@ export class StringTable {
     for (let i = 0; i < encoded.length; i++) bytes.set(encoded[i]!, offsets[i]!);
     return { offsets, bytes };
   }
+}
+
+const alignUp = (value: number): number => Math.ceil(value / SECTION_ALIGNMENT) * SECTION_ALIGNMENT;
+
+/** Byte layout for a set of section lengths; the sections are then filled at these offsets. */
+function layoutSections(
+  headerByteLength: number,
+  lengths: Readonly<Record<SectionName, number>>,
+): { sections: Record<SectionName, SectionEntry>; totalBytes: number } {
+  let offset = alignUp(PRELUDE_BYTES + headerByteLength);
+  const sections = {} as Record<SectionName, SectionEntry>;
+  for (const name of sectionNames) {
+    const type = sectionTypes[name];
+    sections[name] = { offset, length: lengths[name], type };
+    offset = alignUp(offset + lengths[name] * bytesPerElement(type));
+  }
+  return { sections, totalBytes: offset };
 }
 
 /** The complete file as bytes: prelude, header (with section offsets) and aligned sections. */

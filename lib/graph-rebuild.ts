@@ -2,7 +2,7 @@ import { Duration, Size } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Construct } from 'constructs';
-import { allCities, cityIds, isCityId } from '../functions/cities/cities.ts';
+import { parseGraphSourceUrls, type GraphSourceUrls } from '../graph-builder/sources.ts';
 import type { DataStores } from './data-stores.ts';
 import { PlatformFunction } from './platform-function.ts';
 
@@ -25,45 +25,12 @@ export const NIGHTLY_BUILD_EPHEMERAL_STORAGE = Size.gibibytes(4);
  */
 export const NIGHTLY_BUILD_SCHEDULE = Schedule.cron({ minute: '0', hour: '3' });
 
-/** City id → URLs of the OpenStreetMap extracts the job downloads and merges into its graph. */
-export type GraphSourceUrls = Readonly<Record<string, readonly string[]>>;
-
 /** Context key that overrides the sources: `cdk deploy -c graphSourceUrls='{"london":"https://..."}'`. */
 export const GRAPH_SOURCES_CONTEXT_KEY = 'graphSourceUrls';
 
-/**
- * Each city's full-city extracts as the city definitions name them (BBBike extracts refreshed
- * weekly from OpenStreetMap, ODbL, © OpenStreetMap contributors).
- */
-export const DEFAULT_GRAPH_SOURCE_URLS: GraphSourceUrls = Object.fromEntries(
-  allCities.map((city) => [city.id, [...city.graph.nightlySources]]),
-);
-
-const isHttpsUrl = (value: unknown): boolean => typeof value === 'string' && /^https:\/\/\S+$/.test(value);
-
-/**
- * The sources from the context value (a JSON string on the command line, or an object in
- * cdk.json), else the defaults. Checked here, with the job's own rules (known city ids, one URL
- * or a list), so a typo fails the synth, not the night's build.
- */
-export function graphSourceUrls(contextValue: unknown): GraphSourceUrls {
-  if (contextValue === undefined) return DEFAULT_GRAPH_SOURCE_URLS;
-  const value: unknown = typeof contextValue === 'string' ? JSON.parse(contextValue) : contextValue;
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.keys(value).length === 0) {
-    throw new Error(`Context ${GRAPH_SOURCES_CONTEXT_KEY} must be an object of city id → https URL(s)`);
-  }
-  const sources: Record<string, readonly string[]> = {};
-  for (const [city, urls] of Object.entries(value)) {
-    const list: unknown[] = Array.isArray(urls) ? urls : [urls];
-    if (!isCityId(city) || list.length === 0 || !list.every(isHttpsUrl)) {
-      throw new Error(
-        `Context ${GRAPH_SOURCES_CONTEXT_KEY}: "${city}" must be one of ${cityIds.join(', ')} with one or more https URLs`,
-      );
-    }
-    sources[city] = list as string[];
-  }
-  return sources;
-}
+/** The sources from the context value (JSON text on the command line, or an object in cdk.json), else the defaults. */
+export const graphSourceUrls = (contextValue: unknown): GraphSourceUrls =>
+  parseGraphSourceUrls(contextValue, `Context ${GRAPH_SOURCES_CONTEXT_KEY}`);
 
 export interface GraphRebuildProps {
   readonly dataStores: DataStores;

@@ -13,34 +13,24 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { endpoints, versionedFamilies, type ApiName, type EndpointDefinition } from '../functions/platform/endpoints.ts';
+import { apiDefinitions, endpoints, versionedFamilies, type ApiName, type EndpointDefinition } from '../functions/platform/endpoints.ts';
 import {
   binaryMediaTypes,
   corsPreflight,
   gatewayResponseHeaders,
   gatewayResponses,
   type GatewayResponseType,
-} from '../functions/platform/gateway-responses.ts';
+} from './gateway-responses.ts';
 import type { EndpointFunctions } from './endpoint-functions.ts';
 import { keysOf, mapKeys, pascalCase } from './naming.ts';
 
 /** The stage every API is deployed to; its name is part of the default execute-api URL. */
 export const STAGE_NAME = 'prod';
 
-interface ApiSettings {
-  readonly description: string;
-  /**
-   * Whether usage plans meter this API. Then the authorizer's `usageIdentifierKey` is the API key
-   * (`apiKeySourceType: AUTHORIZER`) and credentialed methods require one, so a request is counted
-   * against its customer's plan. Only `{base_url}` is sold by plan (spec 8).
-   */
-  readonly meteredByUsagePlans: boolean;
-}
-
-const apiSettings = {
-  base: { description: 'Spoke {base_url}: directions, multi-modal, reports, OAuth', meteredByUsagePlans: true },
-  app: { description: 'Spoke {app_base_url}: rider, bike and event endpoints', meteredByUsagePlans: false },
-} as const satisfies Record<ApiName, ApiSettings>;
+const apiDescriptions: Readonly<Record<ApiName, string>> = {
+  base: 'Spoke {base_url}: directions, multi-modal, reports, OAuth',
+  app: 'Spoke {app_base_url}: rider, bike and event endpoints',
+};
 
 /**
  * Types whose status is the one API Gateway chose (403 missing token, 413 too large, 504
@@ -70,9 +60,9 @@ export class PlatformApis extends Construct {
 
   constructor(scope: Construct, id: string, props: PlatformApisProps) {
     super(scope, id);
-    this.apis = mapKeys(keysOf(apiSettings), (name) => this.createApi(name));
+    this.apis = mapKeys(keysOf(apiDefinitions), (name) => this.createApi(name));
 
-    const routers = mapKeys(keysOf(apiSettings), (name) => new ApiRouter(this.apis[name]));
+    const routers = mapKeys(keysOf(apiDefinitions), (name) => new ApiRouter(this.apis[name]));
     for (const endpoint of endpoints) {
       const integration = this.integrationFor(props.functions.forEndpoint(endpoint.id));
       const options = this.methodOptions(endpoint, props.functions);
@@ -98,16 +88,17 @@ export class PlatformApis extends Construct {
   }
 
   private createApi(name: ApiName): RestApi {
-    const settings: ApiSettings = apiSettings[name];
+    const metered = apiDefinitions[name].meteredByUsagePlans;
     const api = new RestApi(this, `${pascalCase(name)}Api`, {
       restApiName: `spoke-${name}`,
-      description: settings.description,
+      description: apiDescriptions[name],
       endpointTypes: [EndpointType.REGIONAL],
       deployOptions: { stageName: STAGE_NAME },
       // The API Gateway CloudWatch role is an account-wide setting; this stack does not take it over.
       cloudWatchRole: false,
       binaryMediaTypes: [...binaryMediaTypes],
-      ...(settings.meteredByUsagePlans ? { apiKeySourceType: ApiKeySourceType.AUTHORIZER } : {}),
+      // A metered API takes the usage-plan key from the authorizer's `usageIdentifierKey`.
+      ...(metered ? { apiKeySourceType: ApiKeySourceType.AUTHORIZER } : {}),
       defaultCorsPreflightOptions: {
         allowOrigins: [...corsPreflight.allowOrigins],
         allowMethods: [...corsPreflight.allowMethods],
@@ -146,7 +137,7 @@ export class PlatformApis extends Construct {
     return {
       authorizationType: AuthorizationType.CUSTOM,
       authorizer: this.authorizerFor(endpoint.api, functions),
-      apiKeyRequired: endpoint.auth === 'credential' && apiSettings[endpoint.api].meteredByUsagePlans,
+      apiKeyRequired: endpoint.auth === 'credential' && apiDefinitions[endpoint.api].meteredByUsagePlans,
     };
   }
 

@@ -8,7 +8,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { ResourceAccess } from '../functions/platform/endpoints.ts';
-import { projectRoot } from '../functions/platform/paths.ts';
+import { projectRoot } from '../core/paths.ts';
 import { buckets, queues, tables, type QueueDefinition } from '../functions/platform/resources.ts';
 import { SIGNING_KEY_TAG } from '../functions/oauth/kms-custody.ts';
 import type { DataStores } from './data-stores.ts';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { projectRoot } from '../functions/platform/paths.ts';
+import { projectRoot } from '../core/paths.ts';
 import { ensureGraphs } from '../graph-builder/index.ts';
 
 /**

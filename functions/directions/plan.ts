@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { cityForCoordinates, type City } from '../cities/index.ts';
-import { Costing } from '../routing/costing.ts';
+import { cityForCoordinates, type City } from '../../core/cities/index.ts';
+import { Costing } from '../../core/routing/costing.ts';
+import { speedOf } from '../../core/routing/profile.ts';
 import { departureIn, isNight } from '../routing/departure.ts';
 import { disruptionsNear, type Disruption } from '../routing/disruptions.ts';
-import { SAFETY_CLASSES, type SafetyClass } from '../routing/graph-format.ts';
+import { SAFETY_CLASSES, type SafetyClass } from '../../core/graph/flags.ts';
 import { cityGraph, type LoadedGraph } from '../routing/graph-store.ts';
 import { buildSteps, type Step } from '../routing/guidance/steps.ts';
-import { appendPositions, buildPath, type Position, type RoutedPath, type Stop } from '../routing/path.ts';
+import { appendPositions, buildPath, type RoutedPath, type Stop } from '../routing/path.ts';
+import { type Position } from '../../core/geo.ts';
 import { findRoute } from '../routing/search.ts';
 import { positionsAt, segmentLabel, snap, type Snap } from '../routing/snap.ts';
 import type { DirectionsRequest } from './request.ts';
@@ -100,7 +102,6 @@ export async function planDirections(request: DirectionsRequest, now: Date = new
       : { name: '', location: [coordinate[0], coordinate[1]] as Position };
   });
 
-  const speed = cycling ? 15 / 3.6 : 5 / 3.6;
   const legs: { path: RoutedPath; steps: Step[] }[] = [];
   let reachable = snaps.every((snapped) => snapped !== null);
   for (let index = 0; reachable && index + 1 < snaps.length; index++) {
@@ -127,7 +128,7 @@ export async function planDirections(request: DirectionsRequest, now: Date = new
   };
   if (!reachable) return { kind: 'routed', body };
 
-  const toTime = (metres: number) => metres / speed;
+  const toTime = (metres: number) => metres / speedOf(request.profile);
   const legBodies = legs.map(({ path, steps }) => ({ ...routeBody(steps, [path], toTime), mode: request.profile }));
   body.route = routeBody(legs.flatMap((leg) => leg.steps), legs.map((leg) => leg.path), toTime);
   if (legs.length > 1) body.legs = legBodies;

@@ -1,5 +1,7 @@
 import { DateTime } from 'luxon';
 import { z } from 'zod';
+import { baseLanguage } from '../../core/language.ts';
+import { PROFILES } from '../../core/routing/profile.ts';
 
 /** Request body of POST /directions/v2/ (spec 4.1), one rule per field of the spec's table. */
 
@@ -28,16 +30,18 @@ export const departureTime = z
 /** `en` or `es`; a regional tag such as `es-MX` is read as its base language. */
 export const language = z
   .string({ error: 'must be en or es' })
-  .transform((value) => value.trim().toLowerCase().split(/[-_]/)[0])
-  .pipe(z.enum(['en', 'es'], { error: 'must be en or es (a regional tag such as es-MX is read as es)' }));
-export type Language = z.output<typeof language>;
+  .transform((value, context) => {
+    const base = baseLanguage(value);
+    if (!base) context.addIssue({ code: 'custom', message: 'must be en or es (a regional tag such as es-MX is read as es)' });
+    return base ?? z.NEVER;
+  });
 
 export const directionsRequest = z.object({
   coordinates: z
     .array(coordinate, { error: 'must be an array of [longitude, latitude] pairs' })
     .min(MIN_COORDINATES, `must contain at least ${MIN_COORDINATES} coordinates`)
     .max(MAX_COORDINATES, `must contain at most ${MAX_COORDINATES} coordinates`),
-  profile: z.enum(['cycling', 'walking'], { error: 'must be cycling or walking' }).default('cycling'),
+  profile: z.enum(PROFILES, { error: 'must be cycling or walking' }).default('cycling'),
   supersafe: z.boolean({ error: 'must be true or false' }).default(true),
   bearing: z
     .number({ error: 'must be a number of degrees' })

@@ -1,13 +1,10 @@
 import { DateTime } from 'luxon';
-import {
-  COORDINATE_SCALE,
-  EDGE_ROADWORKS,
-  isClosed,
-  type Graph,
-} from './graph-format.ts';
-import { LocalProjection } from './geo.ts';
-import type { RoutingNetwork } from './network.ts';
-import type { Position } from './path.ts';
+import { COORDINATE_SCALE, type Graph } from '../../core/graph/layout.ts';
+import { EDGE_ROADWORKS } from '../../core/graph/flags.ts';
+import { isClosed } from '../../core/graph/rules.ts';
+import { LocalProjection } from '../../core/geo.ts';
+import type { RoutingNetwork } from '../../core/routing/network.ts';
+import type { Position } from '../../core/geo.ts';
 
 /**
  * Temporary road disruptions near a route (spec 4.1 `disruptions`): closures with a date window

@@ -1,11 +1,11 @@
-import { GetObjectCommand } from '@aws-sdk/client-s3';
-import type { CityId } from '../cities/index.ts';
-import { s3 } from '../platform/aws.ts';
+import type { CityId } from '../../core/cities/index.ts';
 import { logger } from '../platform/logger.ts';
+import { bucketReader, readObjectBytes } from '../platform/object-store.ts';
 import { bucketName } from '../platform/resources.ts';
-import { currentPointerKey, openGraph, type CurrentGraphPointer } from './graph-format.ts';
-import { computeLandmarks, LANDMARK_METRICS, metricCosting, storedLandmarks } from './landmarks.ts';
-import { RoutingNetwork } from './network.ts';
+import { readGraphPointer, type CurrentGraphPointer } from '../../core/graph/catalog.ts';
+import { openGraph } from '../../core/graph/layout.ts';
+import { computeLandmarks, LANDMARK_METRICS, metricCosting, storedLandmarks } from '../../core/routing/landmarks.ts';
+import { RoutingNetwork } from '../../core/routing/network.ts';
 import { SearchWorkspace } from './search.ts';
 
 /**
@@ -40,14 +40,10 @@ const entries = new Map<CityId, CityEntry>();
 
 const refreshIntervalMs = (): number => Number(process.env.GRAPH_REFRESH_SECONDS ?? 120) * 1000;
 
-async function readObject(key: string): Promise<Uint8Array> {
-  const response = await s3().send(new GetObjectCommand({ Bucket: bucketName('graphs'), Key: key }));
-  if (!response.Body) throw new Error(`Empty object ${key}`);
-  return response.Body.transformToByteArray();
-}
-
 async function readPointer(city: CityId): Promise<CurrentGraphPointer> {
-  return JSON.parse(new TextDecoder().decode(await readObject(currentPointerKey(city)))) as CurrentGraphPointer;
+  const pointer = await readGraphPointer(bucketReader(bucketName('graphs')), city);
+  if (!pointer) throw new Error(`No graph has been published for ${city}`);
+  return pointer;
 }
 
 /** Builds the in-memory graph from file bytes: typed-array views plus the router's derived arrays. */
@@ -72,7 +68,7 @@ export function loadGraphBytes(city: CityId, bytes: Uint8Array): LoadedGraph {
 
 async function load(city: CityId, pointer?: CurrentGraphPointer): Promise<LoadedGraph> {
   const target = pointer ?? (await readPointer(city));
-  const loaded = loadGraphBytes(city, await readObject(target.key));
+  const loaded = loadGraphBytes(city, await readObjectBytes(bucketName('graphs'), target.key));
   logger.info('graph loaded', { city, graphVersion: loaded.version, loadMs: Math.round(loaded.loadMilliseconds) });
   return loaded;
 }

@@ -1,19 +1,6 @@
-import {
-  arrivalControlOf,
-  CONTROL_NONE,
-  EDGE_REVERSED,
-  EDGE_ROUNDABOUT,
-  LIT_ASSUMED,
-  LIT_NO,
-  LIT_YES,
-  litOf,
-  SAFETY_CLASSES,
-  safetyClassOf,
-  STOP_TYPES,
-  type SafetyClass,
-} from './graph-format.ts';
-import { haversineMetres } from './geo.ts';
-import type { RoutingNetwork } from './network.ts';
+import { arrivalControlOf, CONTROL_NONE, EDGE_REVERSED, EDGE_ROUNDABOUT, LIT_ASSUMED, LIT_NO, LIT_YES, litOf, SAFETY_CLASSES, safetyClassOf, STOP_TYPES, type SafetyClass } from '../../core/graph/flags.ts';
+import { haversineMetres, type Position } from '../../core/geo.ts';
+import type { RoutingNetwork } from '../../core/routing/network.ts';
 import type { SearchResult } from './search.ts';
 
 /**
@@ -21,8 +8,6 @@ import type { SearchResult } from './search.ts';
  * its (trimmed) geometry and attributes. Totals, stops, steps and disruptions are all derived
  * from this, never from the graph again.
  */
-
-export type Position = [number, number];
 
 export interface PathEdge {
   edge: number;

@@ -1,12 +1,8 @@
-import {
-  EDGE_RESTRICTION_FROM,
-  isWindowActive,
-  RESTRICTION_SAME_CYCLEWAY,
-  restrictionsFrom,
-} from './graph-format.ts';
-import { MinHeap } from './heap.ts';
-import type { Costing } from './costing.ts';
-import { LandmarkBound, type LandmarkSet } from './landmarks.ts';
+import { EDGE_RESTRICTION_FROM, RESTRICTION_SAME_CYCLEWAY } from '../../core/graph/flags.ts';
+import { isWindowActive, restrictionsFrom } from '../../core/graph/rules.ts';
+import { MinHeap } from '../../core/routing/heap.ts';
+import type { Costing } from '../../core/routing/costing.ts';
+import { LandmarkBound, type LandmarkSet } from '../../core/routing/landmarks.ts';
 
 /**
  * Edge-based A*: a search state is a directed edge (arrived at its head), so turn costs and turn

@@ -1,6 +1,6 @@
-import { COORDINATE_SCALE } from './graph-format.ts';
-import { bearingDifference, LocalProjection, type LonLat } from './geo.ts';
-import type { RoutingNetwork } from './network.ts';
+import { COORDINATE_SCALE } from '../../core/graph/layout.ts';
+import { bearingDifference, LocalProjection, type LonLat } from '../../core/geo.ts';
+import type { RoutingNetwork } from '../../core/routing/network.ts';
 import type { EdgePosition } from './search.ts';
 
 /**

@@ -22,7 +22,7 @@ import {
   gatewayResponseHeaders,
   gatewayResponses,
   type GatewayResponseType,
-} from '../../functions/platform/gateway-responses.ts';
+} from '../gateway-responses.ts';
 import { lambdaContext, LOCAL_ACCOUNT, LOCAL_REGION } from './queue.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { cityIds, isCityId, type CityId } from '../../functions/cities/index.ts';
-import { graphOutputDir } from '../../functions/platform/paths.ts';
+import { cityIds, isCityId, type CityId } from '../../core/cities/index.ts';
+import { graphOutputDir } from '../../core/paths.ts';
 import { bucketName } from '../../functions/platform/resources.ts';
 import { ensureGraphs, readPointer } from '../../graph-builder/index.ts';
 import { publishedPointer, publishGraph } from '../../graph-builder/publish.ts';

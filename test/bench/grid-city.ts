@@ -1,7 +1,7 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cities, type City } from '../../functions/cities/cities.ts';
+import { buildableCity, type BuildableCity } from '../../graph-builder/cities.ts';
 import { encodePbf, type OsmElements } from '../../graph-builder/osm/pbf-writer.ts';
 import type { Tags } from '../../graph-builder/osm/types.ts';
 import { buildCity } from '../../graph-builder/build.ts';
@@ -77,8 +77,8 @@ export async function buildGridCity(size: number): Promise<string> {
   const south = ORIGIN_LAT_E7 / 1e7 - 0.01;
   const east = (ORIGIN_LON_E7 + size * LON_STEP_E7) / 1e7 + 0.01;
   const north = (ORIGIN_LAT_E7 + size * LAT_STEP_E7) / 1e7 + 0.01;
-  const city: City = {
-    ...cities['new-york'],
+  const city: BuildableCity = {
+    ...buildableCity('new-york'),
     boundary: [[west, south], [east, south], [east, north], [west, north], [west, south]],
     graph: { extracts: [extract], nightlySources: [] },
   };

@@ -1,12 +1,13 @@
 import { DirectedGraph } from 'graphology';
 import { dijkstra } from 'graphology-shortest-path';
-import type { CityId } from '../../functions/cities/index.ts';
-import { Costing } from '../../functions/routing/costing.ts';
-import { haversineMetres } from '../../functions/routing/geo.ts';
-import { localMinutes, SAFETY_CLASSES, type SafetyClass } from '../../functions/routing/graph-format.ts';
+import type { CityId } from '../../core/cities/index.ts';
+import { Costing } from '../../core/routing/costing.ts';
+import { haversineMetres } from '../../core/geo.ts';
+import { localMinutes } from '../../core/local-time.ts';
+import { SAFETY_CLASSES, type SafetyClass } from '../../core/graph/flags.ts';
 import { loadGraphBytes, type LoadedGraph } from '../../functions/routing/graph-store.ts';
 import { buildSteps } from '../../functions/routing/guidance/steps.ts';
-import type { RoutingNetwork } from '../../functions/routing/network.ts';
+import type { RoutingNetwork } from '../../core/routing/network.ts';
 import { buildPath } from '../../functions/routing/path.ts';
 import { findRoute } from '../../functions/routing/search.ts';
 import { positionsAt, snap } from '../../functions/routing/snap.ts';

@@ -12,9 +12,10 @@ import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { projectRoot, graphOutputDir } from '../../functions/platform/paths.ts';
-import { cityIds } from '../../functions/cities/index.ts';
-import { currentPointerKey, SAFETY_CLASSES, type CurrentGraphPointer, type SafetyClass } from '../../functions/routing/graph-format.ts';
+import { projectRoot, graphOutputDir } from '../../core/paths.ts';
+import { cityIds } from '../../core/cities/index.ts';
+import { currentPointerKey, parseGraphPointer } from '../../core/graph/catalog.ts';
+import { SAFETY_CLASSES, type SafetyClass } from '../../core/graph/flags.ts';
 import { buildGridCity } from './grid-city.ts';
 import {
   compareWithGraphology, loadMeasured, measureQueries, percentile, randomPairs, supersafeEffect, type LoadedForBench,
@@ -47,7 +48,7 @@ function describeLoad(label: string, loaded: LoadedForBench): string {
 
 function newYork(): void {
   const directory = graphOutputDir();
-  const pointer = JSON.parse(readFileSync(join(directory, currentPointerKey('new-york')), 'utf8')) as CurrentGraphPointer;
+  const pointer = parseGraphPointer(readFileSync(join(directory, currentPointerKey('new-york')), 'utf8'));
   const measured = loadMeasured('new-york', readFileSync(join(directory, pointer.key)));
   const { network } = measured.loaded;
   const edges = network.graph.edgeCount;
@@ -96,7 +97,7 @@ function supersafeOnRealExtracts(): void {
   };
   for (const city of cityIds) {
     const directory = graphOutputDir();
-    const pointer = JSON.parse(readFileSync(join(directory, currentPointerKey(city)), 'utf8')) as CurrentGraphPointer;
+    const pointer = parseGraphPointer(readFileSync(join(directory, currentPointerKey(city)), 'utf8'));
     const { loaded } = loadMeasured(city, readFileSync(join(directory, pointer.key)));
     const effect = supersafeEffect(loaded, randomPairs(loaded.network, 150, 500, 6000, 2026));
     const detour = (p: number) => `+${((percentile(effect.detours, p) - 1) * 100).toFixed(0)}%`;

@@ -6,7 +6,7 @@ import { plans } from '../../functions/auth/principal.ts';
 import { usagePlanEnvVars } from '../../functions/auth/usage-plans.ts';
 import { endpoints, versionedFamilies, type ApiName } from '../../functions/platform/endpoints.ts';
 import { buckets, tables } from '../../functions/platform/resources.ts';
-import { gatewayResponses } from '../../functions/platform/gateway-responses.ts';
+import { gatewayResponses } from '../../lib/gateway-responses.ts';
 import { keysOf, pascalCase } from '../../lib/naming.ts';
 import { apiMethods, apiResourcePaths, logicalId, platform, refersTo, resourcesOfType, type ApiMethod } from './platform-template.ts';
 

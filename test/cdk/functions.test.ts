@@ -2,10 +2,11 @@ import type { CfnElement } from 'aws-cdk-lib';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { cityIds } from '../../functions/cities/cities.ts';
+import { cityIds } from '../../core/cities/cities.ts';
 import { authorizerAccess, endpoints, type ResourceAccess } from '../../functions/platform/endpoints.ts';
 import { buckets, queues, tables } from '../../functions/platform/resources.ts';
-import { DEFAULT_GRAPH_SOURCE_URLS, NIGHTLY_BUILD_MEMORY_MB } from '../../lib/graph-rebuild.ts';
+import { DEFAULT_GRAPH_SOURCE_URLS } from '../../graph-builder/sources.ts';
+import { NIGHTLY_BUILD_MEMORY_MB } from '../../lib/graph-rebuild.ts';
 import { keysOf } from '../../lib/naming.ts';
 import { actionsOn, logicalId, platform, resourcesOfType, synthesizePlatform } from './platform-template.ts';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { allCities, cityForCoordinate, cityForCoordinates } from '../../functions/cities/index.ts';
+import { allCities, cityForCoordinate, cityForCoordinates } from '../../core/cities/index.ts';
+import { graphRecipes } from '../../graph-builder/cities.ts';
 
 describe('city registry', () => {
   it('has the four cities with zones, lighting data and bike share', () => {
@@ -10,7 +11,7 @@ describe('city registry', () => {
       ['sf-bay', 'America/Los_Angeles', false],
     ]);
     expect(allCities.map((c) => c.bikeShare[0]!.name)).toEqual(['Santander Cycles', 'Citi Bike', 'Metro Bike Share', 'Bay Wheels']);
-    expect(allCities.find((c) => c.id === 'london')?.graph.areas?.kind).toBe('london_borough');
+    expect(graphRecipes.london.areas?.kind).toBe('london_borough');
   });
 });
 

@@ -3,14 +3,14 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cities } from '../../functions/cities/cities.ts';
-import { sharedDataPath } from '../../functions/platform/paths.ts';
-import { openGraph } from '../../functions/routing/graph-format.ts';
+import { buildableCity } from '../../graph-builder/cities.ts';
+import { sharedDataPath } from '../../core/paths.ts';
+import { openGraph } from '../../core/graph/layout.ts';
 import { buildCity } from '../../graph-builder/build.ts';
 import { loadDem, parseOsmElevation } from '../../graph-builder/elevation.ts';
 import { fixturePath } from './helpers.ts';
 
-const demPath = join(sharedDataPath(), cities['sf-bay'].graph.dem!);
+const demPath = join(sharedDataPath(), buildableCity('sf-bay').graph.dem!);
 
 describe('OSM ele', () => {
   it('reads metres and feet', () => {
@@ -31,7 +31,7 @@ describe.skipIf(!existsSync(demPath))('San Francisco DEM', () => {
   });
 
   it('gives a graph node elevations and climbs, and says the DEM was the source', async () => {
-    const city = { ...cities['sf-bay'], graph: { extracts: [fixturePath('sf-hill.osm')], dem: demPath, nightlySources: [] } };
+    const city = { ...buildableCity('sf-bay'), graph: { extracts: [fixturePath('sf-hill.osm')], dem: demPath, nightlySources: [] } };
     const result = await buildCity({ city, dataPath: sharedDataPath(), outDir: await mkdtemp(join(tmpdir(), 'dem-')) });
     const graph = openGraph(new Uint8Array(await readFile(result.graphPath)));
     expect(graph.header.elevation).toEqual({ source: 'dem', nodes_by_source: { dem: 2, osm: 0, flat: 0 } });

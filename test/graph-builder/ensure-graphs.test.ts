@@ -3,12 +3,12 @@ import { mkdir, mkdtemp, readFile, symlink, writeFile, rm } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cities } from '../../functions/cities/cities.ts';
-import { sharedDataPath } from '../../functions/platform/paths.ts';
-import { readGraphHeader } from '../../functions/routing/graph-format.ts';
+import { buildableCity } from '../../graph-builder/cities.ts';
+import { sharedDataPath } from '../../core/paths.ts';
+import { readGraphHeader } from '../../core/graph/layout.ts';
 import { ensureGraphs } from '../../graph-builder/index.ts';
 
-const recipe = cities['sf-bay'].graph;
+const recipe = buildableCity('sf-bay').graph;
 const inputs = [...recipe.extracts, recipe.dem!];
 const available = inputs.every((path) => existsSync(join(sharedDataPath(), path)));
 

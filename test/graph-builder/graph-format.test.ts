@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  GRAPH_FORMAT_VERSION, currentPointerKey, graphKey, localMinutes, minuteOfWeek, openGraph, readGraphHeader, sectionNames,
-} from '../../functions/routing/graph-format.ts';
+import { GRAPH_FORMAT_VERSION, openGraph, readGraphHeader, sectionNames } from '../../core/graph/layout.ts';
+import { currentPointerKey, graphKey } from '../../core/graph/catalog.ts';
+import { localMinutes, minuteOfWeek } from '../../core/local-time.ts';
 import { buildFixture, type BuiltFixture } from './helpers.ts';
 
 let built: BuiltFixture;

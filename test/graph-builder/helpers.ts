@@ -1,9 +1,9 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { cities, type City } from '../../functions/cities/cities.ts';
-import { projectRoot } from '../../functions/platform/paths.ts';
-import { openGraph, type Graph } from '../../functions/routing/graph-format.ts';
+import { buildableCity, type BuildableCity } from '../../graph-builder/cities.ts';
+import { projectRoot } from '../../core/paths.ts';
+import { openGraph, type Graph } from '../../core/graph/layout.ts';
 import { buildCity, type BuildReport } from '../../graph-builder/build.ts';
 import { readOsmFile, type Tags } from '../../graph-builder/osm/reader.ts';
 import { classifyWay, type DrivingSide, type WayAttributes } from '../../graph-builder/tag-rules.ts';
@@ -42,8 +42,8 @@ export async function ruleFixture(file: string, options: { drivingSide?: Driving
 }
 
 /** A test city: London's zone and outline, built from fixture files only. */
-export function fixtureCity(extracts: readonly string[], overrides: Partial<City> = {}): City {
-  const london = cities.london;
+export function fixtureCity(extracts: readonly string[], overrides: Partial<BuildableCity> = {}): BuildableCity {
+  const london = buildableCity('london');
   return { ...london, ...overrides, graph: { extracts, nightlySources: [] } };
 }
 
@@ -54,7 +54,7 @@ export interface BuiltFixture {
   readonly graphPath: string;
 }
 
-export async function buildFixture(files: readonly string[], overrides: Partial<City> = {}, now = new Date('2026-11-20T12:00:00Z')): Promise<BuiltFixture> {
+export async function buildFixture(files: readonly string[], overrides: Partial<BuildableCity> = {}, now = new Date('2026-11-20T12:00:00Z')): Promise<BuiltFixture> {
   const outDir = await mkdtemp(join(tmpdir(), 'graph-test-'));
   const result = await buildCity({ city: fixtureCity(files, overrides), dataPath: fixtureDir, outDir, now });
   const graph = openGraph(new Uint8Array(await readFile(result.graphPath)));

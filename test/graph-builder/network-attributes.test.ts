@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  CLOSURE_DATED, CLOSURE_OUTSIDE_WINDOW, EDGE_CYCLE_ROUTE, EDGE_CYCLING, EDGE_ROADWORKS, EDGE_WALKING, SAFETY_CYCLEWAY,
-  SAFETY_SHARED, isClosed, localMinutes, safetyClassOf, type Graph,
-} from '../../functions/routing/graph-format.ts';
+import { CLOSURE_DATED, CLOSURE_OUTSIDE_WINDOW, EDGE_CYCLE_ROUTE, EDGE_CYCLING, EDGE_ROADWORKS, EDGE_WALKING, SAFETY_CYCLEWAY, SAFETY_SHARED, safetyClassOf } from '../../core/graph/flags.ts';
+import { isClosed } from '../../core/graph/rules.ts';
+import { localMinutes } from '../../core/local-time.ts';
+import { type Graph } from '../../core/graph/layout.ts';
 import { buildFixture, edgesOfWay, type BuiltFixture } from './helpers.ts';
 
 let built: BuiltFixture;

@@ -6,9 +6,10 @@ import { join } from 'node:path';
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cities } from '../../functions/cities/cities.ts';
-import { sharedDataPath } from '../../functions/platform/paths.ts';
-import { currentPointerKey, openGraph, type CurrentGraphPointer } from '../../functions/routing/graph-format.ts';
+import { buildableCity } from '../../graph-builder/cities.ts';
+import { sharedDataPath } from '../../core/paths.ts';
+import { currentPointerKey, parseGraphPointer } from '../../core/graph/catalog.ts';
+import { openGraph } from '../../core/graph/layout.ts';
 import { configuredSources, handler } from '../../graph-builder/nightly-handler.ts';
 import { fixturePath } from './helpers.ts';
 
@@ -45,9 +46,9 @@ beforeAll(async () => {
   });
   client = new S3Client({ forcePathStyle: true });
   await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
-  const dem = join(sharedDataPath(), cities['sf-bay'].graph.dem!);
+  const dem = join(sharedDataPath(), buildableCity('sf-bay').graph.dem!);
   if (existsSync(dem)) {
-    await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: `inputs/${cities['sf-bay'].graph.dem!}`, Body: await readFile(dem) }));
+    await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: `inputs/${buildableCity('sf-bay').graph.dem!}`, Body: await readFile(dem) }));
   }
 });
 
@@ -60,13 +61,13 @@ describe('nightly rebuild handler', () => {
   it('downloads, builds, uploads the graph and then moves the pointer', async () => {
     const result = await handler({});
     expect(result.cities).toEqual([expect.objectContaining({ city: 'sf-bay', status: 'built' })]);
-    const pointer = JSON.parse(await getText(currentPointerKey('sf-bay'))) as CurrentGraphPointer;
+    const pointer = parseGraphPointer(await getText(currentPointerKey('sf-bay')));
     expect(pointer.graph_version).toBe(result.cities[0]!.graph_version);
     const object = await client.send(new GetObjectCommand({ Bucket: BUCKET, Key: pointer.key }));
     const graph = openGraph(await object.Body!.transformToByteArray());
     expect(graph.header).toMatchObject({ city: 'sf-bay', graph_version: pointer.graph_version, source_hash: pointer.source_hash });
     expect(graph.edgeCount).toBeGreaterThan(0);
-    if (existsSync(join(sharedDataPath(), cities['sf-bay'].graph.dem!))) expect(graph.header.elevation.source).toBe('dem');
+    if (existsSync(join(sharedDataPath(), buildableCity('sf-bay').graph.dem!))) expect(graph.header.elevation.source).toBe('dem');
     expect(JSON.parse(await getText(`cities/sf-bay/reports/${pointer.graph_version}.json`))).toMatchObject({ city: 'sf-bay' });
   });
 
@@ -86,6 +87,8 @@ describe('nightly rebuild handler', () => {
   it('reads sources per city and rejects unknown city ids', () => {
     expect(configuredSources({ GRAPH_SOURCE_URLS: '{"london":["https://a/x.pbf","https://a/y.pbf"]}' })).toEqual(new Map([['london', ['https://a/x.pbf', 'https://a/y.pbf']]]));
     expect(() => configuredSources({ GRAPH_SOURCE_URLS: '{"nyc":"https://a/x.pbf"}' })).toThrow(/unknown city "nyc"/);
-    expect(configuredSources({}).get('new-york')).toEqual(cities['new-york'].graph.nightlySources);
+    // The same rules as the stack's synth (graph-builder/sources.ts): no plain http off the loopback interface.
+    expect(() => configuredSources({ GRAPH_SOURCE_URLS: '{"london":"http://example.org/x.pbf"}' })).toThrow(/https/);
+    expect(configuredSources({}).get('new-york')).toEqual(buildableCity('new-york').graph.nightlySources);
   });
 });

@@ -3,20 +3,18 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cities } from '../../functions/cities/cities.ts';
-import { pointInRing } from '../../functions/cities/lookup.ts';
-import { sharedDataPath } from '../../functions/platform/paths.ts';
-import {
-  EDGE_CYCLING, EDGE_DISMOUNT, SAFETY_BUSY, SAFETY_CYCLEWAY, SAFETY_MODERATE, SAFETY_SHARED, openGraph, safetyClassOf,
-  type Graph,
-} from '../../functions/routing/graph-format.ts';
+import { buildableCity } from '../../graph-builder/cities.ts';
+import { pointInRing } from '../../core/cities/lookup.ts';
+import { sharedDataPath } from '../../core/paths.ts';
+import { EDGE_CYCLING, EDGE_DISMOUNT, SAFETY_BUSY, SAFETY_CYCLEWAY, SAFETY_MODERATE, SAFETY_SHARED, safetyClassOf } from '../../core/graph/flags.ts';
+import { openGraph, type Graph } from '../../core/graph/layout.ts';
 import { buildCity, type BuildReport } from '../../graph-builder/build.ts';
 
 /**
  * Builds the real London graph from the shared data (the OSM extracts listed in the registry)
  * and checks what anyone who rides there knows.
  */
-const available = cities.london.graph.extracts.every((extract) => existsSync(join(sharedDataPath(), extract)));
+const available = buildableCity('london').graph.extracts.every((extract) => existsSync(join(sharedDataPath(), extract)));
 
 describe.skipIf(!available)('London from real OpenStreetMap data', () => {
   let graph: Graph;
@@ -44,7 +42,7 @@ describe.skipIf(!available)('London from real OpenStreetMap data', () => {
   const named = (name: string) => (edge: number): boolean => graph.string(graph.segmentName[graph.edgeSegment[edge]!]!) === name;
 
   beforeAll(async () => {
-    const result = await buildCity({ city: cities.london, dataPath: sharedDataPath(), outDir: await mkdtemp(join(tmpdir(), 'london-')) });
+    const result = await buildCity({ city: buildableCity('london'), dataPath: sharedDataPath(), outDir: await mkdtemp(join(tmpdir(), 'london-')) });
     graph = openGraph(new Uint8Array(await readFile(result.graphPath)));
     report = result.report;
   });

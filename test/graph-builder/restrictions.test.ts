@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  EDGE_RESTRICTION_FROM, RESTRICTION_BICYCLE_SPECIFIC, RESTRICTION_FROM_ONLY, RESTRICTION_SAME_CYCLEWAY,
-  RESTRICTION_VIA_WAY, isWindowActive, localMinutes, restrictionsFrom, type Graph,
-} from '../../functions/routing/graph-format.ts';
+import { EDGE_RESTRICTION_FROM, RESTRICTION_BICYCLE_SPECIFIC, RESTRICTION_FROM_ONLY, RESTRICTION_SAME_CYCLEWAY, RESTRICTION_VIA_WAY } from '../../core/graph/flags.ts';
+import { isWindowActive, restrictionsFrom } from '../../core/graph/rules.ts';
+import { localMinutes } from '../../core/local-time.ts';
+import { type Graph } from '../../core/graph/layout.ts';
 import { parseRestriction } from '../../graph-builder/restrictions.ts';
 import { Warnings } from '../../graph-builder/warnings.ts';
 import { buildFixture, edgeFrom, type BuiltFixture } from './helpers.ts';

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { EDGE_CYCLING, EDGE_WALKING, type Graph } from '../../functions/routing/graph-format.ts';
+import { EDGE_CYCLING, EDGE_WALKING } from '../../core/graph/flags.ts';
+import { type Graph } from '../../core/graph/layout.ts';
 import { buildFixture, edgesOfWay, type BuiltFixture } from './helpers.ts';
 
 let built: BuiltFixture;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { cities } from '../../functions/cities/cities.ts';
-import { MINUTES_PER_WEEK, TIME_WINDOW_DATES, TIME_WINDOW_WEEKLY, localMinutes } from '../../functions/routing/graph-format.ts';
+import { cities } from '../../core/cities/cities.ts';
+import { MINUTES_PER_WEEK, localMinutes } from '../../core/local-time.ts';
+import { TIME_WINDOW_DATES, TIME_WINDOW_WEEKLY } from '../../core/graph/rules.ts';
 import { TimeWindowCompiler, legacyRestrictionCondition, parseConditional } from '../../graph-builder/time-windows.ts';
 import { Warnings } from '../../graph-builder/warnings.ts';
 

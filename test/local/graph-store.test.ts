@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cities } from '../../functions/cities/cities.ts';
+import { buildableCity } from '../../graph-builder/cities.ts';
 import { s3 } from '../../functions/platform/aws.ts';
-import { sharedDataPath } from '../../functions/platform/paths.ts';
+import { sharedDataPath } from '../../core/paths.ts';
 import { bucketName } from '../../functions/platform/resources.ts';
-import { currentPointerKey } from '../../functions/routing/graph-format.ts';
+import { currentPointerKey } from '../../core/graph/catalog.ts';
 import { cityGraph, forgetLoadedGraphs, GraphUnavailableError } from '../../functions/routing/graph-store.ts';
 import { buildCity, type BuildResult } from '../../graph-builder/build.ts';
 import { publishGraph } from '../../graph-builder/publish.ts';
@@ -31,7 +31,7 @@ describe('graph store', () => {
     // Two builds of the small San Francisco graph a day apart: two graph versions.
     for (const day of ['2026-11-20', '2026-11-21']) {
       const outDir = await mkdtemp(join(tmpdir(), 'spoke-graph-version-'));
-      built.push(await buildCity({ city: cities['sf-bay'], dataPath: sharedDataPath(), outDir, now: new Date(`${day}T03:00:00Z`) }));
+      built.push(await buildCity({ city: buildableCity('sf-bay'), dataPath: sharedDataPath(), outDir, now: new Date(`${day}T03:00:00Z`) }));
     }
     forgetLoadedGraphs();
   });

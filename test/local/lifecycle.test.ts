@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../functions/platform/paths.ts';
+import { projectRoot } from '../../core/paths.ts';
 import { startLocalProcess, type PlatformInfo } from '../support/local-process.ts';
 
 const run = promisify(execFile);

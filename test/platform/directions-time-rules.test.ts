@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { Costing, type Profile } from '../../functions/routing/costing.ts';
-import { bearingDegrees, bearingDifference } from '../../functions/routing/geo.ts';
-import { EDGE_CYCLING, EDGE_WALKING, isClosed, isWindowActive, localMinutes } from '../../functions/routing/graph-format.ts';
-import { edgeCoordinates, slicePolyline, type Position } from '../../functions/routing/path.ts';
+import { Costing } from '../../core/routing/costing.ts';
+import { type Profile } from '../../core/routing/profile.ts';
+import { bearingDegrees, bearingDifference } from '../../core/geo.ts';
+import { EDGE_CYCLING, EDGE_WALKING } from '../../core/graph/flags.ts';
+import { isClosed, isWindowActive } from '../../core/graph/rules.ts';
+import { localMinutes } from '../../core/local-time.ts';
+import { edgeCoordinates, slicePolyline } from '../../functions/routing/path.ts';
+import { type Position } from '../../core/geo.ts';
 import { findRoute } from '../../functions/routing/search.ts';
 import { realGraph } from '../routing/real-graphs.ts';
 import { call, newKey } from './support.ts';

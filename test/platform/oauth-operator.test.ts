@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { decodeProtectedHeader } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../functions/platform/paths.ts';
+import { projectRoot } from '../../core/paths.ts';
 import {
   approvedCode,
   authorizeQuery,

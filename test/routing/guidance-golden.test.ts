@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
-import type { CityId } from '../../functions/cities/index.ts';
+import type { CityId } from '../../core/cities/index.ts';
 import { planDirections, type RouteBody } from '../../functions/directions/plan.ts';
 import { directionsRequest } from '../../functions/directions/request.ts';
 import type * as graphStore from '../../functions/routing/graph-store.ts';

@@ -1,19 +1,20 @@
 import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
-import { cityIds } from '../../functions/cities/index.ts';
-import { Costing, type Profile } from '../../functions/routing/costing.ts';
-import { turnAngle } from '../../functions/routing/geo.ts';
-import {
-  EDGE_STEPS, localMinutes, NODE_JUNCTION, ROAD_CLASSES, roadClassOf, WALK_CROSSING, walkKindOf,
-} from '../../functions/routing/graph-format.ts';
+import { cityIds } from '../../core/cities/index.ts';
+import { Costing } from '../../core/routing/costing.ts';
+import { type Profile } from '../../core/routing/profile.ts';
+import { turnAngle } from '../../core/geo.ts';
+import { EDGE_STEPS, NODE_JUNCTION, ROAD_CLASSES, roadClassOf, WALK_CROSSING, walkKindOf } from '../../core/graph/flags.ts';
+import { localMinutes } from '../../core/local-time.ts';
 import {
   CONNECTOR_METRES, MAX_CONNECTED_SPAN_METRES, OBVIOUS_MARGIN_DEGREES, SAME_NAME_TURN_DEGREES,
 } from '../../functions/routing/guidance/maneuvers.ts';
 import en from '../../functions/routing/guidance/locales/en.json' with { type: 'json' };
 import es from '../../functions/routing/guidance/locales/es.json' with { type: 'json' };
-import { ANNOUNCEMENT_DISTANCES, type Language } from '../../functions/routing/guidance/narrative.ts';
+import type { Language } from '../../core/language.ts';
+import { ANNOUNCEMENT_DISTANCES } from '../../functions/routing/guidance/narrative.ts';
 import { buildSteps, COMPOUND_METRES, type Step } from '../../functions/routing/guidance/steps.ts';
-import type { RoutingNetwork } from '../../functions/routing/network.ts';
+import type { RoutingNetwork } from '../../core/routing/network.ts';
 import { buildPath, type PathEdge, type RoutedPath } from '../../functions/routing/path.ts';
 import { findRoute } from '../../functions/routing/search.ts';
 import { positionsAt, snap } from '../../functions/routing/snap.ts';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { Costing } from '../../functions/routing/costing.ts';
-import { haversineMetres } from '../../functions/routing/geo.ts';
-import { localMinutes } from '../../functions/routing/graph-format.ts';
+import { Costing } from '../../core/routing/costing.ts';
+import { haversineMetres } from '../../core/geo.ts';
+import { localMinutes } from '../../core/local-time.ts';
 import { loadGraphBytes } from '../../functions/routing/graph-store.ts';
 import {
   computeLandmarks, LandmarkBound, LANDMARK_METRICS, metricCosting, storedLandmarks,
-} from '../../functions/routing/landmarks.ts';
+} from '../../core/routing/landmarks.ts';
 import { findRoute, SearchWorkspace } from '../../functions/routing/search.ts';
 import { positionsAt, snap } from '../../functions/routing/snap.ts';
 import { randomNodeLocation, realGraph, realGraphBytes, seededRandom } from './real-graphs.ts';

@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CityId } from '../../functions/cities/index.ts';
-import { graphOutputDir } from '../../functions/platform/paths.ts';
-import { currentPointerKey, type CurrentGraphPointer } from '../../functions/routing/graph-format.ts';
+import type { CityId } from '../../core/cities/index.ts';
+import { graphOutputDir } from '../../core/paths.ts';
+import { currentPointerKey, parseGraphPointer } from '../../core/graph/catalog.ts';
 import { loadGraphBytes, type LoadedGraph } from '../../functions/routing/graph-store.ts';
-import type { RoutingNetwork } from '../../functions/routing/network.ts';
+import type { RoutingNetwork } from '../../core/routing/network.ts';
 
 /** The bytes of a real city graph the test run built (test/graphs-setup.ts). */
 export function realGraphBytes(city: CityId): Uint8Array {
   const directory = graphOutputDir();
-  const pointer = JSON.parse(readFileSync(join(directory, currentPointerKey(city)), 'utf8')) as CurrentGraphPointer;
+  const pointer = parseGraphPointer(readFileSync(join(directory, currentPointerKey(city)), 'utf8'));
   return readFileSync(join(directory, pointer.key));
 }
 

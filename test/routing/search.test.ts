@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { cityIds } from '../../functions/cities/index.ts';
-import { Costing, type CostOptions } from '../../functions/routing/costing.ts';
-import { isWindowActive, localMinutes, RESTRICTION_SAME_CYCLEWAY } from '../../functions/routing/graph-format.ts';
-import { MinHeap } from '../../functions/routing/heap.ts';
+import { cityIds } from '../../core/cities/index.ts';
+import { Costing, type CostOptions } from '../../core/routing/costing.ts';
+import { isWindowActive } from '../../core/graph/rules.ts';
+import { localMinutes } from '../../core/local-time.ts';
+import { RESTRICTION_SAME_CYCLEWAY } from '../../core/graph/flags.ts';
+import { MinHeap } from '../../core/routing/heap.ts';
 import { findRoute, type EdgePosition } from '../../functions/routing/search.ts';
 import { positionsAt, snap } from '../../functions/routing/snap.ts';
 import { randomNodeLocation, realGraph, seededRandom } from './real-graphs.ts';

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { Costing } from '../../functions/routing/costing.ts';
-import { EDGE_CYCLING, isClosed, isWindowActive, localMinutes } from '../../functions/routing/graph-format.ts';
+import { Costing } from '../../core/routing/costing.ts';
+import { EDGE_CYCLING } from '../../core/graph/flags.ts';
+import { isClosed, isWindowActive } from '../../core/graph/rules.ts';
+import { localMinutes } from '../../core/local-time.ts';
 import { findRoute } from '../../functions/routing/search.ts';
 import type { LoadedGraph } from '../../functions/routing/graph-store.ts';
 import { realGraph } from './real-graphs.ts';

@@ -1,7 +1,8 @@
 import textInstructions from 'osrm-text-instructions';
 import en from './locales/en.json' with { type: 'json' };
 import es from './locales/es.json' with { type: 'json' };
-import type { Profile } from '../costing.ts';
+import type { Language } from '../../../core/language.ts';
+import type { Profile } from '../../../core/routing/profile.ts';
 import type { Maneuver, WayKind } from './maneuvers.ts';
 
 /**
@@ -13,8 +14,6 @@ import type { Maneuver, WayKind } from './maneuvers.ts';
  * the signs. A way with no name is described by its kind instead ("the footpath"), in the
  * locale's words, wherever a name would go.
  */
-
-export type Language = 'en' | 'es';
 
 interface Locale {
   /** The final step's instruction, fixed by the spec. */

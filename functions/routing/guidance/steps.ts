@@ -1,7 +1,9 @@
-import { CYCLING_SPEED_MPS, WALKING_SPEED_MPS, type Profile } from '../costing.ts';
-import type { SafetyClass } from '../graph-format.ts';
-import type { RoutingNetwork } from '../network.ts';
-import { appendPositions, type PathEdge, type Position, type RoutedPath } from '../path.ts';
+import { CYCLING_SPEED_MPS, WALKING_SPEED_MPS, type Profile } from '../../../core/routing/profile.ts';
+import type { SafetyClass } from '../../../core/graph/flags.ts';
+import type { RoutingNetwork } from '../../../core/routing/network.ts';
+import { appendPositions, type PathEdge, type RoutedPath } from '../path.ts';
+import { type Position } from '../../../core/geo.ts';
+import type { Language } from '../../../core/language.ts';
 import { detectManeuvers, type Maneuver } from './maneuvers.ts';
 import {
   ANNOUNCEMENT_DISTANCES,
@@ -12,7 +14,6 @@ import {
   maneuverText,
   speakableDistanceWithin,
   ssml,
-  type Language,
 } from './narrative.ts';
 
 /** Steps of one leg, in the shape of spec 4.1, built from the routed path and its maneuvers. */

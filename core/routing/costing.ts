@@ -1,36 +1,15 @@
 import { createHash } from 'node:crypto';
-import {
-  arrivalControlOf,
-  CONTROL_ALL_WAY_STOP,
-  CONTROL_GIVE_WAY,
-  CONTROL_TRAFFIC_SIGNALS,
-  CONTROL_TWO_WAY_STOP,
-  EDGE_CYCLING,
-  EDGE_DISMOUNT,
-  EDGE_JUNCTION_CONTROLLED,
-  EDGE_ROADWORKS,
-  EDGE_WALKING,
-  isClosed,
-  LIT_ASSUMED,
-  LIT_NO,
-  LIT_YES,
-  litOf,
-  SAFETY_BUSY,
-  safetyClassOf,
-  surfacePenaltyOf,
-  WALK_CARRIAGEWAY,
-  walkKindOf,
-} from './graph-format.ts';
-import { bearingDifference } from './geo.ts';
+import { arrivalControlOf, CONTROL_ALL_WAY_STOP, CONTROL_GIVE_WAY, CONTROL_TRAFFIC_SIGNALS, CONTROL_TWO_WAY_STOP, EDGE_CYCLING, EDGE_DISMOUNT, EDGE_JUNCTION_CONTROLLED, EDGE_ROADWORKS, EDGE_WALKING, LIT_ASSUMED, LIT_NO, LIT_YES, litOf, SAFETY_BUSY, safetyClassOf, surfacePenaltyOf, WALK_CARRIAGEWAY, walkKindOf } from '../graph/flags.ts';
+import { isClosed } from '../graph/rules.ts';
+import { bearingDifference } from '../geo.ts';
 import { CROSSES_BUSY, CROSSES_MODERATE, type RoutingNetwork } from './network.ts';
+import { CYCLING_SPEED_MPS, WALKING_SPEED_MPS, type Profile } from './profile.ts';
 
 /**
  * Costing: pure functions from edge attributes and the request's options to a cost in seconds of
  * riding (or walking) that the search minimises. The search knows nothing of what an edge means;
  * this module knows nothing of how the search works. Weights are documented in docs/routing.md.
  */
-
-export type Profile = 'cycling' | 'walking';
 
 export interface CostOptions {
   profile: Profile;
@@ -43,9 +22,6 @@ export interface CostOptions {
 }
 
 export type CostMetric = 'cycling-supersafe' | 'cycling-direct' | 'walking';
-
-export const CYCLING_SPEED_MPS = 15 / 3.6;
-export const WALKING_SPEED_MPS = 5 / 3.6;
 
 /** Multipliers on riding time per safety class (quiet, cycleway, moderate, busy, shared). */
 export const SUPERSAFE_CLASS_FACTORS = [1.0, 0.9, 1.8, 4.0, 3.0] as const;

@@ -1,13 +1,6 @@
-import {
-  COORDINATE_SCALE,
-  EDGE_REVERSED,
-  EDGE_CYCLING,
-  SAFETY_BUSY,
-  SAFETY_MODERATE,
-  safetyClassOf,
-  type Graph,
-} from './graph-format.ts';
-import { bearingDegrees } from './geo.ts';
+import { COORDINATE_SCALE, type Graph } from '../graph/layout.ts';
+import { EDGE_REVERSED, EDGE_CYCLING, SAFETY_BUSY, SAFETY_MODERATE, safetyClassOf } from '../graph/flags.ts';
+import { bearingDegrees } from '../geo.ts';
 
 /**
  * A loaded graph plus the few derived arrays the router needs, computed once per graph when it

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
  * Lambdas never read these: their data comes from DynamoDB and S3.
  */
 
-export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Input data (OSM extracts, boundaries, GBFS snapshots, elevation). `SPOKE_DATA_PATH` overrides. */
 export function sharedDataPath(): string {

@@ -3,7 +3,10 @@
 export const EARTH_RADIUS_METRES = 6_371_008.8;
 const RADIANS = Math.PI / 180;
 
+/** A coordinate as requests give it: `[longitude, latitude]` in degrees, GeoJSON order. */
 export type LonLat = readonly [number, number];
+/** A coordinate as responses write it (GeoJSON's Position): the same pair, built up in place. */
+export type Position = [number, number];
 
 /** Great-circle distance in metres. */
 export function haversineMetres(lon1: number, lat1: number, lon2: number, lat2: number): number {

@@ -1,5 +1,5 @@
 import { COSTING_FINGERPRINT, Costing, type CostMetric } from './costing.ts';
-import type { Graph, LandmarkHeader } from './graph-format.ts';
+import type { Graph, LandmarkHeader } from '../graph/layout.ts';
 import { MinHeap } from './heap.ts';
 import type { RoutingNetwork } from './network.ts';
 

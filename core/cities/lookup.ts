@@ -1,7 +1,6 @@
+import type { LonLat } from '../geo.ts';
 import type { Ring } from './boundaries.ts';
 import { allCities, type City } from './cities.ts';
-
-export type LonLat = readonly [number, number];
 
 /** Even-odd ray casting; points exactly on an edge may fall either way, which outlines this coarse allow. */
 export function pointInRing(point: LonLat, ring: Ring): boolean {
