@@ -117,6 +117,14 @@ export const tables = {
     ttlAttribute: 'delete_after',
     purpose: 'Email one-time sign-in codes by challenge: a hash of the code, the rider it signs in, attempts left.',
   },
+  routeAvoidances: {
+    name: 'route-avoidances',
+    envVar: 'TABLE_ROUTE_AVOIDANCES',
+    partitionKey: { name: 'city', type: 'S' },
+    sortKey: { name: 'report_id', type: 'S' },
+    ttlAttribute: 'expires_at',
+    purpose: 'What accepted road reports do to routing, per city (functions/routing/avoidances.ts): read by routers every few seconds.',
+  },
 } as const satisfies Record<string, TableDefinition>;
 
 export const buckets = {
