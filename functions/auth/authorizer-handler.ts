@@ -32,7 +32,7 @@ async function authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGa
   const verdict = admission(endpoint, decision.principal);
   // A 403 is left to the function: API Gateway renders every authorizer refusal with the one
   // status of the API's ACCESS_DENIED response (401), so the principal goes on and the handler's
-  // HTTP chain (functions/http/endpoint.ts) answers 403 before any handler code runs.
+  // HTTP chain (functions/http/middleware/admission.ts) answers 403 before any handler code runs.
   if (!verdict.admit && verdict.status === 401) return deny(event, verdict.error, verdict.error);
   const metered = apiDefinitions[endpoint.api].meteredByUsagePlans;
   return {
