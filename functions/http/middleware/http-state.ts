@@ -32,13 +32,15 @@ export type HttpMiddleware = MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxy
 
 /** The request's state, created on first use, so that an error raised before `httpState()` ran still gets its answer. */
 export function httpStateOf(request: HttpRequest): HttpState {
-  request.context.http ??= {
-    startedAt: Date.now(),
-    requestId: requestIdOf(request.event, request.context),
-    principal: fromAuthorizerContext(request.event.requestContext?.authorizer),
-    responseHeaders: {},
-  };
-  request.context.http.responseHeaders['X-Request-Id'] ??= request.context.http.requestId;
+  if (!request.context.http) {
+    const requestId = requestIdOf(request.event, request.context);
+    request.context.http = {
+      startedAt: Date.now(),
+      requestId,
+      principal: fromAuthorizerContext(request.event.requestContext?.authorizer),
+      responseHeaders: { 'X-Request-Id': requestId },
+    };
+  }
   return request.context.http;
 }
 
