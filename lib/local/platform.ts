@@ -7,6 +7,7 @@ import { projectRoot } from '../../core/paths.ts';
 import { queues } from '../../functions/platform/resources.ts';
 import { createGateway } from './gateway.ts';
 import { CONSENT_CLIENT_ID, LocalIdentityProvider, RIDER_APP_CLIENT_ID, RIDER_APP_REDIRECT_URI } from './identity-provider.ts';
+import { enableConcurrentInvocations } from './invocations.ts';
 import { functionEnvironment, provisionResources } from './provision.ts';
 import { LOCAL_ACCOUNT, LocalQueue } from './queue.ts';
 import { closeServer, listen, startDynamo, startS3 } from './servers.ts';
@@ -97,6 +98,8 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
   };
 
   try {
+    // This process hosts every function, many invocations at once, as Lambda's concurrent runtime does.
+    await enableConcurrentInvocations();
     if (options.reset) {
       for (const folder of ['dynamodb', 's3', 'identity-provider']) await rm(join(options.stateDir, folder), { recursive: true, force: true });
     }

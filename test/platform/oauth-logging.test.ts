@@ -43,5 +43,7 @@ describe('logs of rider login', () => {
       expect(log.includes(secret), `log contains ${secret.slice(0, 12)}…`).toBe(false);
     }
     expect(mail.join('\n')).not.toContain(rider.email);
+    // Every line, the sign-in code's included, says which request wrote it.
+    for (const line of lines) expect((JSON.parse(line) as { correlation_id?: string }).correlation_id, line).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
