@@ -3,6 +3,7 @@ import { NODE_BARRIER_DISMOUNT, NODE_BARRIER_NO_CYCLING, NODE_BARRIER_NO_WALKING
 import { isClosed } from '../graph/rules.ts';
 import { bearingDifference } from '../geo.ts';
 import { CROSSES_BUSY, CROSSES_MODERATE, type RoutingNetwork } from './network.ts';
+import type { RouteOverlay } from './overlay.ts';
 import { CYCLING_SPEED_MPS, WALKING_SPEED_MPS, type Profile } from './profile.ts';
 
 /**
@@ -110,6 +111,8 @@ export class Costing {
   constructor(
     readonly network: RoutingNetwork,
     readonly options: CostOptions,
+    /** Effects of accepted road reports on this graph (core/routing/overlay.ts); they only raise costs. */
+    readonly overlay: RouteOverlay | null = null,
   ) {
     const cycling = options.profile === 'cycling';
     this.usableFlag = cycling ? EDGE_CYCLING : EDGE_WALKING;
@@ -144,10 +147,11 @@ export class Costing {
     const graph = this.network.graph;
     const closure = graph.edgeClosure[edge]!;
     if (closure !== 0 && this.closedNow(closure - 1)) return Infinity;
-    if (!this.options.night) return cost;
+    const reported = this.overlay ? this.overlay.edgeFactor(edge, this.options.departureMinute, this.options.supersafe) : 1;
+    if (!this.options.night) return cost * reported;
     const lit = litOf(graph.edgeFlags[edge]!);
     return (
-      cost *
+      cost * reported *
       (lit === LIT_YES
         ? NIGHT_LIGHTING_FACTORS.lit
         : lit === LIT_ASSUMED
@@ -191,9 +195,11 @@ export class Costing {
     }
     // A barrier is passed through its node: private or locked gates, stiles and the like stop the
     // profile they forbid (as OSRM's barrier nodes do), bicycle barriers make the rider push.
-    const nodeFlags = graph.nodeFlags[graph.edgeHead[from]!]!;
+    const node = graph.edgeHead[from]!;
+    const nodeFlags = graph.nodeFlags[node]!;
     if (this.options.profile === 'walking') return nodeFlags & NODE_BARRIER_NO_WALKING ? Infinity : 0;
     if (nodeFlags & NODE_BARRIER_NO_CYCLING) return Infinity;
+    if (this.overlay?.forbidsEntry(to, node, this.options.departureMinute)) return Infinity;
 
     const fromFlags = graph.edgeFlags[from]!;
     const toFlags = graph.edgeFlags[to]!;

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { cityForCoordinates, type City } from '../../core/cities/index.ts';
 import { Costing } from '../../core/routing/costing.ts';
 import { departureIn, isNight } from '../routing/departure.ts';
-import { disruptionsNear, type Disruption } from '../routing/disruptions.ts';
+import { disruptionsNear, reportDisruptions, type Disruption } from '../routing/disruptions.ts';
 import { SAFETY_CLASSES, type SafetyClass } from '../../core/graph/flags.ts';
 import { cityGraph, type LoadedGraph } from '../routing/graph-store.ts';
+import { cityOverlay } from '../routing/report-overlay.ts';
 import { buildSteps, type Step } from '../routing/guidance/steps.ts';
 import { appendPositions, buildPath, type RoutedPath, type Stop } from '../routing/path.ts';
 import { type Position } from '../../core/geo.ts';
@@ -98,12 +99,13 @@ export async function planDirections(request: DirectionsRequest, now: Date = new
   const nighttime = cycling && city.lightingData && (request.nighttime ?? isNight(departure.instant, firstLon, firstLat));
   const loaded: LoadedGraph = await cityGraph(city.id);
   const network = loaded.network;
-  const costing = new Costing(network, {
-    profile: request.profile,
-    supersafe: cycling && request.supersafe,
-    night: nighttime,
-    departureMinute: departure.localMinute,
-  });
+  // Accepted road reports (closures, one-way, removed turns, hazards) bend cycling routes only.
+  const reports = cycling ? await cityOverlay(loaded) : null;
+  const costing = new Costing(
+    network,
+    { profile: request.profile, supersafe: cycling && request.supersafe, night: nighttime, departureMinute: departure.localMinute },
+    reports?.overlay ?? null,
+  );
   const usable = (edge: number) => costing.usable(edge);
   const open = (edge: number) => costing.openAtDeparture(edge);
 
@@ -151,7 +153,10 @@ export async function planDirections(request: DirectionsRequest, now: Date = new
     for (const leg of legs) for (const edge of leg.path.edges) breakdown[edge.pushed ? 'pushed' : edge.safety] += edge.length;
     for (const key of Object.keys(breakdown) as (SafetyClass | 'pushed')[]) breakdown[key] = Math.round(breakdown[key]);
     body.metadata.safety_breakdown = breakdown;
-    const disruptions = disruptionsNear(network, body.route.geometry.coordinates, departure.localMinute);
+    const disruptions = [
+      ...disruptionsNear(network, body.route.geometry.coordinates, departure.localMinute),
+      ...reportDisruptions(network, reports?.avoidances ?? [], body.route.geometry.coordinates, departure.localMinute),
+    ];
     if (disruptions.length) body.disruptions = disruptions;
   }
   return { kind: 'routed', body };
