@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { OAuthError } from '../oauth/errors.ts';
 import { DomainError, type RefusalKind } from '../platform/errors.ts';
-import { RateLimiterBusyError } from '../ratelimit/limiter.ts';
 import { GraphUnavailableError } from '../routing/errors.ts';
 
 /**
@@ -120,6 +119,5 @@ export function httpErrorOf(error: unknown, dialect: ErrorDialect = 'api'): Http
     return new HttpError(REFUSAL_STATUS[error.kind], { error: error.message, ...(error.details ? { details: error.details } : {}) });
   }
   if (error instanceof GraphUnavailableError) return routingUnavailable(`No routing graph is available for ${error.city}`, randomUUID());
-  if (error instanceof RateLimiterBusyError) return new HttpError(503, { error: 'Service busy; retry shortly' }, { 'Retry-After': '1' });
   return undefined;
 }

@@ -4,7 +4,6 @@ import { AuthorizeRefusal } from '../../functions/oauth/authorize.ts';
 import { ConsentRefusal } from '../../functions/oauth/consent.ts';
 import { OAuthError } from '../../functions/oauth/errors.ts';
 import { NotFoundError } from '../../functions/platform/errors.ts';
-import { RateLimiterBusyError } from '../../functions/ratelimit/limiter.ts';
 import { GraphUnavailableError } from '../../functions/routing/errors.ts';
 
 /** The one mapping from what domain code and the HTTP chain throw to the caller's answer. */
@@ -49,7 +48,6 @@ describe('httpErrorOf', () => {
     expect(answer.status).toBe(503);
     expect(answer.body).toMatchObject({ code: 'ROUTING_UNAVAILABLE', details: 'No routing graph is available for london' });
     expect(JSON.stringify(answer.body)).not.toContain('NoSuchKey');
-    expect(httpErrorOf(new RateLimiterBusyError('key:1'))).toMatchObject({ status: 503, headers: { 'Retry-After': '1' } });
   });
 
   it('passes HTTP errors through and leaves faults to the boundary', () => {
