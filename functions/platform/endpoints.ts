@@ -181,6 +181,16 @@ export const endpoints: readonly EndpointDefinition[] = [
     auth: 'rider',
     access: { ...rateLimited, tables: { ...rateLimited.tables, riders: 'read' } },
   },
+  // Bike-share availability (spec 4.7): snapshots written by the ingestion (lib/bike-share.ts).
+  {
+    id: 'bikes-nearby',
+    api: 'app',
+    paths: ['/bikes/nearby'],
+    methods: ['GET'],
+    entry: 'functions/bikeshare/nearby-handler.ts',
+    auth: 'rider',
+    access: { ...rateLimited, buckets: { bikeshare: 'read' } },
+  },
 ];
 
 /**

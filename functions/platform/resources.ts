@@ -130,6 +130,11 @@ export const buckets = {
     envVar: 'BUCKET_PHOTOS',
     purpose: 'Rider profile photos and other uploaded images.',
   },
+  bikeshare: {
+    name: 'bikeshare',
+    envVar: 'BUCKET_BIKESHARE',
+    purpose: 'One gzipped snapshot per bike-share system (stations, dockless vehicles, geofencing, pricing), rewritten by the ingestion every minute.',
+  },
 } as const satisfies Record<string, BucketDefinition>;
 
 export const queues = {
