@@ -191,6 +191,16 @@ export const endpoints: readonly EndpointDefinition[] = [
     auth: 'rider',
     access: { ...rateLimited, buckets: { bikeshare: 'read' } },
   },
+  // Cycling events and leisure routes near a point (spec 4.8): public.
+  {
+    id: 'events-nearby',
+    api: 'app',
+    paths: ['/events/nearby'],
+    methods: ['GET'],
+    entry: 'functions/events/nearby-handler.ts',
+    auth: 'public',
+    access: { tables: { events: 'read', destinations: 'read', categories: 'read' } },
+  },
 ];
 
 /**

@@ -117,6 +117,34 @@ export const tables = {
     ttlAttribute: 'delete_after',
     purpose: 'Email one-time sign-in codes by challenge: a hash of the code, the rider it signs in, attempts left.',
   },
+  events: {
+    name: 'events',
+    envVar: 'TABLE_EVENTS',
+    partitionKey: { name: 'event_id', type: 'S' },
+    indexes: [
+      { name: 'by-city', partitionKey: { name: 'city', type: 'S' } },
+      { name: 'by-alias', partitionKey: { name: 'alias', type: 'S' } },
+    ],
+    purpose: 'Group rides and permanent leisure routes (spec 2.3) by integer id as a string; a city\'s events by city, an event by alias.',
+  },
+  destinations: {
+    name: 'destinations',
+    envVar: 'TABLE_DESTINATIONS',
+    partitionKey: { name: 'destination_id', type: 'S' },
+    purpose: 'Event destinations (spec 2.4): name, coordinates, area, computed city, category ids.',
+  },
+  categories: {
+    name: 'categories',
+    envVar: 'TABLE_CATEGORIES',
+    partitionKey: { name: 'category_id', type: 'S' },
+    purpose: 'Event and destination categories (spec 2.4): name (unique, any case) and emoji.',
+  },
+  idSequences: {
+    name: 'id-sequences',
+    envVar: 'TABLE_ID_SEQUENCES',
+    partitionKey: { name: 'sequence', type: 'S' },
+    purpose: 'One counter per kind of integer id (events, destinations, categories): the last id issued.',
+  },
 } as const satisfies Record<string, TableDefinition>;
 
 export const buckets = {
