@@ -13,6 +13,7 @@ import { localStateDir } from '../core/paths.ts';
 import { portsFromEnvironment, startLocalPlatform, type LocalPlatform } from '../lib/local/platform.ts';
 import { citiesFromEnvironment, prepareLocalGraphs } from '../lib/local/graphs.ts';
 import { seedDemoCredentials } from '../lib/local/seed.ts';
+import { seedEvents } from '../lib/local/event-seeds.ts';
 import { PortInUseError } from '../lib/local/servers.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
@@ -47,6 +48,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const demo = await seedDemoCredentials(infoFile, platform.identityProvider);
+  await seedEvents({ cities: citiesFromEnvironment(), createdBy: demo.rider_idp_user_id, nowMs: Date.now(), log: (line) => console.log(line) });
   const info = {
     base_url: platform.urls.base,
     app_base_url: platform.urls.app,

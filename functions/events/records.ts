@@ -31,7 +31,12 @@ const coordinate = z.tuple([z.number().min(-180).max(180), z.number().min(-90).m
 
 const routeInput = z.union([
   z.object({ via: z.array(coordinate).min(2, 'needs at least 2 points').max(25, 'takes at most 25 points') }),
-  z.object({ polyline: z.string().min(1, 'must not be empty') }),
+  z.object({
+    polyline: z.string().min(1, 'must not be empty'),
+    /** As planned elsewhere; measured along the line (and timed at cycling speed) when absent. */
+    distance: z.number().positive().optional(),
+    duration: z.number().positive().optional(),
+  }),
 ]);
 
 export type RouteInput = z.input<typeof routeInput>;
@@ -83,8 +88,8 @@ async function resolveRoute(input: z.output<typeof routeInput>): Promise<{ route
   for (let i = 1; i < coordinates.length; i++) {
     distance += haversineMetres(coordinates[i - 1]![0], coordinates[i - 1]![1], coordinates[i]![0], coordinates[i]![1]);
   }
-  distance = Math.round(distance * 10) / 10;
-  return { route: { distance, duration: cyclingSeconds(distance), polyline: encodeRoute(coordinates) }, coordinates };
+  distance = input.distance ?? Math.round(distance * 10) / 10;
+  return { route: { distance, duration: input.duration ?? cyclingSeconds(distance), polyline: encodeRoute(coordinates) }, coordinates };
 }
 
 export const slug = (name: string): string =>

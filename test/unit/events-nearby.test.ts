@@ -41,7 +41,7 @@ const context: EventContext = {
 };
 
 let nextId = 1;
-function event(fields: Partial<EventItem> & { start?: number | null; end?: number | null; route?: LonLat[] }): EventItem {
+function event(fields: Partial<Omit<EventItem, 'route'>> & { start?: number | null; end?: number | null; route?: LonLat[] }): EventItem {
   const id = nextId++;
   const { start, end, route, ...rest } = fields;
   return {
