@@ -214,7 +214,7 @@ export async function archiveEvent(id: number): Promise<EventItem> {
     new UpdateCommand({
       TableName: tableName('events'),
       Key: { event_id: String(id) },
-      UpdateExpression: 'SET archived_at = if_not_exists(archived_at, :now), updated_at = :now',
+      UpdateExpression: 'SET archived_at = :now, updated_at = :now',
       ConditionExpression: 'attribute_exists(event_id)',
       ExpressionAttributeValues: { ':now': timestamp() },
       ReturnValues: 'ALL_NEW',
