@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCategory, createDestination } from '../../functions/events/catalogue.ts';
 import { decodeRoute, encodeRoute } from '../../functions/events/geometry.ts';
-import { archiveEvent, createEvent, eventById, updateEvent } from '../../functions/events/records.ts';
+import { archiveEvent, createEvent, eventById, listEvents, updateEvent } from '../../functions/events/records.ts';
 import { withClockOffset } from '../../functions/platform/clock.ts';
 import { call, useLocalAws } from './support.ts';
 
@@ -134,6 +134,19 @@ describe('events near a point', () => {
     expect(record).not.toHaveProperty('distance');
     expect(await eventById(999_999_999)).toBeNull();
     expect(await eventById('not-an-id')).toBeNull();
+  });
+});
+
+describe('writing events', () => {
+  it('leaves nothing behind when a create fails after its id was issued; the next create gets a later id', async () => {
+    const before = (await createEvent({ name: `Before ${run}`, emoji: '🚴', image_url: 'https://images.example/a.png', created_by: 'operator', destination_id: (await createDestination({ name: `Anywhere ${run}`, latitude: P.lat, longitude: P.lon, area_name: 'Bloomsbury' })).id, start_time: iso(T), end_time: iso(T + HOUR) })).id;
+    await expect(
+      createEvent({ name: `Broken ${run}`, emoji: '🚴', image_url: 'https://images.example/a.png', created_by: 'operator', destination_id: 987_654_321, start_time: iso(T), end_time: iso(T + HOUR) }),
+    ).rejects.toThrow(/no destination 987654321/);
+    // The failed create took an id after `before` and stored nothing under it.
+    expect((await listEvents()).filter((event) => event.name === `Broken ${run}`)).toEqual([]);
+    const after = (await createEvent({ name: `After ${run}`, emoji: '🚴', image_url: 'https://images.example/a.png', created_by: 'operator', destination_id: (await eventById(before))!.destination.id, start_time: iso(T), end_time: iso(T + HOUR) })).id;
+    expect(after).toBeGreaterThan(before + 1);
   });
 });
 
