@@ -73,10 +73,11 @@ const EVENTS: SeedEvent[] = [
     city: 'london',
     name: 'Bloomsbury Squares Loop',
     emoji: '🌳',
-    description: 'A gentle 3 km loop linking Russell, Bedford, Gordon and Tavistock Squares on quiet streets and cycle tracks.',
+    description: 'A gentle loop of almost 4 km round Russell, Bedford, Gordon and Tavistock Squares on quiet streets and cycle tracks.',
     destination: 'russell-square',
     categories: ['Parks & green', 'Sightseeing', 'Beginners'],
-    via: [[-0.1262, 51.5219], [-0.1304, 51.5188], [-0.1324, 51.5245], [-0.1295, 51.5253], [-0.1262, 51.5219]],
+    // Street corners of the squares, not their gardens, so the route goes round and not in and out.
+    via: [[-0.1249, 51.5228], [-0.1283, 51.5184], [-0.1318, 51.5222], [-0.1316, 51.525], [-0.1279, 51.5262], [-0.1249, 51.5228]],
   },
   {
     key: 'london-north-link',
