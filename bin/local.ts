@@ -72,7 +72,7 @@ async function main(): Promise<void> {
       `  S3              ${info.services.s3} (s3rver)`,
       `  SQS             ${info.services.sqs} (in-process queues)`,
       `  Identity        ${info.identity_provider.url} (local identity provider, stands in for Cognito)`,
-      `  Bike-share feeds ${info.services.gbfs_fixtures} (recorded GBFS and TfL feeds, replayed; docs/bikeshare.md)`,
+      `  Bike feeds      ${info.services.gbfs_fixtures} (recorded GBFS and TfL feeds, replayed; docs/bikeshare.md)`,
       '',
       `  Demo API key (free plan):  ${demo.api_key}`,
       `  Demo partner key:          ${demo.partner_api_key}  (source "${demo.partner_source}")`,
