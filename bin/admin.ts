@@ -15,6 +15,8 @@
  *   npm run admin -- signing-keys list
  *   npm run admin -- signing-keys rotate
  *
+ *   npm run admin -- events list|show|create|update|archive|categories|destinations ...  (bin/admin-events.ts)
+ *
  * By default it works on the local platform (started with `npm start`; it reads the info file
  * in SPOKE_STATE_DIR). With --aws it uses the AWS environment: the TABLE_* names and the
  * SPOKE_USAGE_PLAN_* ids from the stack outputs, and registers keys (and each OAuth app's usage
@@ -47,6 +49,7 @@ import { revokeGrantsOfClient } from '../functions/oauth/grants.ts';
 import { listSigningKeys, rotateSigningKeys } from '../functions/oauth/signing-keys.ts';
 import { localStateDir } from '../core/paths.ts';
 import { functionEnvironment } from '../lib/local/provision.ts';
+import { eventsAdmin } from './admin-events.ts';
 
 class UsageError extends Error {}
 
@@ -188,10 +191,15 @@ async function signingKeys(command: string | undefined): Promise<void> {
 }
 
 async function main(argv: string[]): Promise<void> {
+  if (argv.find((arg) => !arg.startsWith('--')) === 'events') {
+    return eventsAdmin(argv, async (aws) => {
+      if (!aws) await useLocalPlatform();
+    });
+  }
   const { values, positionals } = parseCommandLine(argv);
   const [group, command, argument] = positionals;
   if (!group || !['keys', 'clients', 'signing-keys'].includes(group)) {
-    throw new UsageError('Usage: admin keys|clients|signing-keys <command> ... (see bin/admin.ts)');
+    throw new UsageError('Usage: admin keys|clients|signing-keys|events <command> ... (see bin/admin.ts)');
   }
   if (!values.aws) await useLocalPlatform();
   if (group === 'clients') return clients(command, argument, values);

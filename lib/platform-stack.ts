@@ -2,6 +2,7 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { usagePlanEnvVars } from '../functions/auth/usage-plans.ts';
 import { buckets, queues, tables } from '../functions/platform/resources.ts';
+import { BIKESHARE_FEEDS_CONTEXT_KEY, BikeShareIngestion } from './bike-share.ts';
 import { DataStores } from './data-stores.ts';
 import { EndpointFunctions } from './endpoint-functions.ts';
 import { GRAPH_SOURCES_CONTEXT_KEY, GraphRebuild, graphSourceUrls } from './graph-rebuild.ts';
@@ -22,6 +23,7 @@ export class PlatformStack extends Stack {
   readonly apis: PlatformApis;
   readonly usagePlans: UsagePlans;
   readonly graphRebuild: GraphRebuild;
+  readonly bikeShare: BikeShareIngestion;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -34,6 +36,10 @@ export class PlatformStack extends Stack {
     this.graphRebuild = new GraphRebuild(this, 'GraphRebuild', {
       dataStores: this.dataStores,
       sourceUrls,
+    });
+    this.bikeShare = new BikeShareIngestion(this, 'BikeShare', {
+      dataStores: this.dataStores,
+      feeds: this.node.tryGetContext(BIKESHARE_FEEDS_CONTEXT_KEY),
     });
     this.addOutputs();
   }

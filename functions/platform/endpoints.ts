@@ -181,6 +181,26 @@ export const endpoints: readonly EndpointDefinition[] = [
     auth: 'rider',
     access: { ...rateLimited, tables: { ...rateLimited.tables, riders: 'read' } },
   },
+  // Bike-share availability (spec 4.7): snapshots written by the ingestion (lib/bike-share.ts).
+  {
+    id: 'bikes-nearby',
+    api: 'app',
+    paths: ['/bikes/nearby'],
+    methods: ['GET'],
+    entry: 'functions/bikeshare/nearby-handler.ts',
+    auth: 'rider',
+    access: { ...rateLimited, buckets: { bikeshare: 'read' } },
+  },
+  // Cycling events and leisure routes near a point (spec 4.8): public.
+  {
+    id: 'events-nearby',
+    api: 'app',
+    paths: ['/events/nearby'],
+    methods: ['GET'],
+    entry: 'functions/events/nearby-handler.ts',
+    auth: 'public',
+    access: { tables: { events: 'read', destinations: 'read', categories: 'read' } },
+  },
 ];
 
 /**

@@ -125,6 +125,34 @@ export const tables = {
     ttlAttribute: 'expires_at',
     purpose: 'What accepted road reports do to routing, per city (functions/routing/avoidances.ts): read by routers every few seconds.',
   },
+  events: {
+    name: 'events',
+    envVar: 'TABLE_EVENTS',
+    partitionKey: { name: 'event_id', type: 'S' },
+    indexes: [
+      { name: 'by-city', partitionKey: { name: 'city', type: 'S' } },
+      { name: 'by-alias', partitionKey: { name: 'alias', type: 'S' } },
+    ],
+    purpose: 'Group rides and permanent leisure routes (spec 2.3) by integer id as a string; a city\'s events by city, an event by alias.',
+  },
+  destinations: {
+    name: 'destinations',
+    envVar: 'TABLE_DESTINATIONS',
+    partitionKey: { name: 'destination_id', type: 'S' },
+    purpose: 'Event destinations (spec 2.4): name, coordinates, area, computed city, category ids.',
+  },
+  categories: {
+    name: 'categories',
+    envVar: 'TABLE_CATEGORIES',
+    partitionKey: { name: 'category_id', type: 'S' },
+    purpose: 'Event and destination categories (spec 2.4): name (unique, any case) and emoji.',
+  },
+  idSequences: {
+    name: 'id-sequences',
+    envVar: 'TABLE_ID_SEQUENCES',
+    partitionKey: { name: 'sequence', type: 'S' },
+    purpose: 'One counter per kind of integer id (events, destinations, categories): the last id issued.',
+  },
 } as const satisfies Record<string, TableDefinition>;
 
 export const buckets = {
@@ -137,6 +165,11 @@ export const buckets = {
     name: 'photos',
     envVar: 'BUCKET_PHOTOS',
     purpose: 'Rider profile photos and other uploaded images.',
+  },
+  bikeshare: {
+    name: 'bikeshare',
+    envVar: 'BUCKET_BIKESHARE',
+    purpose: 'One gzipped snapshot per bike-share system (stations, dockless vehicles, geofencing, pricing), rewritten by the ingestion every minute.',
   },
 } as const satisfies Record<string, BucketDefinition>;
 

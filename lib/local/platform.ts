@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { projectRoot } from '../../core/paths.ts';
 import { queues } from '../../functions/platform/resources.ts';
+import { startLocalBikeShare } from './bikeshare.ts';
 import { createGateway } from './gateway.ts';
 import { CONSENT_CLIENT_ID, LocalIdentityProvider, RIDER_APP_CLIENT_ID, RIDER_APP_REDIRECT_URI } from './identity-provider.ts';
 import { enableConcurrentInvocations } from './invocations.ts';
@@ -61,11 +62,16 @@ export interface LocalPlatformOptions {
    * the clock read that much later (functions/platform/clock.ts). For tests only; `SPOKE_TEST_CLOCK=1`.
    */
   testClock?: boolean;
+  /**
+   * Serve the recorded bike-share feeds and run the ingestion at start and every minute
+   * (lib/local/bikeshare.ts). Default true; tests that drive the ingestion themselves turn it off.
+   */
+  bikeShare?: boolean;
   log?: (line: string) => void;
 }
 
 export interface LocalPlatform {
-  urls: { base: string; app: string; dynamodb: string; s3: string; sqs: string; idp: string };
+  urls: { base: string; app: string; dynamodb: string; s3: string; sqs: string; idp: string; gbfsFixtures: string | null };
   queues: ReadonlyMap<string, LocalQueue>;
   identityProvider: LocalIdentityProvider;
   stop(): Promise<void>;
@@ -127,6 +133,8 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
       for (const queue of localQueues.values()) await queue.stop();
     });
     await provisionResources(endpoints);
+    const bikeShare = options.bikeShare === false ? null : await startLocalBikeShare(host, log);
+    if (bikeShare) stops.push(() => bikeShare.stop());
 
     const load = (entry: string) => import(pathToFileURL(join(projectRoot, entry)).href) as Promise<{ handler: unknown }>;
     const onError = (message: string, error: unknown) => log(`gateway: ${message}: ${(error as Error)?.stack ?? String(error)}`);
@@ -145,7 +153,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     const idpServer = createServer(identityProvider.listener);
     const idpPort = await listen(idpServer, target('idp'));
     stops.push(() => closeServer(idpServer));
-    const urls = { base: url(basePort), app: url(appPort), idp: url(idpPort), ...endpoints };
+    const urls = { base: url(basePort), app: url(appPort), idp: url(idpPort), gbfsFixtures: bikeShare?.fixturesUrl ?? null, ...endpoints };
     identityProvider.setUrl(urls.idp);
     identityProvider.allowClient(CONSENT_CLIENT_ID, [`${urls.base}/auth/v1/consent/idp-callback`]);
     identityProvider.allowClient(RIDER_APP_CLIENT_ID, [RIDER_APP_REDIRECT_URI]);

@@ -12,12 +12,17 @@ import { actionsOn, logicalId, platform, resourcesOfType, synthesizePlatform } f
 
 /** Every function of the stack with the access it is declared to need. */
 function declaredFunctions(): { name: string; fn: NodejsFunction; access: ResourceAccess }[] {
-  const { functions, graphRebuild } = platform().stack;
+  const { functions, graphRebuild, bikeShare } = platform().stack;
   return [
     ...endpoints.map((endpoint) => ({ name: endpoint.id, fn: functions.forEndpoint(endpoint.id), access: endpoint.access })),
     { name: 'authorizer', fn: functions.authorizer.function, access: authorizerAccess },
     { name: 'fallback', fn: functions.fallback.function, access: {} },
     { name: 'nightly graph build', fn: graphRebuild.builder.function, access: { buckets: { graphs: 'readwrite' } } },
+    ...Object.entries(bikeShare.ingesters).map(([city, ingester]) => ({
+      name: `bike-share ingestion ${city}`,
+      fn: ingester.function,
+      access: { buckets: { bikeshare: 'readwrite' } } satisfies ResourceAccess,
+    })),
   ];
 }
 
