@@ -14,6 +14,7 @@ import { portsFromEnvironment, startLocalPlatform, type LocalPlatform } from '..
 import { citiesFromEnvironment, prepareLocalGraphs } from '../lib/local/graphs.ts';
 import { seedDemoCredentials } from '../lib/local/seed.ts';
 import { seedEvents } from '../lib/local/event-seeds.ts';
+import { forgetLoadedGraphs } from '../functions/routing/graph-store.ts';
 import { PortInUseError } from '../lib/local/servers.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
@@ -49,6 +50,9 @@ async function main(): Promise<void> {
   }
   const demo = await seedDemoCredentials(infoFile, platform.identityProvider);
   await seedEvents({ cities: citiesFromEnvironment(), createdBy: demo.rider_idp_user_id, nowMs: Date.now(), log: (line) => console.log(line) });
+  // Seeding planned the leisure routes with the routing code in this process; the local Lambdas
+  // start cold all the same, as deployed ones do, and load their graphs on their first request.
+  forgetLoadedGraphs();
   const info = {
     base_url: platform.urls.base,
     app_base_url: platform.urls.app,

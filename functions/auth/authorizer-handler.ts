@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { INVALID_CREDENTIALS } from '../http/errors.ts';
-import { invocationLogging } from '../http/middleware/logging.ts';
+import { invocationLogging } from '../platform/invocation-logging.ts';
 import { oauthAccessTokenVerifier } from '../oauth/access-tokens.ts';
 import { apiDefinitions, authorizedEndpointAt } from '../platform/endpoints.ts';
 import { logger } from '../platform/logger.ts';

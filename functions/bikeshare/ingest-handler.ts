@@ -1,5 +1,6 @@
 import { cityIds, isCityId, type CityId } from '../../core/cities/index.ts';
 import { nowSeconds } from '../platform/clock.ts';
+import { withInvocationLogging } from '../platform/invocation-logging.ts';
 import { logger } from '../platform/logger.ts';
 import { freshnessPolicyFromEnvironment, ingestSystem, type IngestOutcome } from './ingest.ts';
 import { feedSources, systemsOf } from './systems.ts';
@@ -18,7 +19,7 @@ export interface IngestEvent {
   readonly city?: string;
 }
 
-export async function handler(event: IngestEvent = {}): Promise<{ outcomes: IngestOutcome[] }> {
+async function ingest(event: IngestEvent = {}): Promise<{ outcomes: IngestOutcome[] }> {
   if (event.city !== undefined && !isCityId(event.city)) throw new Error(`Unknown city ${event.city} (known: ${cityIds.join(', ')})`);
   const cities: readonly CityId[] = event.city ? [event.city as CityId] : cityIds;
   const sources = feedSources();
@@ -40,3 +41,5 @@ export async function handler(event: IngestEvent = {}): Promise<{ outcomes: Inge
   if (failures.length) throw new Error(`Bike-share ingestion failed for ${failures.join('; ')}`);
   return { outcomes };
 }
+
+export const handler = withInvocationLogging(ingest);

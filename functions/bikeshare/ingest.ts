@@ -20,7 +20,7 @@ import {
 } from './gbfs.ts';
 import { SNAPSHOT_FORMAT, type BikeShareSnapshot, type Discovery, type FeedName, type FeedStamp, type Station } from './model.ts';
 import { readSnapshot, writeSnapshot } from './store.ts';
-import type { CitySystem, FeedSource } from './systems.ts';
+import { apiTypeOf, type CitySystem, type FeedSource } from './systems.ts';
 import { readBikePoints } from './tfl-bikepoint.ts';
 
 /**
@@ -194,7 +194,7 @@ function emptySnapshot(target: CitySystem, source: FeedSource): BikeShareSnapsho
     city: target.city,
     brand: target.system.name,
     provider: target.system.operator,
-    api_type: source.adapter === 'tfl-bikepoint' ? 'tfl_bikepoint' : 'gbfs',
+    api_type: apiTypeOf(source.adapter),
     written_at: 0,
     discovery: null,
     feeds: {},

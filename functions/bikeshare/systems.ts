@@ -1,4 +1,5 @@
 import { cities, type BikeShareSystem, type CityId } from '../../core/cities/index.ts';
+import type { ApiType } from './model.ts';
 
 /**
  * Where each city's bike-share system (core/cities/cities.ts `bikeShare`) publishes its live
@@ -25,6 +26,9 @@ export const defaultFeedSources: Readonly<Record<string, FeedSource>> = {
   // Metro Bike Share publishes GBFS through BCycle; the shared data holds only its station table.
   'metro-bike-share': { adapter: 'gbfs', url: 'https://gbfs.bcycle.com/bcycle_lametro/gbfs.json' },
 };
+
+/** The `api_type` a station of a system read by this adapter reports (spec 2.6). */
+export const apiTypeOf = (adapter: FeedAdapter): ApiType => (adapter === 'tfl-bikepoint' ? 'tfl_bikepoint' : 'gbfs');
 
 export const FEEDS_ENV_VAR = 'BIKESHARE_FEEDS';
 

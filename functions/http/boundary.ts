@@ -1,7 +1,7 @@
 import { cors } from './middleware/cors.ts';
 import { errorBoundary, type ErrorBoundaryOptions } from './middleware/error-boundary.ts';
 import { httpState, type HttpMiddleware } from './middleware/http-state.ts';
-import { invocationLogging } from './middleware/logging.ts';
+import { invocationLogging } from '../platform/invocation-logging.ts';
 import { requestLog } from './middleware/request-log.ts';
 
 export interface BoundaryOptions extends ErrorBoundaryOptions {

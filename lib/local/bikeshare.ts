@@ -3,6 +3,8 @@ import { handler as ingestBikeShare } from '../../functions/bikeshare/ingest-han
 import { STATUS_AGE_ENV_VAR } from '../../functions/bikeshare/ingest.ts';
 import { FEEDS_ENV_VAR } from '../../functions/bikeshare/systems.ts';
 import { citySystemFixtures, FeedFixtureServer } from './gbfs-fixtures.ts';
+import { invoke } from './invocations.ts';
+import { lambdaContext } from './queue.ts';
 
 /**
  * Bike share on the local platform: the fixture server serves the recorded feeds, the systems
@@ -34,7 +36,8 @@ export async function startLocalBikeShare(host: string, log: (line: string) => v
   const ingest = () => {
     running = running.then(async () => {
       try {
-        await ingestBikeShare({});
+        const context = lambdaContext('bikeshare-ingest', 60);
+        await invoke(context, () => ingestBikeShare({}, context));
       } catch (error) {
         log(`bike-share ingestion failed: ${(error as Error).message}`);
       }

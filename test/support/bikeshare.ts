@@ -4,6 +4,7 @@ import { cities, type CityId } from '../../core/cities/index.ts';
 import { sharedDataPath } from '../../core/paths.ts';
 import { joinStations, readFeedDocument, readStationInformation, readStationStatus, readVehicles } from '../../functions/bikeshare/gbfs.ts';
 import { SNAPSHOT_FORMAT, type BikeShareSnapshot } from '../../functions/bikeshare/model.ts';
+import { apiTypeOf, defaultFeedSources } from '../../functions/bikeshare/systems.ts';
 import { readBikePoints } from '../../functions/bikeshare/tfl-bikepoint.ts';
 
 /** Snapshots built in memory from the recorded feeds, for tests of the readers' side. */
@@ -18,7 +19,7 @@ function empty(city: CityId, systemId: string): BikeShareSnapshot {
     city,
     brand: system.name,
     provider: system.operator,
-    api_type: system.feed === 'tfl-bikepoint' ? 'tfl_bikepoint' : 'gbfs',
+    api_type: apiTypeOf(defaultFeedSources[systemId]!.adapter),
     written_at: 0,
     discovery: null,
     feeds: {},

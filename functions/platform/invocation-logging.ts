@@ -1,7 +1,8 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { logger } from '../../platform/logger.ts';
+import middy from '@middy/core';
+import { logger } from './logger.ts';
 
 /**
  * The ids of an invocation on every log line it writes, wherever in domain code the line is
@@ -13,6 +14,8 @@ import { logger } from '../../platform/logger.ts';
  * per invocation in the runtime's InvokeStore, so concurrent requests never see each other's.
  *
  * Use it outermost, so that the last line of a request, its request log, still has the keys.
+ * Functions that are not behind API Gateway (schedules, queue consumers) wrap their handler with
+ * `withInvocationLogging`: their correlation id is the invocation's own request id.
  */
 
 /** Any event API Gateway sends: proxy requests and REQUEST authorizer calls alike. */
@@ -33,4 +36,9 @@ export function invocationLogging(): MiddlewareObj<GatewayEvent, unknown, Error,
     },
   };
   return [injectLambdaContext(logger, { resetKeys: true }) as MiddlewareObj<GatewayEvent, unknown, Error, Context>, correlationId];
+}
+
+/** A Lambda handler for any event, with the invocation's ids on every line it logs. */
+export function withInvocationLogging<Event, Result>(handler: (event: Event, context: Context) => Promise<Result>): (event: Event, context: Context) => Promise<Result> {
+  return middy(handler).use(invocationLogging() as MiddlewareObj<Event, Result, Error, Context>[]) as unknown as (event: Event, context: Context) => Promise<Result>;
 }
