@@ -1,5 +1,6 @@
 import type { CityId } from '../../core/cities/index.ts';
 import { logger } from '../platform/logger.ts';
+import { RefreshedValue } from '../platform/refreshed-value.ts';
 import { bucketReader, readObjectBytes } from '../platform/object-store.ts';
 import { bucketName } from '../platform/resources.ts';
 import { readGraphPointer, type CurrentGraphPointer } from '../../core/graph/catalog.ts';
@@ -27,13 +28,7 @@ export interface LoadedGraph {
   loadMilliseconds: number;
 }
 
-interface CityEntry {
-  current: Promise<LoadedGraph>;
-  checkedAt: number;
-  refreshing?: Promise<void>;
-}
-
-const entries = new Map<CityId, CityEntry>();
+const graphs = new Map<CityId, RefreshedValue<LoadedGraph>>();
 
 const refreshIntervalMs = (): number => Number(process.env.GRAPH_REFRESH_SECONDS ?? 120) * 1000;
 
@@ -70,40 +65,29 @@ async function load(city: CityId, pointer?: CurrentGraphPointer): Promise<Loaded
   return loaded;
 }
 
-function refreshInBackground(city: CityId, entry: CityEntry): void {
-  entry.checkedAt = Date.now();
-  entry.refreshing = (async () => {
-    const current = await entry.current;
-    const pointer = await readPointer(city);
-    if (pointer.graph_version === current.version) return;
-    const next = await load(city, pointer);
-    entry.current = Promise.resolve(next);
-  })()
-    .catch((error: unknown) => logger.warn('graph refresh failed; keeping the loaded graph', { city, error: error as Error }))
-    .finally(() => {
-      entry.refreshing = undefined;
-    });
+/** A refresh reads the pointer and loads the graph it names only when that is a new version. */
+async function refreshed(city: CityId, previous: LoadedGraph | undefined): Promise<LoadedGraph> {
+  if (!previous) return load(city);
+  const pointer = await readPointer(city);
+  return pointer.graph_version === previous.version ? previous : load(city, pointer);
 }
 
 /** The city's graph; throws GraphUnavailableError when none can be loaded. */
 export async function cityGraph(city: CityId): Promise<LoadedGraph> {
-  let entry = entries.get(city);
-  if (!entry) {
-    entry = { current: load(city), checkedAt: Date.now() };
-    entries.set(city, entry);
-  } else if (!entry.refreshing && Date.now() - entry.checkedAt > refreshIntervalMs()) {
-    refreshInBackground(city, entry);
+  let graph = graphs.get(city);
+  if (!graph || graph.spent) {
+    graph = new RefreshedValue((previous) => refreshed(city, previous), refreshIntervalMs, { message: 'graph refresh failed; keeping the loaded graph', fields: { city } });
+    graphs.set(city, graph);
   }
   try {
-    return await entry.current;
+    return await graph.get();
   } catch (error) {
-    // Forget the failure so a later request tries again (the graph may have been published since).
-    if (entries.get(city) === entry) entries.delete(city);
+    // A later request tries again (the graph may have been published since).
     throw new GraphUnavailableError(city, error);
   }
 }
 
 /** Drops every loaded graph (tests use it to observe loading). */
 export function forgetLoadedGraphs(): void {
-  entries.clear();
+  graphs.clear();
 }

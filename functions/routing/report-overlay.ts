@@ -7,6 +7,7 @@ import { localMinutes } from '../../core/local-time.ts';
 import { RouteOverlay, type OverlayEffectSource } from '../../core/routing/overlay.ts';
 import { dynamo } from '../platform/aws.ts';
 import { logger } from '../platform/logger.ts';
+import { RefreshedValue } from '../platform/refreshed-value.ts';
 import { tableName } from '../platform/resources.ts';
 import type { AvoidanceItem } from './avoidances.ts';
 import type { LoadedGraph } from './graph-store.ts';
@@ -38,13 +39,8 @@ export interface CityOverlay {
   avoidances: LocatedAvoidance[];
 }
 
-interface OverlayEntry {
-  current: Promise<CityOverlay>;
-  loadedAt: number;
-  refreshing?: Promise<void>;
-}
-
-const entries = new Map<CityId, OverlayEntry>();
+/** Per city, the overlay of the graph version it was built on. */
+const overlays = new Map<CityId, { graphVersion: string; value: RefreshedValue<CityOverlay> }>();
 
 const refreshIntervalMs = (): number => Number(process.env.ROUTE_OVERLAY_REFRESH_SECONDS ?? 20) * 1000;
 
@@ -140,37 +136,27 @@ async function load(loaded: LoadedGraph): Promise<CityOverlay> {
 /**
  * The overlay of accepted reports on a city's loaded graph. The first call for a graph waits for
  * the items; later calls answer at once and refresh in the background once the interval has
- * passed. A failed read keeps the last overlay (routing goes on with what it knew) and is logged.
+ * passed. A failed read keeps the last overlay (routing goes on with what it knew) and is logged;
+ * with no overlay at all the router routes on the graph alone.
  */
 export async function cityOverlay(loaded: LoadedGraph): Promise<CityOverlay> {
-  let entry = entries.get(loaded.city);
-  const current = entry ? await entry.current.catch(() => null) : null;
-  if (!entry || !current || current.graphVersion !== loaded.version) {
-    entry = { current: load(loaded), loadedAt: Date.now() };
-    entries.set(loaded.city, entry);
-  } else if (!entry.refreshing && Date.now() - entry.loadedAt > refreshIntervalMs()) {
-    const refreshing = entry;
-    refreshing.loadedAt = Date.now();
-    refreshing.refreshing = load(loaded)
-      .then((next) => {
-        refreshing.current = Promise.resolve(next);
-      })
-      .catch((error: unknown) => logger.warn('report overlay refresh failed; keeping the last one', { city: loaded.city, error: error as Error }))
-      .finally(() => {
-        refreshing.refreshing = undefined;
-      });
+  let entry = overlays.get(loaded.city);
+  if (!entry || entry.graphVersion !== loaded.version || entry.value.spent) {
+    entry = {
+      graphVersion: loaded.version,
+      value: new RefreshedValue(() => load(loaded), refreshIntervalMs, { message: 'report overlay refresh failed; keeping the last one', fields: { city: loaded.city } }),
+    };
+    overlays.set(loaded.city, entry);
   }
   try {
-    return await entry.current;
+    return await entry.value.get();
   } catch (error) {
-    // No overlay could be read at all: route on the graph alone rather than fail the request.
     logger.warn('report overlay unavailable; routing without it', { city: loaded.city, error: error as Error });
-    if (entries.get(loaded.city) === entry) entries.delete(loaded.city);
     return { graphVersion: loaded.version, overlay: new RouteOverlay(loaded.network.graph.edgeCount), avoidances: [] };
   }
 }
 
 /** Drops every overlay (tests use it to observe loading). */
 export function forgetOverlays(): void {
-  entries.clear();
+  overlays.clear();
 }
