@@ -1,5 +1,5 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -69,6 +69,13 @@ export class DataStores extends Construct {
         indexName: index.name,
         partitionKey: attribute(index.partitionKey),
         ...(index.sortKey ? { sortKey: attribute(index.sortKey) } : {}),
+      });
+    }
+    for (const index of definition.localIndexes ?? []) {
+      table.addLocalSecondaryIndex({
+        indexName: index.name,
+        sortKey: attribute(index.sortKey),
+        ...(index.include ? { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...index.include] } : {}),
       });
     }
     return table;

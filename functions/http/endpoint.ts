@@ -9,6 +9,7 @@ import { consumeTokens, peekTokens, RateLimiterBusyError } from '../ratelimit/li
 import type { RateDecision } from '../ratelimit/windows.ts';
 import { badRequest, HttpError, internalError, methodNotAllowed, rateLimitExceeded } from './errors.ts';
 import { header, isFormContentType, parseForm } from './forms.ts';
+import { parseMultipartBody } from './multipart.ts';
 import { validationError } from './validation.ts';
 
 /**
@@ -43,8 +44,14 @@ export interface EndpointOptions<B extends z.ZodType, Q extends z.ZodType> {
   query?: Q;
   /** Rate-limit tokens a valid request takes; one unless the endpoint says otherwise. */
   cost?: (input: { body: z.output<B>; query: z.output<Q> }) => number;
-  /** `form`: `application/x-www-form-urlencoded`, as OAuth token and revocation requests are. */
-  bodyFormat?: 'json' | 'form';
+  /**
+   * `form`: `application/x-www-form-urlencoded`, as OAuth token and revocation requests are.
+   * `multipart`: `multipart/form-data` file uploads (multipart.ts); files longer than
+   * `maxFileBytes` answer 413. A GET request never has its body parsed.
+   */
+  bodyFormat?: 'json' | 'form' | 'multipart';
+  /** The longest file part a `multipart` body may carry. */
+  maxFileBytes?: number;
   /**
    * OAuth endpoint conventions (RFC 6749 5.1, 5.2): a malformed request answers 400
    * `{error: "invalid_request", error_description}` and no response may be cached.
@@ -190,11 +197,19 @@ function parseAndValidate<B extends z.ZodType, Q extends z.ZodType>(options: End
     const shaped = validationError(error, where);
     return options.oauth ? oauthInvalidRequest(shaped.body.error, shaped.body.details) : shaped;
   };
+  const parseBody = async (event: APIGatewayProxyEvent): Promise<unknown> => {
+    if (options.bodyFormat === 'form') return parseFormBody(event, invalid);
+    if (options.bodyFormat === 'multipart') {
+      if (!options.maxFileBytes) throw new Error(`Endpoint ${options.id} takes multipart bodies without maxFileBytes`);
+      return parseMultipartBody(event, options.maxFileBytes);
+    }
+    return parseJsonBody(rawBody(event));
+  };
   return {
-    before: (request: HttpRequest) => {
+    before: async (request: HttpRequest) => {
       const http = state(request);
-      if (options.body) {
-        const parsed = options.bodyFormat === 'form' ? parseFormBody(request.event, invalid) : parseJsonBody(rawBody(request.event));
+      if (options.body && request.event.httpMethod.toUpperCase() !== 'GET') {
+        const parsed = await parseBody(request.event);
         const result = options.body.safeParse(parsed);
         if (!result.success) throw invalidFields(result.error, 'body');
         http.body = result.data;
@@ -279,9 +294,11 @@ export function endpoint<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodTy
 
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>().use(boundary(definition.id));
   if (options.oauth) chain.use(noStore());
-  chain.use(allowMethods(definition.methods)).use(parseAndValidate(options));
+  chain.use(allowMethods(definition.methods));
+  // A caller the endpoint does not admit learns nothing about its request rules.
+  if (definition.auth !== 'public') chain.use(admitPrincipal(definition));
+  chain.use(parseAndValidate(options));
   if (definition.auth !== 'public') {
-    chain.use(admitPrincipal(definition));
     chain.use(
       rateLimit((request) => {
         const http = state(request);

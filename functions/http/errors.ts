@@ -60,3 +60,14 @@ export function routingUnavailable(details: string, searchId?: string): HttpErro
 }
 
 export const internalError = (): HttpError => new HttpError(500, { error: 'Internal server error' });
+
+/**
+ * 400 whose body maps each field to its messages (spec 7: validation errors on profile update),
+ * plus `error` summarising them for clients that read only that.
+ */
+export function fieldValidationError(messages: Record<string, string[]>): HttpError {
+  const summary = Object.entries(messages)
+    .map(([field, list]) => `${field}: ${list.join(' ')}`)
+    .join('; ');
+  return new HttpError(400, { ...messages, error: summary } as unknown as ErrorBody);
+}
