@@ -1,5 +1,6 @@
-import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../platform/aws.ts';
+import { batchGetItems } from '../platform/batch-get.ts';
 import { tableName } from '../platform/resources.ts';
 import type { RiderProfile } from './profiles.ts';
 
@@ -135,17 +136,9 @@ export async function matchingRiderIds(query: string, limit = MAX_SEARCH_RESULTS
 
 /** Reads profiles by id, keeping the given order; missing ones are left out. */
 export async function profilesByIds(ids: readonly string[]): Promise<RiderProfile[]> {
-  if (ids.length === 0) return [];
-  const table = tableName('riders');
-  const found = new Map<string, RiderProfile>();
-  let keys: Record<string, unknown>[] = ids.map((id) => ({ idp_user_id: id }));
-  for (let attempt = 0; keys.length > 0; attempt++) {
-    if (attempt === 5) throw new Error('Profiles stayed unprocessed after 5 batch reads');
-    const result = await dynamo().send(new BatchGetCommand({ RequestItems: { [table]: { Keys: keys } } }));
-    for (const item of result.Responses?.[table] ?? []) found.set((item as RiderProfile).idp_user_id, item as RiderProfile);
-    keys = (result.UnprocessedKeys?.[table]?.Keys ?? []) as Record<string, unknown>[];
-  }
-  return ids.map((id) => found.get(id)).filter((profile): profile is RiderProfile => profile !== undefined);
+  const profiles = await batchGetItems<RiderProfile>(tableName('riders'), ids.map((id) => ({ idp_user_id: id })));
+  const byId = new Map(profiles.map((profile) => [profile.idp_user_id, profile]));
+  return ids.map((id) => byId.get(id)).filter((profile): profile is RiderProfile => profile !== undefined);
 }
 
 /** Riders whose name contains the query (already validated), in name order, at most `MAX_SEARCH_RESULTS`. */

@@ -122,6 +122,8 @@ export function functionEnvironment(endpoints: { dynamodb: string; s3: string; s
     // Signing keys in the local state, sign-in codes to the log: no KMS or SES on this machine.
     OAUTH_KEY_CUSTODY: 'local',
     SPOKE_MAIL: 'log',
+    // Rides get deterministic, clearly labelled weather instead of calling a weather service.
+    WEATHER_PROVIDER: 'offline',
   };
   for (const table of Object.values(tables)) environment[table.envVar] = localTableName(table);
   for (const definition of Object.values(buckets)) {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { endpoints } from '../../functions/platform/endpoints.ts';
 import { newRider, registerApp, riderAccessToken, riderTokens, tokensFor } from './oauth-support.ts';
 import { app, deleteProfile, signedInRider } from './rider-support.ts';
-import { call, newKey, platform } from './support.ts';
+import { call, newKey } from './support.ts';
 
 /** The rider's account on {app_base_url} (spec 4.6): identity, GET and PATCH /user/. */
 
@@ -158,10 +158,5 @@ describe('PATCH {app_base_url}/user/', () => {
     // A request naming the other rider's id changes only the caller.
     expect((await patch(two, { idp_user_id: one.sub })).status).toBe(400);
     expect((await user(one.headers)).body.home_address).toBe('Secret street 1');
-  });
-
-  it('demo rider exists with the demo credentials', async () => {
-    const token = await riderAccessToken({ sub: platform.demo.rider_idp_user_id, email: platform.demo.rider_email, password: platform.demo.rider_password, name: 'Demo Rider' });
-    expect((await user({ Authorization: `Bearer ${token}` })).body).toMatchObject({ idp_user_id: platform.demo.rider_idp_user_id, name: 'Demo Rider' });
   });
 });
