@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../platform/aws.ts';
@@ -118,7 +119,8 @@ export async function createRider(input: { idpUserId: string; email: string; nam
   return profile;
 }
 
-const MAX_UPDATE_ATTEMPTS = 5;
+/** Enough for a handful of the rider's own devices saving at once; each retry waits a little longer. */
+const MAX_UPDATE_ATTEMPTS = 10;
 
 /**
  * Applies a rider's changes. A change of name replaces the name's search index in the same
@@ -164,7 +166,8 @@ export async function updateRider(idpUserId: string, changes: ProfileChanges): P
     } catch (error) {
       const conflict = profileConditionFailed(error) || (error as Error).name === 'ConditionalCheckFailedException';
       if (!conflict) throw error;
-      // The profile changed (or went) between the read and the write: read it again.
+      // The profile changed (or went) between the read and the write: read it again, after a jittered pause.
+      await sleep(Math.random() * 20 * (attempt + 1));
     }
   }
   throw new Error(`The profile of a rider stayed contended over ${MAX_UPDATE_ATTEMPTS} attempts`);

@@ -3,6 +3,9 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { dynamo } from '../../functions/platform/aws.ts';
 import { tableName } from '../../functions/platform/resources.ts';
+import { createRide } from '../../functions/rides/records.ts';
+import { newRideBody } from '../../functions/rides/request.ts';
+import type { WeatherProvider } from '../../functions/weather/report.ts';
 import { riderAccessToken } from './oauth-support.ts';
 import { app, deleteProfile, signedInRider, type SignedInRider } from './rider-support.ts';
 import { platform, useLocalAws } from './support.ts';
@@ -100,6 +103,17 @@ describe('POST {app_base_url}/user/routes/', () => {
     const rider = await signedInRider();
     const created = await record(rider, ride({ local_timezone: undefined, polyline: polyline.encode([[40.7484, -73.9857], [40.7540, -73.9812]], 5) }));
     expect(created.body.local_timezone).toBe('America/New_York');
+  });
+});
+
+describe('a ride recorded while the weather service does not answer', () => {
+  it('is stored without weather rather than failing', async () => {
+    const rider = await signedInRider();
+    useLocalAws();
+    const silent: WeatherProvider = { name: 'silent', current: () => new Promise<never>(() => undefined) };
+    const created = await createRide(rider.sub, newRideBody.parse(ride()), silent);
+    expect(created).toMatchObject({ weather_conditions: [], temperature: null, wind_speed: null, weather_fetched_at: null, weather_display: null });
+    expect((await app(`/user/routes/${created.id}/`, rider)).body).toEqual(created);
   });
 });
 
