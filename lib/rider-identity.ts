@@ -1,4 +1,6 @@
 import { Aws, Duration, Fn, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import type {
+  UserPoolClient} from 'aws-cdk-lib/aws-cognito';
 import {
   AccountRecovery,
   CfnUserPoolGroup,
@@ -6,7 +8,6 @@ import {
   ManagedLoginVersion,
   OAuthScope,
   UserPool,
-  UserPoolClient,
   UserPoolClientIdentityProvider,
   UserPoolEmail,
   type UserPoolDomain,

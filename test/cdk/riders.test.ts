@@ -1,4 +1,4 @@
-import { Template } from 'aws-cdk-lib/assertions';
+import type { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { endpoints } from '../../functions/platform/endpoints.ts';
 import { tables } from '../../functions/platform/resources.ts';
@@ -53,9 +53,11 @@ describe('rider identity (Cognito)', () => {
   });
 
   it('a hosted sign-in domain unique to the stack, on the classic hosted UI', () => {
-    const [[, domain]] = resourcesOfType('AWS::Cognito::UserPoolDomain') as [[string, { Properties: Record<string, unknown> }]];
-    expect(JSON.stringify(domain.Properties['Domain'])).toContain('AWS::StackId');
-    expect(domain.Properties['ManagedLoginVersion']).toBe(1);
+    const domains = resourcesOfType('AWS::Cognito::UserPoolDomain');
+    expect(domains).toHaveLength(1);
+    const properties = domains[0]![1].Properties!;
+    expect(JSON.stringify(properties['Domain'])).toContain('AWS::StackId');
+    expect(properties['ManagedLoginVersion']).toBe(1);
   });
 
   it('two public app clients with the code flow: the consent screen (callback under the issuer) and the rider app', () => {
@@ -112,8 +114,9 @@ describe('photos', () => {
     const config = platform().resources[logicalId(distribution)]!.Properties!['DistributionConfig'] as Record<string, any>;
     expect(config['DefaultCacheBehavior']).toMatchObject({ ViewerProtocolPolicy: 'redirect-to-https', AllowedMethods: ['GET', 'HEAD'] });
     expect(refersTo(config['Origins'], logicalId(dataStores.buckets.photos))).toBe(true);
-    const [[, policy]] = resourcesOfType('AWS::S3::BucketPolicy').filter(([, candidate]) => refersTo(candidate.Properties?.['Bucket'], logicalId(dataStores.buckets.photos)));
-    const statements = (policy!.Properties!['PolicyDocument'] as { Statement: { Principal?: { Service?: string }; Action: unknown }[] }).Statement;
+    const policies = resourcesOfType('AWS::S3::BucketPolicy').filter(([, candidate]) => refersTo(candidate.Properties?.['Bucket'], logicalId(dataStores.buckets.photos)));
+    expect(policies).toHaveLength(1);
+    const statements = (policies[0]![1].Properties!['PolicyDocument'] as { Statement: { Principal?: { Service?: string }; Action: unknown }[] }).Statement;
     expect(statements.some((statement) => statement.Principal?.Service === 'cloudfront.amazonaws.com' && statement.Action === 's3:GetObject')).toBe(true);
     const upload = variablesOf(logicalId(functions.forEndpoint('user-photo')));
     expect(upload['PHOTOS_PUBLIC_URL']).toEqual({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [logicalId(distribution), 'DomainName'] }]] });
