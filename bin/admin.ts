@@ -15,6 +15,10 @@
  *   npm run admin -- signing-keys list
  *   npm run admin -- signing-keys rotate
  *
+ *   npm run admin -- riders grant-admin <email>     (admins see full profiles in user search)
+ *   npm run admin -- riders revoke-admin <email>
+ *   npm run admin -- riders list
+ *
  * By default it works on the local platform (started with `npm start`; it reads the info file
  * in SPOKE_STATE_DIR). With --aws it uses the AWS environment: the TABLE_* names and the
  * SPOKE_USAGE_PLAN_* ids from the stack outputs, and registers keys (and each OAuth app's usage
@@ -47,6 +51,7 @@ import { revokeGrantsOfClient } from '../functions/oauth/grants.ts';
 import { listSigningKeys, rotateSigningKeys } from '../functions/oauth/signing-keys.ts';
 import { localStateDir } from '../core/paths.ts';
 import { functionEnvironment } from '../lib/local/provision.ts';
+import { ridersCommand, RidersUsageError } from './riders-admin.ts';
 
 class UsageError extends Error {}
 
@@ -190,10 +195,18 @@ async function signingKeys(command: string | undefined): Promise<void> {
 async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseCommandLine(argv);
   const [group, command, argument] = positionals;
-  if (!group || !['keys', 'clients', 'signing-keys'].includes(group)) {
-    throw new UsageError('Usage: admin keys|clients|signing-keys <command> ... (see bin/admin.ts)');
+  if (!group || !['keys', 'clients', 'signing-keys', 'riders'].includes(group)) {
+    throw new UsageError('Usage: admin keys|clients|signing-keys|riders <command> ... (see bin/admin.ts)');
   }
   if (!values.aws) await useLocalPlatform();
+  if (group === 'riders') {
+    try {
+      return await ridersCommand(command, argument, values.aws ?? false);
+    } catch (error) {
+      if (error instanceof RidersUsageError) throw new UsageError(error.message);
+      throw error;
+    }
+  }
   if (group === 'clients') return clients(command, argument, values);
   if (group === 'signing-keys') return signingKeys(command);
   if (!command) throw new UsageError('Usage: admin keys create|list|revoke ... (see bin/admin.ts)');
