@@ -13,7 +13,7 @@ import type { RiderProfile } from './profiles.ts';
  *
  * A query of at least three characters is in a name only if every trigram of the query is, so
  * the riders of any one of the query's trigram partitions include every match. The search reads
- * up to three of them (the query's first, middle and last trigram) page by page, side by side,
+ * up to eight of them (spread over the query) page by page, side by side,
  * and checks each item's name for the whole query. Within a partition items come in `name_key`
  * order, the same order in every partition, so the first partition to either yield `limit`
  * matches or run out holds exactly the first `limit` matches overall: the answer is the same
@@ -27,12 +27,19 @@ export const MIN_QUERY_CHARACTERS = 3;
 export const MAX_QUERY_CHARACTERS = 100;
 export const MAX_SEARCH_RESULTS = 50;
 
-/** Items read per page of one trigram partition. */
-const PAGE_SIZE = 200;
+/**
+ * Items read per page of one trigram partition: small at first, so a query with a rare trigram
+ * costs little, doubling each round up to the largest page, so a common one takes few rounds.
+ */
+const FIRST_PAGE_SIZE = 50;
+const LARGEST_PAGE_SIZE = 400;
 /** The most trigram partitions read for one query. */
-const MAX_PROBES = 3;
-/** A ceiling on the pages one search reads, so a pathological query cannot run away. */
-const MAX_PAGES = 60;
+const MAX_PROBES = 8;
+/**
+ * A ceiling on the index items one search reads (about 2 MB, 250 read units), so a pathological
+ * query cannot run away; past it the search answers the matches it has (docs/data-model.md).
+ */
+const MAX_ITEMS_READ = 20_000;
 
 /**
  * The form names are matched in: compatibility characters folded (NFKC), lower case, accents and
@@ -81,11 +88,11 @@ export function trigramItems(profile: Pick<RiderProfile, 'idp_user_id' | 'name'>
   }));
 }
 
-/** Up to `MAX_PROBES` trigrams spread over the query: its first, middle and last. */
+/** Up to `MAX_PROBES` trigrams spread evenly over the query, first and last included. */
 function probesFor(query: string): string[] {
   const trigrams = trigramsOf(query);
   if (trigrams.length <= MAX_PROBES) return trigrams;
-  const picks = [0, Math.floor((trigrams.length - 1) / 2), trigrams.length - 1];
+  const picks = Array.from({ length: MAX_PROBES }, (_, index) => Math.round((index * (trigrams.length - 1)) / (MAX_PROBES - 1)));
   return [...new Set(picks.map((index) => trigrams[index]!))];
 }
 
@@ -96,13 +103,13 @@ interface Probe {
   matches: TrigramItem[];
 }
 
-async function readPage(probe: Probe): Promise<TrigramItem[]> {
+async function readPage(probe: Probe, pageSize: number): Promise<TrigramItem[]> {
   const result = await dynamo().send(
     new QueryCommand({
       TableName: tableName('riderNameTrigrams'),
       KeyConditionExpression: 'trigram = :trigram',
       ExpressionAttributeValues: { ':trigram': probe.trigram },
-      Limit: PAGE_SIZE,
+      Limit: pageSize,
       ...(probe.startKey ? { ExclusiveStartKey: probe.startKey } : {}),
     }),
   );
@@ -115,18 +122,19 @@ async function readPage(probe: Probe): Promise<TrigramItem[]> {
 export async function matchingRiderIds(query: string, limit = MAX_SEARCH_RESULTS): Promise<string[]> {
   const probes: Probe[] = probesFor(query).map((trigram) => ({ trigram, exhausted: false, matches: [] }));
   if (probes.length === 0) return [];
-  let pages = 0;
-  for (;;) {
+  let itemsRead = 0;
+  for (let round = 0; ; round++) {
     const open = probes.filter((probe) => !probe.exhausted && probe.matches.length < limit);
-    const pagesRead = await Promise.all(open.map(readPage));
-    pages += open.length;
+    const pageSize = Math.min(LARGEST_PAGE_SIZE, FIRST_PAGE_SIZE * 2 ** round);
+    const pagesRead = await Promise.all(open.map((probe) => readPage(probe, pageSize)));
     for (const [index, items] of pagesRead.entries()) {
       const probe = open[index]!;
+      itemsRead += items.length;
       for (const item of items) if (item.searchable_name.includes(query)) probe.matches.push(item);
     }
     const settled = probes.find((probe) => probe.exhausted || probe.matches.length >= limit);
     if (settled) return settled.matches.slice(0, limit).map((item) => item.idp_user_id);
-    if (pages >= MAX_PAGES) {
+    if (itemsRead >= MAX_ITEMS_READ) {
       // Each probe holds a prefix of the answer in name order; the longest one is the best part of it.
       const best = probes.reduce((longest, probe) => (probe.matches.length > longest.matches.length ? probe : longest));
       return best.matches.map((item) => item.idp_user_id);
