@@ -5,7 +5,7 @@ import { tableName } from '../../functions/platform/resources.ts';
 import { newRider, riderAccessToken, type TestRider } from './oauth-support.ts';
 import { call, platform, useLocalAws } from './support.ts';
 
-/** Helpers for the rider endpoints on {app_base_url}: signed-in riders, their calls, test images. */
+/** Support for tests of the rider endpoints on {app_base_url}: signed-in riders, their calls, test images. */
 
 export interface SignedInRider extends TestRider {
   token: string;
