@@ -15,6 +15,8 @@
  *   npm run admin -- signing-keys list
  *   npm run admin -- signing-keys rotate
  *
+ *   npm run admin -- events list|show|create|update|archive|categories|destinations ...  (bin/admin-events.ts)
+ *
  *   npm run admin -- riders grant-admin <email>     (admins see full profiles in user search)
  *   npm run admin -- riders revoke-admin <email>
  *   npm run admin -- riders list
@@ -51,6 +53,7 @@ import { revokeGrantsOfClient } from '../functions/oauth/grants.ts';
 import { listSigningKeys, rotateSigningKeys } from '../functions/oauth/signing-keys.ts';
 import { localStateDir } from '../core/paths.ts';
 import { functionEnvironment } from '../lib/local/provision.ts';
+import { eventsAdmin } from './admin-events.ts';
 import { ridersCommand, RidersUsageError } from './riders-admin.ts';
 
 class UsageError extends Error {}
@@ -193,10 +196,15 @@ async function signingKeys(command: string | undefined): Promise<void> {
 }
 
 async function main(argv: string[]): Promise<void> {
+  if (argv.find((arg) => !arg.startsWith('--')) === 'events') {
+    return eventsAdmin(argv, async (aws) => {
+      if (!aws) await useLocalPlatform();
+    });
+  }
   const { values, positionals } = parseCommandLine(argv);
   const [group, command, argument] = positionals;
   if (!group || !['keys', 'clients', 'signing-keys', 'riders'].includes(group)) {
-    throw new UsageError('Usage: admin keys|clients|signing-keys|riders <command> ... (see bin/admin.ts)');
+    throw new UsageError('Usage: admin keys|clients|signing-keys|events|riders <command> ... (see bin/admin.ts)');
   }
   if (!values.aws) await useLocalPlatform();
   if (group === 'riders') {

@@ -13,6 +13,9 @@ import { localStateDir } from '../core/paths.ts';
 import { portsFromEnvironment, startLocalPlatform, type LocalPlatform } from '../lib/local/platform.ts';
 import { citiesFromEnvironment, prepareLocalGraphs } from '../lib/local/graphs.ts';
 import { seedDemoCredentials } from '../lib/local/seed.ts';
+import { seedDemoRides } from '../lib/local/demo-rides.ts';
+import { seedEvents } from '../lib/local/event-seeds.ts';
+import { forgetLoadedGraphs } from '../functions/routing/graph-store.ts';
 import { PortInUseError } from '../lib/local/servers.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
@@ -47,11 +50,17 @@ async function main(): Promise<void> {
     throw error;
   }
   const demo = await seedDemoCredentials(infoFile, platform.identityProvider);
+  await seedEvents({ cities: citiesFromEnvironment(), createdBy: demo.rider_idp_user_id, nowMs: Date.now(), log: (line) => console.log(line) });
+  // The demo rider's history, some of it on the events just seeded.
+  await seedDemoRides(demo.rider_idp_user_id);
+  // Seeding planned the leisure routes with the routing code in this process; the local Lambdas
+  // start cold all the same, as deployed ones do, and load their graphs on their first request.
+  forgetLoadedGraphs();
   const info = {
     base_url: platform.urls.base,
     app_base_url: platform.urls.app,
     consent_url: `${platform.urls.base}/auth/v1/consent`,
-    services: { dynamodb: platform.urls.dynamodb, s3: platform.urls.s3, sqs: platform.urls.sqs },
+    services: { dynamodb: platform.urls.dynamodb, s3: platform.urls.s3, sqs: platform.urls.sqs, gbfs_fixtures: platform.urls.gbfsFixtures },
     identity_provider: { url: platform.urls.idp, admin_secret: platform.identityProvider.adminSecret },
     state_dir: stateDir,
     demo,
@@ -70,6 +79,7 @@ async function main(): Promise<void> {
       `  S3              ${info.services.s3} (s3rver)`,
       `  SQS             ${info.services.sqs} (in-process queues)`,
       `  Identity        ${info.identity_provider.url} (local identity provider, stands in for Cognito)`,
+      `  Bike feeds      ${info.services.gbfs_fixtures} (recorded GBFS and TfL feeds, replayed; docs/bikeshare.md)`,
       '',
       `  Demo API key (free plan):  ${demo.api_key}`,
       `  Demo partner key:          ${demo.partner_api_key}  (source "${demo.partner_source}")`,

@@ -522,20 +522,24 @@ export async function assembleGraph(input: AssembleInput): Promise<AssembledGrap
   };
   const routeNamesOfWay = (w: number): ReadonlySet<string> =>
     new Set([...ways.attributes[ways.attributeIndex[w]!]!.routeNames, ...(wayRoutes.get(w)?.names ?? [])]);
-  const cyclewayClass = ROAD_CLASSES.indexOf('cycleway');
-  /** Spec 1.2.4: both approaches are on the same cycleway (same way, same named route, or same-named cycle track). */
+  const cyclePathClasses = new Set([ROAD_CLASSES.indexOf('cycleway'), ROAD_CLASSES.indexOf('path')]);
+  /**
+   * Spec 1.2.4: both approaches are on the same cycleway: a cycle path of its own (not a road with
+   * a lane or track, whose restrictions bind its riders too), the same way, the same named route
+   * or the same name.
+   */
   const sameCycleway = (from: number, to: number): boolean => {
     const fromFlags = edgeArrays.flags[from]!;
     const toFlags = edgeArrays.flags[to]!;
     if (safetyClassOf(fromFlags) !== SAFETY_CYCLEWAY || safetyClassOf(toFlags) !== SAFETY_CYCLEWAY) return false;
+    if (!cyclePathClasses.has(roadClassOf(fromFlags)) || !cyclePathClasses.has(roadClassOf(toFlags))) return false;
     const fromWay = segWay.get(edgeArrays.segment[from]!);
     const toWay = segWay.get(edgeArrays.segment[to]!);
     if (fromWay === toWay) return true;
     const fromRoutes = routeNamesOfWay(fromWay);
     for (const name of routeNamesOfWay(toWay)) if (fromRoutes.has(name)) return true;
     const name = ways.nameIds[fromWay]!;
-    return name !== 0 && name === ways.nameIds[toWay]
-      && roadClassOf(fromFlags) === cyclewayClass && roadClassOf(toFlags) === cyclewayClass;
+    return name !== 0 && name === ways.nameIds[toWay];
   };
 
   interface PendingRestriction { edges: number[]; flags: number; window: number }

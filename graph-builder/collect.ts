@@ -101,6 +101,8 @@ function collectRoute(tags: Tags, members: readonly { type: string; ref: number 
 export async function collectOsm(paths: readonly string[], context: RuleContext, strings: StringTable, onProgress?: ProgressListener): Promise<Collected> {
   const { warnings } = context;
   const wayIndex = new IdIndex(1 << 14);
+  /** Highway ways seen but in neither network, so a later extract's older copy stays out too. */
+  const droppedWays = new IdIndex(1 << 12);
   const wayIds = new Growable(Float64Array);
   const nodeFirst = new Growable(Uint32Array);
   const nodeRefs = new Growable(Float64Array);
@@ -148,9 +150,14 @@ export async function collectOsm(paths: readonly string[], context: RuleContext,
     await readOsmFile(path, {
       wayKey: 'highway',
       way(id, refs, tags) {
-        if (wayIndex.has(id) || refs.length < 2) return;
+        if (wayIndex.has(id) || droppedWays.has(id) || refs.length < 2) return;
         const attributeIndex = classifyCached(tags);
-        if (attributeIndex === null) return;
+        if (attributeIndex === null) {
+          // The earlier extract's version wins even when it takes the way out of both networks
+          // (bicycle=no on a road with separate pavements): an older copy elsewhere must not bring it back.
+          droppedWays.intern(id);
+          return;
+        }
         wayIndex.intern(id);
         wayIds.push(id);
         for (const ref of refs) nodeRefs.push(ref);

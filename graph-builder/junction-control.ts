@@ -74,7 +74,8 @@ export function nodeControlRule(tags: Tags | null): NodeControl | null {
     const effect = BARRIER_CYCLING[barrier];
     const bicycle = tags.bicycle;
     const foot = tags.foot;
-    const accessDenied = DENIED.has(tags.access ?? '');
+    // A locked gate stops everyone its tags do not explicitly let through.
+    const accessDenied = DENIED.has(tags.access ?? '') || tags.locked === 'yes';
     if (bicycle === 'dismount') flags |= NODE_BARRIER_DISMOUNT;
     else if ((bicycle !== undefined && DENIED.has(bicycle)) || (bicycle === undefined && (effect === 'blocked' || accessDenied))) flags |= NODE_BARRIER_NO_CYCLING;
     else if (bicycle === undefined && effect === 'dismount') flags |= NODE_BARRIER_DISMOUNT;

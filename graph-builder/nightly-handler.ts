@@ -9,6 +9,7 @@ import { GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s
 import { cityIds, isCityId, type CityId } from '../core/cities/cities.ts';
 import { buildableCity, type BuildableCity } from './cities.ts';
 import { s3 } from '../functions/platform/aws.ts';
+import { withInvocationLogging } from '../functions/platform/invocation-logging.ts';
 import { logger } from '../functions/platform/logger.ts';
 import { bucketName } from '../functions/platform/resources.ts';
 import { buildCity, cityInputs } from './build.ts';
@@ -102,7 +103,7 @@ async function rebuildCity(city: BuildableCity, urls: readonly string[], bucket:
   return { city: city.id, status: 'built', graph_version: result.pointer.graph_version, seconds: (Date.now() - started) / 1000 };
 }
 
-export async function handler(event: NightlyEvent = {}): Promise<{ cities: CityOutcome[] }> {
+async function rebuild(event: NightlyEvent = {}): Promise<{ cities: CityOutcome[] }> {
   const bucket = bucketName('graphs');
   const sources = configuredSources();
   const requested = Array.isArray(event.cities) ? event.cities.filter(isCityId) : [...sources.keys()];
@@ -130,3 +131,6 @@ export async function handler(event: NightlyEvent = {}): Promise<{ cities: CityO
   }
   return { cities: outcomes };
 }
+
+/** The scheduled job: every line it logs carries the invocation's ids. */
+export const handler = withInvocationLogging(rebuild);

@@ -198,13 +198,24 @@ function mostSpecific(tags: Tags, keys: readonly string[], warnings: Warnings): 
   return undefined;
 }
 
+/**
+ * Footways that run beside or across a carriageway a rider can use instead: a pavement drawn as
+ * its own way, a crosswalk, a traffic island. Riding there is not allowed and pushing along them
+ * is never the sensible way (the road is right there), so they are not part of the cycling
+ * network unless a bicycle tag says otherwise.
+ */
+export const FOOTWAYS_BESIDE_THE_ROAD: ReadonlySet<string> = new Set(['sidewalk', 'crossing', 'traffic_island']);
+
 /** Cycling access for the way as a whole: bicycle > vehicle > access > the highway default. */
 export function cyclingAccessRule(tags: Tags, rule: HighwayRule, warnings: Warnings): DefaultCycling {
   const verdict = mostSpecific(tags, ['bicycle', 'vehicle', 'access'], warnings);
   if (verdict === 'denied') return 'no';
   if (verdict === 'push') return 'push';
   // access=yes on a footway does not make it rideable: only bicycle/vehicle can lift the default.
-  if (verdict === 'allowed' && (tags.bicycle !== undefined || tags.vehicle !== undefined)) return 'yes';
+  const bicycleSpecific = tags.bicycle !== undefined || tags.vehicle !== undefined;
+  if (verdict === 'allowed' && bicycleSpecific) return 'yes';
+  const footwayKind = rule.roadClass === 'footway' || rule.roadClass === 'path' ? (tags.footway ?? tags.path) : undefined;
+  if (footwayKind !== undefined && FOOTWAYS_BESIDE_THE_ROAD.has(footwayKind) && rule.cycling !== 'yes') return 'no';
   if (rule.roadClass === 'steps' && tags['ramp:bicycle'] === 'yes') return 'push';
   return rule.cycling;
 }

@@ -3,6 +3,7 @@ import type { Construct } from 'constructs';
 import { OAUTH_APPS_USAGE_PLAN_ENV_VAR, usagePlanEnvVars } from '../functions/auth/usage-plans.ts';
 import { RIDER_SESSION_USAGE_KEY_ENV_VAR } from '../functions/riders/identity-provider.ts';
 import { buckets, queues, tables } from '../functions/platform/resources.ts';
+import { BIKESHARE_FEEDS_CONTEXT_KEY, BikeShareIngestion } from './bike-share.ts';
 import { DataStores } from './data-stores.ts';
 import { EndpointFunctions } from './endpoint-functions.ts';
 import { GRAPH_SOURCES_CONTEXT_KEY, GraphRebuild, graphSourceUrls } from './graph-rebuild.ts';
@@ -43,6 +44,7 @@ export class PlatformStack extends Stack {
   readonly usagePlans: UsagePlans;
   readonly graphRebuild: GraphRebuild;
   readonly riderIdentity: RiderIdentity;
+  readonly bikeShare: BikeShareIngestion;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -76,6 +78,10 @@ export class PlatformStack extends Stack {
     this.graphRebuild = new GraphRebuild(this, 'GraphRebuild', {
       dataStores: this.dataStores,
       sourceUrls,
+    });
+    this.bikeShare = new BikeShareIngestion(this, 'BikeShare', {
+      dataStores: this.dataStores,
+      feeds: this.node.tryGetContext(BIKESHARE_FEEDS_CONTEXT_KEY),
     });
     this.addOutputs();
   }

@@ -13,9 +13,6 @@ export interface BikeShareSystem {
   readonly id: string;
   readonly name: string;
   readonly operator: string;
-  /** Feed family of the live data and of the snapshot in `shared/data/gbfs/<snapshot>`. */
-  readonly feed: 'gbfs' | 'tfl-bikepoint' | 'metro-stations-csv';
-  readonly snapshot: string;
 }
 
 export interface City {
@@ -45,7 +42,7 @@ export const cities: Readonly<Record<CityId, City>> = {
     center: [-0.1276, 51.5072],
     boundary: cityBoundaries.london,
     bikeShare: [
-      { id: 'santander-cycles', name: 'Santander Cycles', operator: 'Transport for London', feed: 'tfl-bikepoint', snapshot: 'santander-cycles-london' },
+      { id: 'santander-cycles', name: 'Santander Cycles', operator: 'Transport for London' },
     ],
   },
   'new-york': {
@@ -57,7 +54,7 @@ export const cities: Readonly<Record<CityId, City>> = {
     region: 'New York',
     center: [-73.9857, 40.7484],
     boundary: cityBoundaries['new-york'],
-    bikeShare: [{ id: 'citi-bike', name: 'Citi Bike', operator: 'Lyft', feed: 'gbfs', snapshot: 'citi-bike' }],
+    bikeShare: [{ id: 'citi-bike', name: 'Citi Bike', operator: 'Lyft' }],
   },
   'los-angeles': {
     id: 'los-angeles',
@@ -69,7 +66,7 @@ export const cities: Readonly<Record<CityId, City>> = {
     center: [-118.2437, 34.0522],
     boundary: cityBoundaries['los-angeles'],
     bikeShare: [
-      { id: 'metro-bike-share', name: 'Metro Bike Share', operator: 'LA Metro', feed: 'metro-stations-csv', snapshot: 'metro-bike-share-la' },
+      { id: 'metro-bike-share', name: 'Metro Bike Share', operator: 'LA Metro' },
     ],
   },
   'sf-bay': {
@@ -81,7 +78,7 @@ export const cities: Readonly<Record<CityId, City>> = {
     region: 'California',
     center: [-122.4194, 37.7749],
     boundary: cityBoundaries['sf-bay'],
-    bikeShare: [{ id: 'bay-wheels', name: 'Bay Wheels', operator: 'Lyft', feed: 'gbfs', snapshot: 'bay-wheels' }],
+    bikeShare: [{ id: 'bay-wheels', name: 'Bay Wheels', operator: 'Lyft' }],
   },
 };
 

@@ -1,4 +1,4 @@
-import type { LonLat } from '../geo.ts';
+import { LocalProjection, type LonLat } from '../geo.ts';
 import type { Ring } from './boundaries.ts';
 import { allCities, type City } from './cities.ts';
 
@@ -33,6 +33,21 @@ export function cityForCoordinate(coordinate: LonLat): City | null {
     if (pointInRing(coordinate, city.boundary)) return city;
   }
   return null;
+}
+
+/**
+ * The cities a circle may reach: those whose outline's bounding box, widened by the radius,
+ * contains the centre. A coarse first cut for "near a point" searches, which measure distances
+ * to what they find themselves.
+ */
+export function citiesNear(coordinate: LonLat, radiusMetres: number): City[] {
+  const [lon, lat] = coordinate;
+  const projection = new LocalProjection(lat);
+  const dLat = radiusMetres / projection.metresPerDegreeLat;
+  const dLon = radiusMetres / Math.max(1, projection.metresPerDegreeLon);
+  return indexed
+    .filter(({ bbox }) => lon >= bbox[0] - dLon && lon <= bbox[2] + dLon && lat >= bbox[1] - dLat && lat <= bbox[3] + dLat)
+    .map(({ city }) => city);
 }
 
 /**

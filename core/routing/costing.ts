@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { arrivalControlOf, CONTROL_ALL_WAY_STOP, CONTROL_GIVE_WAY, CONTROL_TRAFFIC_SIGNALS, CONTROL_TWO_WAY_STOP, EDGE_CYCLING, EDGE_DISMOUNT, EDGE_JUNCTION_CONTROLLED, EDGE_ROADWORKS, EDGE_WALKING, LIT_ASSUMED, LIT_NO, LIT_YES, litOf, SAFETY_BUSY, safetyClassOf, surfacePenaltyOf, WALK_CARRIAGEWAY, walkKindOf } from '../graph/flags.ts';
+import { NODE_BARRIER_DISMOUNT, NODE_BARRIER_NO_CYCLING, NODE_BARRIER_NO_WALKING, arrivalControlOf, CONTROL_ALL_WAY_STOP, CONTROL_GIVE_WAY, CONTROL_TRAFFIC_SIGNALS, CONTROL_TWO_WAY_STOP, EDGE_CYCLING, EDGE_DISMOUNT, EDGE_JUNCTION_CONTROLLED, EDGE_ROADWORKS, EDGE_STEPS, EDGE_WALKING, LIT_ASSUMED, LIT_NO, LIT_YES, litOf, SAFETY_BUSY, safetyClassOf, surfacePenaltyOf, WALK_CARRIAGEWAY, walkKindOf } from '../graph/flags.ts';
 import { isClosed } from '../graph/rules.ts';
 import { bearingDifference } from '../geo.ts';
 import { CROSSES_BUSY, CROSSES_MODERATE, type RoutingNetwork } from './network.ts';
+import type { RouteOverlay } from './overlay.ts';
 import { CYCLING_SPEED_MPS, WALKING_SPEED_MPS, type Profile } from './profile.ts';
 
 /**
@@ -48,10 +49,23 @@ export const CONTROL_DELAY_SECONDS: Record<number, number> = {
 export const UNCONTROLLED_CROSSING_SECONDS = { busy: 30, moderate: 8 } as const;
 
 /**
+ * Pushing the bike (footways, pedestrian streets, steps: ways a rider may use only on foot) is a
+ * last resort, taken where no rideable way serves the trip at a sensible detour. A pushed metre
+ * costs its walking time times PUSH_FACTOR (STEPS_PUSH_FACTOR carrying the bike up or down steps),
+ * and getting off the bike to start pushing costs DISMOUNT_SECONDS once. With these, a push of L
+ * metres is chosen only over a ride longer than about 9 L + 125 m (docs/routing.md).
+ */
+export const PUSH_FACTOR = 3;
+export const STEPS_PUSH_FACTOR = 5;
+export const DISMOUNT_SECONDS = 30;
+/** Passing a barrier that lets bicycles through only pushed (kissing gate, cycle barrier). */
+export const BARRIER_DISMOUNT_SECONDS = 15;
+
+/**
  * Bump when a cost function changes shape (not just a weight above): with the weights, it makes
  * the fingerprint that graphs record for their precomputed search bounds.
  */
-const COSTING_REVISION = 1;
+const COSTING_REVISION = 2;
 
 /**
  * Identifies every input of the time-independent costs. A graph whose landmark tables were built
@@ -71,6 +85,10 @@ export const COSTING_FINGERPRINT = createHash('sha256')
       TURN_SECONDS,
       CONTROL_DELAY_SECONDS,
       UNCONTROLLED_CROSSING_SECONDS,
+      PUSH_FACTOR,
+      STEPS_PUSH_FACTOR,
+      DISMOUNT_SECONDS,
+      BARRIER_DISMOUNT_SECONDS,
     ]),
   )
   .digest('hex')
@@ -93,6 +111,8 @@ export class Costing {
   constructor(
     readonly network: RoutingNetwork,
     readonly options: CostOptions,
+    /** Effects of accepted road reports on this graph (core/routing/overlay.ts); they only raise costs. */
+    readonly overlay: RouteOverlay | null = null,
   ) {
     const cycling = options.profile === 'cycling';
     this.usableFlag = cycling ? EDGE_CYCLING : EDGE_WALKING;
@@ -107,6 +127,19 @@ export class Costing {
     return (this.network.graph.edgeFlags[edge]! & this.usableFlag) !== 0;
   }
 
+  /** Can be travelled in the profile's own way: for cycling, ridden rather than pushed. */
+  travelsNormally(edge: number): boolean {
+    return this.usable(edge) && (this.options.profile === 'walking' || !(this.network.graph.edgeFlags[edge]! & EDGE_DISMOUNT));
+  }
+
+  /**
+   * Usable and open at the departure: what a coordinate may snap to, so a start in a park that
+   * is closed at night snaps to the open street beside it rather than to a locked path.
+   */
+  openAtDeparture(edge: number): boolean {
+    return this.usable(edge) && this.edgeCost(edge) !== Infinity;
+  }
+
   /** Seconds of cost to travel the whole edge, or Infinity where it may not be used now. */
   edgeCost(edge: number): number {
     const cost = this.leastEdgeCost(edge);
@@ -114,10 +147,11 @@ export class Costing {
     const graph = this.network.graph;
     const closure = graph.edgeClosure[edge]!;
     if (closure !== 0 && this.closedNow(closure - 1)) return Infinity;
-    if (!this.options.night) return cost;
+    const reported = this.overlay ? this.overlay.edgeFactor(edge, this.options.departureMinute, this.options.supersafe) : 1;
+    if (!this.options.night) return cost * reported;
     const lit = litOf(graph.edgeFlags[edge]!);
     return (
-      cost *
+      cost * reported *
       (lit === LIT_YES
         ? NIGHT_LIGHTING_FACTORS.lit
         : lit === LIT_ASSUMED
@@ -140,8 +174,9 @@ export class Costing {
     if (this.options.profile === 'walking') {
       return (length / WALKING_SPEED_MPS) * (walkKindOf(flags) === WALK_CARRIAGEWAY ? WALK_CARRIAGEWAY_FACTOR : 1);
     }
-    const speed = flags & EDGE_DISMOUNT ? WALKING_SPEED_MPS : CYCLING_SPEED_MPS;
+    if (flags & EDGE_DISMOUNT) return (length / WALKING_SPEED_MPS) * (flags & EDGE_STEPS ? STEPS_PUSH_FACTOR : PUSH_FACTOR);
     let factor = this.classFactors[safetyClassOf(flags)]! * SURFACE_FACTORS[surfacePenaltyOf(flags)]!;
+    const speed = CYCLING_SPEED_MPS;
     if (flags & EDGE_ROADWORKS) factor *= ROADWORKS_FACTOR;
     return (length / speed) * factor;
   }
@@ -158,13 +193,22 @@ export class Costing {
       const exits = graph.firstOut[node + 1]! - graph.firstOut[node]!;
       return exits <= 1 ? TURN_SECONDS.deadEndUTurn : Infinity;
     }
-    if (this.options.profile === 'walking') return 0;
+    // A barrier is passed through its node: private or locked gates, stiles and the like stop the
+    // profile they forbid (as OSRM's barrier nodes do), bicycle barriers make the rider push.
+    const node = graph.edgeHead[from]!;
+    const nodeFlags = graph.nodeFlags[node]!;
+    if (this.options.profile === 'walking') return nodeFlags & NODE_BARRIER_NO_WALKING ? Infinity : 0;
+    if (nodeFlags & NODE_BARRIER_NO_CYCLING) return Infinity;
+    if (this.overlay?.forbidsEntry(to, node, this.options.departureMinute)) return Infinity;
 
     const fromFlags = graph.edgeFlags[from]!;
+    const toFlags = graph.edgeFlags[to]!;
     const angle = bearingDifference(network.endBearing[from]!, network.startBearing[to]!);
     let seconds =
       angle < 25 ? TURN_SECONDS.straight : angle < 60 ? TURN_SECONDS.slight : angle < 120 ? TURN_SECONDS.turn : TURN_SECONDS.sharp;
     seconds += CONTROL_DELAY_SECONDS[arrivalControlOf(fromFlags)] ?? 0;
+    if (nodeFlags & NODE_BARRIER_DISMOUNT) seconds += BARRIER_DISMOUNT_SECONDS;
+    if (toFlags & EDGE_DISMOUNT && !(fromFlags & EDGE_DISMOUNT)) seconds += DISMOUNT_SECONDS;
 
     if (this.options.supersafe && !(fromFlags & EDGE_JUNCTION_CONTROLLED) && safetyClassOf(fromFlags) !== SAFETY_BUSY) {
       const busiest = network.busiestRoadAt[graph.edgeHead[from]!]!;

@@ -1,5 +1,7 @@
-import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import middy from '@middy/core';
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { INVALID_CREDENTIALS } from '../http/errors.ts';
+import { invocationLogging } from '../platform/invocation-logging.ts';
 import { oauthAccessTokenVerifier } from '../oauth/access-tokens.ts';
 import { apiDefinitions, authorizedEndpointAt } from '../platform/endpoints.ts';
 import { logger } from '../platform/logger.ts';
@@ -17,9 +19,10 @@ registerBearerVerifier(riderTokenVerifier);
  * 401 `{"error": ...}`. On the metered API an allowed caller's usage-plan key is returned as
  * `usageIdentifierKey` (`apiKeySource: AUTHORIZER`): the API key itself, for an OAuth access
  * token the app's usage key, so API Gateway meters the app, and for a rider's own session the
- * one usage key of rider sessions (the platform's limiter keeps each rider's own count).
+ * one usage key of rider sessions (the platform's limiter keeps each rider's own count). Its log
+ * lines carry the request's API Gateway id, as the handler's lines behind it do.
  */
-export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
+async function authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
   const endpoint = authorizedEndpointAt(event.resource);
   if (!endpoint) {
     // Fail closed: a route the definitions do not know is never let through.
@@ -30,7 +33,7 @@ export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<
   const verdict = admission(endpoint, decision.principal);
   // A 403 is left to the function: API Gateway renders every authorizer refusal with the one
   // status of the API's ACCESS_DENIED response (401), so the principal goes on and the handler's
-  // HTTP chain (functions/http/endpoint.ts) answers 403 before any handler code runs.
+  // HTTP chain (functions/http/middleware/admission.ts) answers 403 before any handler code runs.
   if (!verdict.admit && verdict.status === 401) return deny(event, verdict.error, verdict.error);
   const metered = apiDefinitions[endpoint.api].meteredByUsagePlans;
   return {
@@ -41,6 +44,10 @@ export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<
     ...(metered && decision.usageIdentifierKey ? { usageIdentifierKey: decision.usageIdentifierKey } : {}),
   };
 }
+
+export const handler = middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>()
+  .use(invocationLogging())
+  .handler(authorize) as unknown as (event: APIGatewayRequestAuthorizerEvent, context?: Context) => Promise<APIGatewayAuthorizerResult>;
 
 function deny(event: APIGatewayRequestAuthorizerEvent, error: string, reason: string): APIGatewayAuthorizerResult {
   logger.info('credential refused', { path: event.path, reason });

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { cityForCoordinates, type City } from '../../core/cities/index.ts';
 import { Costing } from '../../core/routing/costing.ts';
-import { speedOf } from '../../core/routing/profile.ts';
 import { departureIn, isNight } from '../routing/departure.ts';
-import { disruptionsNear, type Disruption } from '../routing/disruptions.ts';
+import { disruptionsNear, reportDisruptions, type Disruption } from '../routing/disruptions.ts';
 import { SAFETY_CLASSES, type SafetyClass } from '../../core/graph/flags.ts';
 import { cityGraph, type LoadedGraph } from '../routing/graph-store.ts';
+import { cityOverlay } from '../routing/report-overlay.ts';
 import { buildSteps, type Step } from '../routing/guidance/steps.ts';
 import { appendPositions, buildPath, type RoutedPath, type Stop } from '../routing/path.ts';
 import { type Position } from '../../core/geo.ts';
 import { findRoute } from '../routing/search.ts';
-import { positionsAt, segmentLabel, snap, type Snap } from '../routing/snap.ts';
+import { positionsAt, segmentLabel, snapForCosting, type Snap } from '../routing/snap.ts';
 import type { DirectionsRequest } from './request.ts';
 
 /**
@@ -48,8 +48,11 @@ export interface DirectionsBody {
     supersafe: boolean;
     nighttime: boolean;
     waypoint_count: number;
-    /** Beyond the spec: metres of the route per safety class (cycling). */
-    safety_breakdown?: Record<SafetyClass, number>;
+    /**
+     * Beyond the spec (cycling): metres of the route ridden per safety class, and the metres where
+     * the rider pushes the bike (a footway, steps), which belong to no class.
+     */
+    safety_breakdown?: Record<SafetyClass | 'pushed', number>;
   };
 }
 
@@ -57,18 +60,28 @@ export type DirectionsOutcome = { kind: 'cross-city'; searchId: string } | { kin
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
 
-function routeBody(steps: Step[], paths: RoutedPath[], speedDistance: (metres: number) => number): RouteBody {
+/**
+ * The deprecated `safety_code` of a route or leg (spec 4.1: the mean of its steps' codes), over
+ * the steps that carry a safety classification: the ridden steps. Arrive steps and steps where
+ * the bike is pushed (walking steps) have none and do not count; a route with no ridden step
+ * (walking) has 0.
+ */
+export function meanSafetyCode(steps: readonly Step[]): number {
+  const ridden = steps.filter((step) => step.safety_classification !== undefined);
+  return ridden.length ? ridden.reduce((sum, step) => sum + step.safety_code, 0) / ridden.length : 0;
+}
+
+function routeBody(steps: Step[], paths: RoutedPath[]): RouteBody {
   const coordinates: Position[] = [];
   for (const path of paths) appendPositions(coordinates, path.coordinates);
   if (coordinates.length === 1) coordinates.push(coordinates[0]!);
   const distance = paths.reduce((sum, path) => sum + path.distance, 0);
-  const coded = steps.filter((step) => step.maneuver.type !== 'Arrive');
   return {
     distance: round1(distance),
-    duration: round1(speedDistance(distance)),
+    duration: round1(paths.reduce((sum, path) => sum + path.duration, 0)),
     elevation_gain: round1(paths.reduce((sum, path) => sum + path.ascent, 0)),
     elevation_loss: round1(paths.reduce((sum, path) => sum + path.descent, 0)),
-    safety_code: coded.length ? round1(coded.reduce((sum, step) => sum + step.safety_code, 0) / coded.length) : 0,
+    safety_code: meanSafetyCode(steps),
     geometry: { type: 'LineString', coordinates },
     steps,
     stops: paths.flatMap((path) => path.stops),
@@ -86,15 +99,18 @@ export async function planDirections(request: DirectionsRequest, now: Date = new
   const nighttime = cycling && city.lightingData && (request.nighttime ?? isNight(departure.instant, firstLon, firstLat));
   const loaded: LoadedGraph = await cityGraph(city.id);
   const network = loaded.network;
-  const costing = new Costing(network, {
-    profile: request.profile,
-    supersafe: cycling && request.supersafe,
-    night: nighttime,
-    departureMinute: departure.localMinute,
-  });
+  // Accepted road reports (closures, one-way, removed turns, hazards) bend cycling routes only.
+  const reports = cycling ? await cityOverlay(loaded) : null;
+  const costing = new Costing(
+    network,
+    { profile: request.profile, supersafe: cycling && request.supersafe, night: nighttime, departureMinute: departure.localMinute },
+    reports?.overlay ?? null,
+  );
   const usable = (edge: number) => costing.usable(edge);
+  const open = (edge: number) => costing.openAtDeparture(edge);
 
-  const snaps: (Snap | null)[] = request.coordinates.map((coordinate) => snap(network, usable, coordinate));
+  const last = request.coordinates.length - 1;
+  const snaps: (Snap | null)[] = request.coordinates.map((coordinate, index) => snapForCosting(costing, coordinate, index === last ? 'to' : 'from'));
   const waypoints = request.coordinates.map((coordinate, index) => {
     const snapped = snaps[index];
     return snapped
@@ -107,14 +123,15 @@ export async function planDirections(request: DirectionsRequest, now: Date = new
   for (let index = 0; reachable && index + 1 < snaps.length; index++) {
     const from = snaps[index]!;
     const to = snaps[index + 1]!;
-    const sources = positionsAt(network, usable, from, index === 0 ? request.bearing : undefined);
-    const targets = positionsAt(network, usable, to);
+    // `bearing` constrains how a cycling route leaves the first coordinate (spec 4.1: cycling only).
+    const sources = positionsAt(network, open, from, index === 0 && cycling ? request.bearing : undefined);
+    const targets = positionsAt(network, open, to);
     const result = sources.length && targets.length ? findRoute(costing, loaded.workspace, sources, targets, to.location) : null;
     if (!result) {
       reachable = false;
       break;
     }
-    const path = buildPath(network, result);
+    const path = buildPath(network, result, request.profile);
     legs.push({ path, steps: buildSteps(network, usable, path, { profile: request.profile, language: request.language }) });
   }
 
@@ -128,16 +145,18 @@ export async function planDirections(request: DirectionsRequest, now: Date = new
   };
   if (!reachable) return { kind: 'routed', body };
 
-  const toTime = (metres: number) => metres / speedOf(request.profile);
-  const legBodies = legs.map(({ path, steps }) => ({ ...routeBody(steps, [path], toTime), mode: request.profile }));
-  body.route = routeBody(legs.flatMap((leg) => leg.steps), legs.map((leg) => leg.path), toTime);
+  const legBodies = legs.map(({ path, steps }) => ({ ...routeBody(steps, [path]), mode: request.profile }));
+  body.route = routeBody(legs.flatMap((leg) => leg.steps), legs.map((leg) => leg.path));
   if (legs.length > 1) body.legs = legBodies;
   if (cycling) {
-    const breakdown = Object.fromEntries(SAFETY_CLASSES.map((safety) => [safety, 0])) as Record<SafetyClass, number>;
-    for (const leg of legs) for (const edge of leg.path.edges) breakdown[edge.safety] += edge.length;
-    for (const safety of SAFETY_CLASSES) breakdown[safety] = Math.round(breakdown[safety]);
+    const breakdown = Object.fromEntries([...SAFETY_CLASSES, 'pushed'].map((key) => [key, 0])) as Record<SafetyClass | 'pushed', number>;
+    for (const leg of legs) for (const edge of leg.path.edges) breakdown[edge.pushed ? 'pushed' : edge.safety] += edge.length;
+    for (const key of Object.keys(breakdown) as (SafetyClass | 'pushed')[]) breakdown[key] = Math.round(breakdown[key]);
     body.metadata.safety_breakdown = breakdown;
-    const disruptions = disruptionsNear(network, body.route.geometry.coordinates, departure.localMinute);
+    const disruptions = [
+      ...disruptionsNear(network, body.route.geometry.coordinates, departure.localMinute),
+      ...reportDisruptions(network, reports?.avoidances ?? [], body.route.geometry.coordinates, departure.localMinute),
+    ];
     if (disruptions.length) body.disruptions = disruptions;
   }
   return { kind: 'routed', body };

@@ -1,3 +1,16 @@
+import { randomUUID } from 'node:crypto';
+import { OAuthError } from '../oauth/errors.ts';
+import { DomainError, FieldValidationError, LimitReachedError, type RefusalKind } from '../platform/errors.ts';
+import { GraphUnavailableError } from '../routing/errors.ts';
+
+/**
+ * The one place that knows HTTP statuses. Domain code throws domain errors (functions/platform/
+ * errors.ts, `OAuthError`, `GraphUnavailableError`, ...) and the HTTP chain throws
+ * `InvalidRequestError`; `httpErrorOf` turns each into the answer the caller gets, in the
+ * dialect of the endpoint: the spec's `{error, code?, details?}`, RFC 6749's
+ * `{error, error_description}`, or an error page's title and sentence.
+ */
+
 /** The platform's error body (spec 7): `{error, code?, details?}` plus routing and rate-limit extras. */
 export interface ErrorBody {
   error: string;
@@ -61,13 +74,71 @@ export function routingUnavailable(details: string, searchId?: string): HttpErro
 
 export const internalError = (): HttpError => new HttpError(500, { error: 'Internal server error' });
 
+/** 413: a request body part beyond the endpoint's size limit. */
+export function payloadTooLarge(error: string): HttpError {
+  return new HttpError(413, { error });
+}
+
 /**
  * 400 whose body maps each field to its messages (spec 7: validation errors on profile update),
- * plus `error` summarising them for clients that read only that.
+ * plus `error` summarising them (the domain error's message) for clients that read only that.
  */
-export function fieldValidationError(messages: Record<string, string[]>): HttpError {
-  const summary = Object.entries(messages)
-    .map(([field, list]) => `${field}: ${list.join(' ')}`)
-    .join('; ');
-  return new HttpError(400, { ...messages, error: summary } as unknown as ErrorBody);
+export function fieldValidationError(error: FieldValidationError): HttpError {
+  return new HttpError(400, { ...error.fields, error: error.message } as unknown as ErrorBody);
+}
+
+/**
+ * The request itself is malformed: a body that does not parse, a field that breaks its rule, a
+ * repeated parameter. Thrown by the HTTP chain's parsing and validation middlewares.
+ */
+export class InvalidRequestError extends Error {
+  constructor(
+    message: string,
+    /** Every problem, when there are several; `message` names the first. */
+    readonly details?: string,
+  ) {
+    super(message);
+    this.name = 'InvalidRequestError';
+  }
+}
+
+const REFUSAL_STATUS: Record<RefusalKind, number> = {
+  invalid: 400,
+  forbidden: 403,
+  'not-found': 404,
+  conflict: 409,
+  expired: 410,
+  'too-large': 413,
+  limited: 429,
+  failed: 500,
+};
+
+/** `api`: the spec's JSON; `oauth`: RFC 6749 5.2 for the token and revocation endpoints; `page`: an HTML error page. */
+export type ErrorDialect = 'api' | 'oauth' | 'page';
+
+/** RFC 6749 5.2: a client that failed to authenticate gets 401 and the scheme it should use. */
+const CLIENT_CHALLENGE = { 'WWW-Authenticate': 'Basic realm="spoke-oauth", charset="UTF-8"' };
+
+/** The caller's answer for `error`, or undefined for a fault, which the boundary answers with a 500. */
+export function httpErrorOf(error: unknown, dialect: ErrorDialect = 'api'): HttpError | undefined {
+  if (error instanceof HttpError) return error;
+  if (error instanceof InvalidRequestError) {
+    if (dialect === 'oauth') return httpErrorOf(new OAuthError('invalid_request', error.details ?? error.message));
+    if (dialect === 'page') return new HttpError(400, { error: 'This request is not valid', details: error.message });
+    return badRequest(error.message, error.details ? { details: error.details } : {});
+  }
+  if (error instanceof OAuthError) {
+    const client = error.code === 'invalid_client';
+    return new HttpError(client ? 401 : 400, { error: error.code, error_description: error.description }, client ? CLIENT_CHALLENGE : {});
+  }
+  if (error instanceof FieldValidationError) return fieldValidationError(error);
+  if (error instanceof LimitReachedError) {
+    const seconds = error.retryAfterSeconds;
+    return new HttpError(429, { error: error.message, retry_after_seconds: seconds }, { 'Retry-After': String(seconds) });
+  }
+  if (error instanceof DomainError) {
+    return new HttpError(REFUSAL_STATUS[error.kind], { error: error.message, ...(error.details ? { details: error.details } : {}) });
+  }
+  if (error instanceof GraphUnavailableError) return routingUnavailable(`No routing graph is available for ${error.city}`, randomUUID());
+  return undefined;
 }

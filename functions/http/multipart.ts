@@ -1,14 +1,15 @@
 import httpMultipartBodyParser from '@middy/http-multipart-body-parser';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { z } from 'zod';
-import { badRequest, HttpError } from './errors.ts';
+import { InvalidRequestError, payloadTooLarge } from './errors.ts';
 import { header } from './forms.ts';
 
 /**
  * `multipart/form-data` request bodies (file uploads), parsed by middy's multipart body parser
  * (busboy underneath). API Gateway hands such bodies to the function base64-encoded (it is one
  * of the API's binary media types). A file part longer than the endpoint's limit is cut by the
- * parser and answered 413 here; anything that is not well-formed multipart is a 400.
+ * parser and answered 413 here; anything that is not well-formed multipart is an invalid request
+ * (400). The `multipartBody()` middleware (middleware/multipart-body.ts) calls it.
  */
 
 export interface MultipartFile {
@@ -34,7 +35,7 @@ const megabytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) /
 export async function parseMultipartBody(event: APIGatewayProxyEvent, maxFileBytes: number): Promise<Record<string, unknown>> {
   const contentType = header(event.headers, 'content-type');
   if (!contentType?.toLowerCase().startsWith('multipart/form-data') || event.body === null || event.body === undefined) {
-    throw badRequest('Request body must be multipart/form-data with a file part named file');
+    throw new InvalidRequestError('Request body must be multipart/form-data with a file part named file');
   }
   // The parser looks the header up by its two common spellings only.
   const parsedEvent = { ...event, headers: { ...event.headers, 'content-type': contentType } };
@@ -42,13 +43,13 @@ export async function parseMultipartBody(event: APIGatewayProxyEvent, maxFileByt
   try {
     await parser.before!({ event: parsedEvent } as never);
   } catch {
-    throw badRequest('Request body is not well-formed multipart/form-data');
+    throw new InvalidRequestError('Request body is not well-formed multipart/form-data');
   }
   const parts = parsedEvent.body as unknown as Record<string, unknown>;
   for (const [field, value] of Object.entries(parts)) {
     for (const part of Array.isArray(value) ? value : [value]) {
       if ((part as MultipartFile | undefined)?.truncated) {
-        throw new HttpError(413, { error: `${field}: must be at most ${megabytes(maxFileBytes)}` });
+        throw payloadTooLarge(`${field}: must be at most ${megabytes(maxFileBytes)}`);
       }
     }
   }

@@ -1,18 +1,24 @@
 import middy from '@middy/core';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { z } from 'zod';
 import { endpointDefinition } from '../platform/endpoints.ts';
-import { allowMethods, boundary, rawBody, requestIdOf, type ApiHandler } from './endpoint.ts';
-import { HttpError } from './errors.ts';
-import { header, isFormContentType, parseCookies, parseForm, singleValuedQuery } from './forms.ts';
-import { validationError } from './validation.ts';
+import { boundary } from './boundary.ts';
+import type { ApiHandler } from './endpoint.ts';
+import type { HttpError } from './errors.ts';
+import { header, parseCookies } from './forms.ts';
+import { allowMethods } from './middleware/allow-methods.ts';
+import { formBody } from './middleware/form-body.ts';
+import { handlerState, type HttpContext } from './middleware/http-state.ts';
+import { queryParameters } from './middleware/query.ts';
+import { validate } from './middleware/validate.ts';
 
 /**
  * The conventions of browser-facing endpoints (the authorization endpoint and the consent
- * screen), on the same boundary as the JSON endpoints: query strings and form posts validated
- * with zod, answers that are HTML pages or redirects, errors rendered as pages, and the headers
- * a page that asks for a rider's consent must carry (no framing, no caching, no referrer, a
- * strict content security policy, no CORS).
+ * screen), on the same boundary and with the same parsing and validation middlewares as the
+ * JSON endpoints: a GET's query (each parameter once, RFC 6749 3.1) and a POST's form validated
+ * with zod, answers that are HTML pages or redirects, refusals rendered as error pages, and the
+ * headers a page that asks for a rider's consent must carry (no framing, no caching, no
+ * referrer, a strict content security policy, no CORS).
  */
 
 export interface PageRequest<Form, Query> {
@@ -42,11 +48,6 @@ export interface PageOptions<F extends z.ZodType, Q extends z.ZodType> {
   errorPage: (title: string, message: string) => string;
 }
 
-/** A refusal shown to the rider as a page. */
-export function pageError(status: number, title: string, message: string): HttpError {
-  return new HttpError(status, { error: title, details: message });
-}
-
 const PAGE_HEADERS: Record<string, string> = {
   'Content-Type': 'text/html; charset=utf-8',
   'Cache-Control': 'no-store',
@@ -69,44 +70,34 @@ export function page<F extends z.ZodType = z.ZodUndefined, Q extends z.ZodType =
   handle: (request: PageRequest<z.output<F>, z.output<Q>>) => Promise<PageResult>,
 ): ApiHandler {
   const definition = endpointDefinition(options.id);
-  const invalid = (message: string) => pageError(400, 'This request is not valid', message);
-
+  // A refusal's `error` is the page's title and its `details` the sentence under it.
   const renderError = (error: HttpError) =>
     error.status === 405
       ? htmlResponse(405, options.errorPage('Method not allowed', 'This page cannot be used that way.'), error.headers)
       : htmlResponse(error.status, options.errorPage(error.body.error, error.body.details ?? ''), error.headers);
 
-  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
-    .use(boundary(definition.id, { renderError, cors: false }))
-    .use(allowMethods(definition.methods))
-    .handler(async (event) => {
-      const method = event.httpMethod.toUpperCase() as 'GET' | 'POST';
-      let form: unknown;
-      let query: unknown;
-      if (method === 'POST' && options.form) {
-        if (!isFormContentType(header(event.headers, 'content-type'))) throw invalid('The form was not sent as a form.');
-        const result = options.form.safeParse(parseForm(rawBody(event) ?? '', invalid));
-        if (!result.success) throw invalid(validationError(result.error, 'body').body.error);
-        form = result.data;
-      }
-      if (method === 'GET' && options.query) {
-        const result = options.query.safeParse(singleValuedQuery(event.multiValueQueryStringParameters, invalid));
-        if (!result.success) throw invalid(validationError(result.error, 'query').body.error);
-        query = result.data;
-      }
-      const result = await handle({
-        method,
-        form: form as z.output<F>,
-        query: query as z.output<Q>,
-        cookies: parseCookies(header(event.headers, 'cookie')),
-        headers: event.headers ?? {},
-        requestId: requestIdOf(event),
-        secureTransport: header(event.headers, 'x-forwarded-proto') === 'https',
-      });
-      const cookie: Record<string, string> = result.setCookie ? { 'Set-Cookie': result.setCookie } : {};
-      if ('redirectTo' in result) {
-        return htmlResponse(method === 'POST' ? 303 : 302, '', { Location: result.redirectTo, ...cookie });
-      }
-      return htmlResponse(result.status ?? 200, result.html, cookie);
-    }) as ApiHandler;
+  const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, HttpContext>()
+    .use(boundary(definition.id, { dialect: 'page', renderError, cors: false }))
+    .use(allowMethods(definition.methods));
+  if (options.form) chain.use(formBody({ methods: ['POST'], notAForm: 'The form was not sent as a form.' }));
+  if (options.query) chain.use(queryParameters({ methods: ['GET'], refuseRepeated: true }));
+  chain.use(validate({ body: options.form, query: options.query }));
+  return chain.handler(async (event, context) => {
+    const http = handlerState(context);
+    const method = event.httpMethod.toUpperCase() as 'GET' | 'POST';
+    const result = await handle({
+      method,
+      form: http.body as z.output<F>,
+      query: http.query as z.output<Q>,
+      cookies: parseCookies(header(event.headers, 'cookie')),
+      headers: event.headers ?? {},
+      requestId: http.requestId,
+      secureTransport: header(event.headers, 'x-forwarded-proto') === 'https',
+    });
+    const cookie: Record<string, string> = result.setCookie ? { 'Set-Cookie': result.setCookie } : {};
+    if ('redirectTo' in result) {
+      return htmlResponse(method === 'POST' ? 303 : 302, '', { Location: result.redirectTo, ...cookie });
+    }
+    return htmlResponse(result.status ?? 200, result.html, cookie);
+  }) as ApiHandler;
 }

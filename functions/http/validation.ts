@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { badRequest, type HttpError } from './errors.ts';
+import { InvalidRequestError } from './errors.ts';
 
 /** `coordinates[1][0]` style path of a zod issue, so the message names the field. */
 function fieldPath(path: readonly PropertyKey[]): string {
@@ -10,11 +10,11 @@ function fieldPath(path: readonly PropertyKey[]): string {
   return text;
 }
 
-/** One 400 naming the first problem; every problem is listed in `details`. */
-export function validationError(error: z.ZodError, where: 'body' | 'query' | 'path'): HttpError {
+/** One error naming the first problem; every problem is listed in `details` when there are several. */
+export function validationError(error: z.ZodError, where: 'body' | 'query' | 'path'): InvalidRequestError {
   const messages = error.issues.map((issue) => {
     const field = fieldPath(issue.path);
     return field ? `${field}: ${issue.message}` : `${where}: ${issue.message}`;
   });
-  return badRequest(messages[0] ?? `Invalid request ${where}`, messages.length > 1 ? { details: messages.join('; ') } : {});
+  return new InvalidRequestError(messages[0] ?? `Invalid request ${where}`, messages.length > 1 ? messages.join('; ') : undefined);
 }

@@ -1,5 +1,6 @@
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
+import { DomainError } from '../platform/errors.ts';
 
 /**
  * What an uploaded image goes through before it is stored: its real type read from its bytes
@@ -26,13 +27,10 @@ export type ImageFormat = keyof typeof imageFormats;
 
 const formatByMime = new Map<string, ImageFormat>(Object.entries(imageFormats).map(([format, { mime }]) => [mime, format as ImageFormat]));
 
-export class ImageRejectedError extends Error {
-  constructor(
-    readonly status: 400 | 413,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ImageRejectedError';
+/** An upload that is not an image of the four formats, does not decode, or is too large. */
+export class ImageRejectedError extends DomainError {
+  constructor(kind: 'invalid' | 'too-large', message: string) {
+    super(kind, message);
   }
 }
 
@@ -53,16 +51,16 @@ export interface CleanImage {
 
 /** Checks and re-encodes an upload; refuses what is not one of the four formats or does not decode. */
 export async function cleanImage(bytes: Uint8Array): Promise<CleanImage> {
-  if (bytes.byteLength === 0) throw new ImageRejectedError(400, 'file: is empty');
-  if (bytes.byteLength > MAX_IMAGE_BYTES) throw new ImageRejectedError(413, `file: must be at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
+  if (bytes.byteLength === 0) throw new ImageRejectedError('invalid', 'file: is empty');
+  if (bytes.byteLength > MAX_IMAGE_BYTES) throw new ImageRejectedError('too-large', `file: must be at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
   const format = await sniffImageFormat(bytes);
-  if (!format) throw new ImageRejectedError(400, NOT_AN_IMAGE);
+  if (!format) throw new ImageRejectedError('invalid', NOT_AN_IMAGE);
   const animated = format === 'gif' || format === 'webp';
   try {
     const input = sharp(bytes, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS, animated });
     const metadata = await input.metadata();
     // The decoder must agree with the sniffer: a file cannot be one format to one and another to the other.
-    if (metadata.format !== format) throw new ImageRejectedError(400, NOT_AN_IMAGE);
+    if (metadata.format !== format) throw new ImageRejectedError('invalid', NOT_AN_IMAGE);
     const pipeline = input
       .autoOrient()
       .resize({ width: MAX_IMAGE_DIMENSION, height: MAX_IMAGE_DIMENSION, fit: 'inside', withoutEnlargement: true });
@@ -79,6 +77,6 @@ export async function cleanImage(bytes: Uint8Array): Promise<CleanImage> {
   } catch (error) {
     if (error instanceof ImageRejectedError) throw error;
     // A truncated or corrupt file, or one beyond the pixel limit.
-    throw new ImageRejectedError(400, `file: is not a readable ${format.toUpperCase()} image`);
+    throw new ImageRejectedError('invalid', `file: is not a readable ${format.toUpperCase()} image`);
   }
 }

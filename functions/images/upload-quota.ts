@@ -1,6 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../platform/aws.ts';
 import { nowSeconds } from '../platform/clock.ts';
+import { LimitReachedError } from '../platform/errors.ts';
 import { tableName } from '../platform/resources.ts';
 
 /**
@@ -34,10 +35,9 @@ export interface UploadReservation {
   remaining: number;
 }
 
-export class ImageUploadLimitError extends Error {
-  constructor(readonly retryAfterSeconds: number) {
-    super(IMAGE_UPLOAD_LIMIT_MESSAGE);
-    this.name = 'ImageUploadLimitError';
+export class ImageUploadLimitError extends LimitReachedError {
+  constructor(retryAfterSeconds: number) {
+    super(IMAGE_UPLOAD_LIMIT_MESSAGE, retryAfterSeconds);
   }
 }
 

@@ -1,3 +1,4 @@
+import { DomainError } from '../platform/errors.ts';
 import { logger } from '../platform/logger.ts';
 import { cleanImage, ImageRejectedError, imageFormats, MAX_IMAGE_BYTES, NOT_AN_IMAGE, sniffImageFormat, type CleanImage } from './processing.ts';
 import { bucketImageStore, newImageKey, publicImageUrl, type ImageKind, type ImageStore } from './storage.ts';
@@ -11,10 +12,11 @@ import { releaseImageUpload, reserveImageUpload } from './upload-quota.ts';
  * written; if attaching fails the stored object is removed too.
  */
 
-export class ImageUploadFailedError extends Error {
+/** Storing the image failed (logged where it happened); spec 4.6 answers it 500 'Upload failed'. */
+export class ImageUploadFailedError extends DomainError {
   constructor(cause: unknown) {
-    super('Upload failed', { cause });
-    this.name = 'ImageUploadFailedError';
+    super('failed', 'Upload failed');
+    this.cause = cause;
   }
 }
 
@@ -30,8 +32,8 @@ export async function uploadImage<T>(
   store: ImageStore = bucketImageStore,
 ): Promise<T> {
   // Cheap refusals first, so they never take a slot.
-  if (input.bytes.byteLength > MAX_IMAGE_BYTES) throw new ImageRejectedError(413, `file: must be at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
-  if (!(await sniffImageFormat(input.bytes))) throw new ImageRejectedError(400, NOT_AN_IMAGE);
+  if (input.bytes.byteLength > MAX_IMAGE_BYTES) throw new ImageRejectedError('too-large', `file: must be at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
+  if (!(await sniffImageFormat(input.bytes))) throw new ImageRejectedError('invalid', NOT_AN_IMAGE);
   const reservation = await reserveImageUpload(input.uploaderId);
   let image: UploadedImage;
   try {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DomainError } from '../platform/errors.ts';
 import { createAuthorizationRequest, type AuthorizationRequestRecord } from './authorization-requests.ts';
 import { getActiveClient } from './clients.ts';
 import { isWellFormedChallenge } from './pkce.ts';
@@ -27,10 +28,10 @@ export const authorizeQuery = z.object({
 });
 export type AuthorizeQuery = z.output<typeof authorizeQuery>;
 
-export class AuthorizeRefusal extends Error {
+/** A request the endpoint refuses; the page shows the reason under one title, for the app's developer. */
+export class AuthorizeRefusal extends DomainError {
   constructor(readonly reason: string) {
-    super(reason);
-    this.name = 'AuthorizeRefusal';
+    super('invalid', 'This app sent a sign-in request that cannot be accepted', reason);
   }
 }
 

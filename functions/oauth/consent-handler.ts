@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { page, pageError } from '../http/page.ts';
-import { act, BROWSER_COOKIE, ConsentRefusal, notices, showConsent, type NoticeKey } from './consent.ts';
+import { page } from '../http/page.ts';
+import { act, BROWSER_COOKIE, notices, showConsent, type NoticeKey } from './consent.ts';
 import { consentPage, errorPage } from './views.ts';
 
-/** GET and POST {consent_url} (spec 3.2): the consent screen and its forms. */
+/** GET and POST {consent_url} (spec 3.2): the consent screen and its forms; a `ConsentRefusal` is shown as an error page. */
 
 const consentQuery = z.object({
   request: z.string().max(64),
@@ -23,12 +23,7 @@ export const handler = page(
   { id: 'oauth-consent', query: consentQuery, form: consentForm, errorPage },
   async ({ method, query, form, cookies }) => {
     const browserSecret = cookies[BROWSER_COOKIE];
-    try {
-      if (method === 'GET') return { html: consentPage(await showConsent(query.request, browserSecret, query.notice)) };
-      return { redirectTo: await act(form.request, form.csrf, browserSecret, form) };
-    } catch (error) {
-      if (error instanceof ConsentRefusal) throw pageError(error.status, error.title, error.detail);
-      throw error;
-    }
+    if (method === 'GET') return { html: consentPage(await showConsent(query.request, browserSecret, query.notice)) };
+    return { redirectTo: await act(form.request, form.csrf, browserSecret, form) };
   },
 );

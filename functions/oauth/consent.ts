@@ -1,4 +1,5 @@
 import { nowSeconds } from '../platform/clock.ts';
+import { DomainError, type RefusalKind } from '../platform/errors.ts';
 import { logger } from '../platform/logger.ts';
 import { EmailSignInError, startEmailSignIn, verifyEmailCode } from '../riders/email-sign-in.ts';
 import {
@@ -31,14 +32,10 @@ import type { ConsentPageModel } from './views.ts';
  * to; the handlers only translate.
  */
 
-export class ConsentRefusal extends Error {
-  constructor(
-    readonly status: number,
-    readonly title: string,
-    readonly detail: string,
-  ) {
-    super(title);
-    this.name = 'ConsentRefusal';
+/** A step the consent screen refuses: a title and a sentence for the rider, shown as a page. */
+export class ConsentRefusal extends DomainError {
+  constructor(kind: RefusalKind, title: string, detail: string) {
+    super(kind, title, detail);
   }
 }
 
@@ -77,23 +74,23 @@ interface OpenConsent {
 async function openConsent(requestId: string, browserSecret: string | undefined): Promise<OpenConsent> {
   const request = await getAuthorizationRequest(requestId);
   if (!request) {
-    throw new ConsentRefusal(404, 'This sign-in request has expired or does not exist', 'Go back to the app and start again.');
+    throw new ConsentRefusal('not-found', 'This sign-in request has expired or does not exist', 'Go back to the app and start again.');
   }
   const client = await getActiveClient(request.client_id);
-  if (!client) throw new ConsentRefusal(400, 'This app can no longer sign you in', 'Its registration has been revoked.');
+  if (!client) throw new ConsentRefusal('invalid', 'This app can no longer sign you in', 'Its registration has been revoked.');
   if (request.status !== 'open') {
-    throw new ConsentRefusal(409, 'This sign-in request is already finished', `Go back to ${client.name} to continue.`);
+    throw new ConsentRefusal('conflict', 'This sign-in request is already finished', `Go back to ${client.name} to continue.`);
   }
   if (isExpired(request)) {
     throw new ConsentRefusal(
-      410,
+      'expired',
       'This sign-in request has expired',
       `Sign-in requests are valid for ${lifetimes.authorizationRequestSeconds / 60} minutes. Go back to ${client.name} and start again.`,
     );
   }
   if (!browserSecret || !matchesHash(browserSecret, request.browser_hash)) {
     throw new ConsentRefusal(
-      403,
+      'forbidden',
       'This sign-in request was started in another browser',
       `For your safety it can only be completed there. Go back to ${client.name} and start again in this browser.`,
     );
@@ -141,7 +138,7 @@ export async function act(
 ): Promise<string> {
   const { request } = await openConsent(requestId, browserSecret);
   if (!sameSecret(csrfToken, request.csrf_token)) {
-    throw new ConsentRefusal(403, 'This form is out of date', 'Reload the sign-in page and try again.');
+    throw new ConsentRefusal('forbidden', 'This form is out of date', 'Reload the sign-in page and try again.');
   }
   switch (step.action) {
     case 'sign-in-idp': {
@@ -177,7 +174,7 @@ export async function act(
       return consentPageAddress(requestId);
     }
     case 'approve': {
-      if (!request.rider) throw new ConsentRefusal(400, 'Sign in first', 'Sign in to your Spoke account before allowing the app.');
+      if (!request.rider) throw new ConsentRefusal('invalid', 'Sign in first', 'Sign in to your Spoke account before allowing the app.');
       const code = await issueCode({
         client_id: request.client_id,
         redirect_uri: request.redirect_uri,
@@ -220,11 +217,11 @@ export async function finishIdentityProviderSignIn(
   browserSecret: string | undefined,
 ): Promise<string> {
   const [requestId, secret] = (input.state ?? '').split('.');
-  if (!requestId || !secret) throw new ConsentRefusal(400, 'This sign-in did not come from this service', 'Go back to the app and start again.');
+  if (!requestId || !secret) throw new ConsentRefusal('invalid', 'This sign-in did not come from this service', 'Go back to the app and start again.');
   const { request } = await openConsent(requestId, browserSecret);
   const pending = request.idp_sign_in;
   if (!pending || !matchesHash(secret, pending.state_hash)) {
-    throw new ConsentRefusal(400, 'This sign-in did not come from this service', 'Go back to the app and start again.');
+    throw new ConsentRefusal('invalid', 'This sign-in did not come from this service', 'Go back to the app and start again.');
   }
   if (input.error || !input.code) {
     await updateOpenRequest(requestId, {}, ['idp_sign_in']);
@@ -249,5 +246,5 @@ export async function finishIdentityProviderSignIn(
 
 /** A change to the request was refused by its open-and-unexpired condition: someone decided it, or time ran out. */
 function stillOpen(changed: boolean): void {
-  if (!changed) throw new ConsentRefusal(409, 'This sign-in request is already finished or has expired', 'Go back to the app and start again.');
+  if (!changed) throw new ConsentRefusal('conflict', 'This sign-in request is already finished or has expired', 'Go back to the app and start again.');
 }

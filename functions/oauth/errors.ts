@@ -1,8 +1,7 @@
-import { HttpError } from '../http/errors.ts';
-
 /**
- * Token and revocation endpoint errors (RFC 6749 5.2, RFC 7009 2.2.1): a JSON body
- * `{error, error_description}` with the RFC's status codes.
+ * Token and revocation endpoint errors (RFC 6749 5.2, RFC 7009 2.2.1): an error code and a
+ * description for the app's developer. The HTTP boundary (functions/http/errors.ts) answers them
+ * as the RFC's JSON body `{error, error_description}` with the RFC's status.
  */
 
 export type OAuthErrorCode =
@@ -14,11 +13,16 @@ export type OAuthErrorCode =
   | 'invalid_scope'
   | 'unsupported_token_type';
 
-export function oauthError(code: OAuthErrorCode, description: string, headers: Record<string, string> = {}): HttpError {
-  // 401 for a client that failed to authenticate; the challenge names the scheme it should use.
-  const status = code === 'invalid_client' ? 401 : 400;
-  const challenge: Record<string, string> = code === 'invalid_client' ? { 'WWW-Authenticate': 'Basic realm="spoke-oauth", charset="UTF-8"' } : {};
-  return new HttpError(status, { error: code, error_description: description }, { ...challenge, ...headers });
+export class OAuthError extends Error {
+  constructor(
+    readonly code: OAuthErrorCode,
+    readonly description: string,
+  ) {
+    super(`${code}: ${description}`);
+    this.name = 'OAuthError';
+  }
 }
 
-export const invalidGrant = (description: string): HttpError => oauthError('invalid_grant', description);
+export const oauthError = (code: OAuthErrorCode, description: string): OAuthError => new OAuthError(code, description);
+
+export const invalidGrant = (description: string): OAuthError => oauthError('invalid_grant', description);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { page, pageError } from '../http/page.ts';
-import { BROWSER_COOKIE, ConsentRefusal, finishIdentityProviderSignIn } from './consent.ts';
+import { page } from '../http/page.ts';
+import { BROWSER_COOKIE, finishIdentityProviderSignIn } from './consent.ts';
 import { errorPage } from './views.ts';
 
 /** GET {consent_url}/idp-callback: the identity provider returns the rider here after signing in. */
@@ -12,11 +12,6 @@ const callbackQuery = z.object({
   error_description: z.string().max(2_000).optional(),
 });
 
-export const handler = page({ id: 'oauth-consent-idp-callback', query: callbackQuery, errorPage }, async ({ query, cookies }) => {
-  try {
-    return { redirectTo: await finishIdentityProviderSignIn(query, cookies[BROWSER_COOKIE]) };
-  } catch (error) {
-    if (error instanceof ConsentRefusal) throw pageError(error.status, error.title, error.detail);
-    throw error;
-  }
-});
+export const handler = page({ id: 'oauth-consent-idp-callback', query: callbackQuery, errorPage }, async ({ query, cookies }) => ({
+  redirectTo: await finishIdentityProviderSignIn(query, cookies[BROWSER_COOKIE]),
+}));

@@ -75,7 +75,7 @@ export const endpoints: readonly EndpointDefinition[] = [
     entry: 'functions/directions/handler.ts',
     auth: 'credential',
     oauthAccess: true,
-    access: { ...rateLimited, buckets: { graphs: 'read' } },
+    access: { tables: { ...rateLimited.tables, routeAvoidances: 'read' }, buckets: { graphs: 'read' } },
     memoryMb: 1769,
     timeoutSeconds: 29,
   },
@@ -87,7 +87,7 @@ export const endpoints: readonly EndpointDefinition[] = [
     entry: 'functions/multimodal/handler.ts',
     auth: 'credential',
     oauthAccess: true,
-    access: { ...rateLimited, buckets: { graphs: 'read' } },
+    access: { tables: { ...rateLimited.tables, routeAvoidances: 'read' }, buckets: { graphs: 'read' } },
     memoryMb: 1769,
     timeoutSeconds: 29,
   },
@@ -206,7 +206,7 @@ export const endpoints: readonly EndpointDefinition[] = [
     methods: ['GET', 'POST'],
     entry: 'functions/rides/rides-handler.ts',
     auth: 'rider',
-    access: { tables: { ...rateLimited.tables, riders: 'read', rides: 'readwrite', events: 'read' } },
+    access: { tables: { ...rateLimited.tables, riders: 'read', rides: 'readwrite', events: 'readwrite', destinations: 'read', categories: 'read' } },
     timeoutSeconds: 15,
   },
   {
@@ -216,7 +216,7 @@ export const endpoints: readonly EndpointDefinition[] = [
     methods: ['GET'],
     entry: 'functions/rides/ride-handler.ts',
     auth: 'rider',
-    access: { tables: { ...rateLimited.tables, riders: 'read', rides: 'read', events: 'read' } },
+    access: { tables: { ...rateLimited.tables, riders: 'read', rides: 'read', events: 'read', destinations: 'read', categories: 'read' } },
   },
   {
     id: 'user-stats',
@@ -235,6 +235,26 @@ export const endpoints: readonly EndpointDefinition[] = [
     entry: 'functions/riders/search-handler.ts',
     auth: 'rider',
     access: { tables: { ...rateLimited.tables, riders: 'read', riderNameTrigrams: 'read' } },
+  },
+  // Bike-share availability (spec 4.7): snapshots written by the ingestion (lib/bike-share.ts).
+  {
+    id: 'bikes-nearby',
+    api: 'app',
+    paths: ['/bikes/nearby'],
+    methods: ['GET'],
+    entry: 'functions/bikeshare/nearby-handler.ts',
+    auth: 'rider',
+    access: { ...rateLimited, buckets: { bikeshare: 'read' } },
+  },
+  // Cycling events and leisure routes near a point (spec 4.8): public.
+  {
+    id: 'events-nearby',
+    api: 'app',
+    paths: ['/events/nearby'],
+    methods: ['GET'],
+    entry: 'functions/events/nearby-handler.ts',
+    auth: 'public',
+    access: { tables: { events: 'read', destinations: 'read', categories: 'read' } },
   },
 ];
 

@@ -134,6 +134,42 @@ export const tables = {
     ttlAttribute: 'delete_after',
     purpose: 'Email one-time sign-in codes by challenge: a hash of the code, the rider it signs in, attempts left.',
   },
+  routeAvoidances: {
+    name: 'route-avoidances',
+    envVar: 'TABLE_ROUTE_AVOIDANCES',
+    partitionKey: { name: 'city', type: 'S' },
+    sortKey: { name: 'report_id', type: 'S' },
+    ttlAttribute: 'expires_at',
+    purpose: 'What accepted road reports do to routing, per city (functions/routing/avoidances.ts): read by routers every few seconds.',
+  },
+  events: {
+    name: 'events',
+    envVar: 'TABLE_EVENTS',
+    partitionKey: { name: 'event_id', type: 'S' },
+    indexes: [
+      { name: 'by-city', partitionKey: { name: 'city', type: 'S' } },
+      { name: 'by-alias', partitionKey: { name: 'alias', type: 'S' } },
+    ],
+    purpose: 'Group rides and permanent leisure routes (spec 2.3) by integer id as a string; a city\'s events by city, an event by alias.',
+  },
+  destinations: {
+    name: 'destinations',
+    envVar: 'TABLE_DESTINATIONS',
+    partitionKey: { name: 'destination_id', type: 'S' },
+    purpose: 'Event destinations (spec 2.4): name, coordinates, area, computed city, category ids.',
+  },
+  categories: {
+    name: 'categories',
+    envVar: 'TABLE_CATEGORIES',
+    partitionKey: { name: 'category_id', type: 'S' },
+    purpose: 'Event and destination categories (spec 2.4): name (unique, any case) and emoji.',
+  },
+  idSequences: {
+    name: 'id-sequences',
+    envVar: 'TABLE_ID_SEQUENCES',
+    partitionKey: { name: 'sequence', type: 'S' },
+    purpose: 'One counter per kind of integer id (events, destinations, categories): the last id issued.',
+  },
   // Rider accounts (spec 2.1, 2.2, 4.6); docs/data-model.md describes keys and access patterns.
   riderNameTrigrams: {
     name: 'rider-name-trigrams',
@@ -163,12 +199,6 @@ export const tables = {
     ],
     purpose: 'Ride history (spec 2.2) under each rider, newest first through the date-started index, which also feeds the statistics.',
   },
-  events: {
-    name: 'events',
-    envVar: 'TABLE_EVENTS',
-    partitionKey: { name: 'event_id', type: 'S' },
-    purpose: 'Events (spec 2.3): group rides and permanent leisure routes, with destination, categories and images.',
-  },
 } as const satisfies Record<string, TableDefinition>;
 
 export const buckets = {
@@ -182,6 +212,11 @@ export const buckets = {
     envVar: 'BUCKET_PHOTOS',
     publicUrlEnvVar: 'PHOTOS_PUBLIC_URL',
     purpose: 'Rider profile photos and other uploaded images, under unguessable keys, served through a CDN.',
+  },
+  bikeshare: {
+    name: 'bikeshare',
+    envVar: 'BUCKET_BIKESHARE',
+    purpose: 'One gzipped snapshot per bike-share system (stations, dockless vehicles, geofencing, pricing), rewritten by the ingestion every minute.',
   },
 } as const satisfies Record<string, BucketDefinition>;
 

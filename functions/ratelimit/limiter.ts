@@ -1,78 +1,119 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { RateLimits } from '../auth/principal.ts';
 import { dynamo } from '../platform/aws.ts';
 import { nowMs } from '../platform/clock.ts';
 import { tableName } from '../platform/resources.ts';
-import { type BucketUsage, type RateDecision, decide, expiryOf } from './windows.ts';
+import { currentUsage, decide, expiryOf, windowKinds, type BucketUsage, type RateDecision, type WindowKind } from './windows.ts';
 
 /**
- * Rate-limit counters in DynamoDB, exact across any number of containers. Each bucket is one
- * item holding all three windows and a version; a request reads it consistently, decides, and
- * writes back only if the version is unchanged (optimistic concurrency). Contention is per key,
- * so conflicts are rare and a retry settles them; the three windows never disagree because they
- * change in the same conditional write.
+ * Rate-limit counters in DynamoDB, exact across any number of containers and fast on one hot
+ * key. A bucket is one item; each window's count is an attribute named after the window's start
+ * (`m1781509920`, `h1781508600`, `d1781481600`), so a new window is simply a new attribute and
+ * nothing ever has to be reset. A request takes its tokens with one conditional UpdateItem that
+ * ADDs the cost to the three current windows only if each stays within its limit: DynamoDB applies
+ * it atomically, all or nothing, and concurrent requests on the same key queue on the item rather
+ * than read, decide and retry. A refused request reads the item once to say when to come back.
+ * Each take also REMOVEs the windows just before the current ones; windows left behind by a gap
+ * are swept once an item carries more than a few, and TTL deletes a bucket a day after its use.
  */
 
-interface BucketItem extends BucketUsage {
-  bucket_id: string;
-  version: number;
-  expires_at: number;
-}
+/** Window attributes an item may carry before the stale ones are swept. */
+const SWEEP_AFTER_ATTRIBUTES = 12;
 
-const MAX_ATTEMPTS = 40;
+const PREFIX: Record<WindowKind, string> = { minute: 'm', hour: 'h', day: 'd' };
+const SECONDS: Record<WindowKind, number> = { minute: 60, hour: 3_600, day: 86_400 };
+const WINDOW_ATTRIBUTE = /^[mhd]\d+$/;
 
-export class RateLimiterBusyError extends Error {
-  constructor(bucket: string) {
-    super(`Rate-limit bucket ${bucket} stayed contended after ${MAX_ATTEMPTS} attempts`);
-    this.name = 'RateLimiterBusyError';
+const attributeOf = (kind: WindowKind, start: number): string => `${PREFIX[kind]}${start}`;
+const limitOf = (limits: RateLimits, kind: WindowKind): number =>
+  kind === 'minute' ? limits.perMinute : kind === 'hour' ? limits.perHour : limits.perDay;
+
+type BucketItem = Record<string, unknown> & { bucket_id: string };
+
+/** The item's counts for the windows current at `nowSeconds`. */
+function usageIn(item: BucketItem | undefined, nowSeconds: number): BucketUsage {
+  const usage = currentUsage(undefined, nowSeconds);
+  for (const kind of windowKinds) {
+    const used = item?.[attributeOf(kind, usage[kind].start)];
+    usage[kind].used = typeof used === 'number' ? used : 0;
   }
+  return usage;
 }
 
 async function readBucket(bucket: string): Promise<BucketItem | undefined> {
-  const result = await dynamo().send(
-    new GetCommand({ TableName: tableName('rateLimits'), Key: { bucket_id: bucket }, ConsistentRead: true }),
-  );
+  const result = await dynamo().send(new GetCommand({ TableName: tableName('rateLimits'), Key: { bucket_id: bucket }, ConsistentRead: true }));
   return result.Item as BucketItem | undefined;
 }
 
-/** Takes `cost` tokens from the bucket, all or none. */
-export async function consumeTokens(
-  bucket: string,
-  limits: RateLimits,
-  cost: number,
-  now: () => number = nowMs,
-): Promise<RateDecision> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const stored = await readBucket(bucket);
-    const decision = decide(stored, limits, cost, now() / 1000);
-    if (!decision.allowed) return decision;
-    const item: BucketItem = {
-      bucket_id: bucket,
-      ...decision.usage,
-      version: (stored?.version ?? 0) + 1,
-      expires_at: expiryOf(decision.usage),
-    };
-    try {
-      await dynamo().send(
-        new PutCommand({
-          TableName: tableName('rateLimits'),
-          Item: item,
-          ConditionExpression: stored ? 'version = :seen' : 'attribute_not_exists(bucket_id)',
-          ...(stored ? { ExpressionAttributeValues: { ':seen': stored.version } } : {}),
-        }),
-      );
-      return decision;
-    } catch (error) {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-      // Another container wrote first: back off a little, with jitter, and decide again.
-      await sleep(Math.random() * Math.min(100, 2 ** attempt));
-    }
+/** Removes window attributes that are no longer current (their counts can never matter again). */
+async function sweep(item: BucketItem, current: BucketUsage): Promise<void> {
+  const keep = new Set(windowKinds.map((kind) => attributeOf(kind, current[kind].start)));
+  const stale = Object.keys(item).filter((name) => WINDOW_ATTRIBUTE.test(name) && !keep.has(name));
+  if (stale.length === 0) return;
+  await dynamo().send(
+    new UpdateCommand({
+      TableName: tableName('rateLimits'),
+      Key: { bucket_id: item.bucket_id },
+      UpdateExpression: `REMOVE ${stale.map((_, i) => `#s${i}`).join(', ')}`,
+      ExpressionAttributeNames: Object.fromEntries(stale.map((name, i) => [`#s${i}`, name])),
+    }),
+  );
+}
+
+/** Takes `cost` tokens from the bucket, from every window or from none. */
+export async function consumeTokens(bucket: string, limits: RateLimits, cost: number, now: () => number = nowMs): Promise<RateDecision> {
+  const first = await attempt(bucket, limits, cost, now() / 1000, false);
+  // A refusal read just as a window rolled over would have fitted the new window: take again, once.
+  return first ?? (await attempt(bucket, limits, cost, now() / 1000, true))!;
+}
+
+/** One conditional take; null when refused but the windows have just made room (try again). */
+async function attempt(bucket: string, limits: RateLimits, cost: number, nowSeconds: number, last: boolean): Promise<RateDecision | null> {
+  const windows = currentUsage(undefined, nowSeconds);
+  // A cost no window can ever hold is refused without touching the table.
+  if (windowKinds.some((kind) => cost > limitOf(limits, kind))) return decide(usageIn(await readBucket(bucket), nowSeconds), limits, cost, nowSeconds);
+
+  const names: Record<string, string> = {};
+  const values: Record<string, number> = { ':cost': cost, ':expires': expiryOf(windows) };
+  const conditions: string[] = [];
+  const removed: string[] = [];
+  for (const kind of windowKinds) {
+    const prefix = PREFIX[kind];
+    names[`#${prefix}`] = attributeOf(kind, windows[kind].start);
+    names[`#${prefix}p`] = attributeOf(kind, windows[kind].start - SECONDS[kind]);
+    values[`:${prefix}max`] = limitOf(limits, kind) - cost;
+    conditions.push(`(attribute_not_exists(#${prefix}) OR #${prefix} <= :${prefix}max)`);
+    removed.push(`#${prefix}p`);
   }
-  throw new RateLimiterBusyError(bucket);
+  try {
+    const result = await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName('rateLimits'),
+        Key: { bucket_id: bucket },
+        UpdateExpression: `ADD #m :cost, #h :cost, #d :cost SET expires_at = :expires REMOVE ${removed.join(', ')}`,
+        ConditionExpression: conditions.join(' AND '),
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    const item = result.Attributes as BucketItem;
+    const after = usageIn(item, nowSeconds);
+    if (Object.keys(item).filter((name) => WINDOW_ATTRIBUTE.test(name)).length > SWEEP_AFTER_ATTRIBUTES) await sweep(item, after);
+    for (const kind of windowKinds) after[kind].used -= cost;
+    return decide(after, limits, cost, nowSeconds);
+  } catch (error) {
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    // Some window cannot pay: say which, and when it resets.
+    const usage = usageIn(await readBucket(bucket), nowSeconds);
+    const decision = decide(usage, limits, cost, nowSeconds);
+    if (!decision.allowed) return decision;
+    return last ? { ...decide(usage, limits, 0, nowSeconds), allowed: false, retryAfterSeconds: 1 } : null;
+  }
 }
 
 /** The bucket's state without taking tokens, for the headers of requests that cost nothing. */
 export async function peekTokens(bucket: string, limits: RateLimits, now: () => number = nowMs): Promise<RateDecision> {
-  return decide(await readBucket(bucket), limits, 0, now() / 1000);
+  const nowSeconds = now() / 1000;
+  return decide(usageIn(await readBucket(bucket), nowSeconds), limits, 0, nowSeconds);
 }

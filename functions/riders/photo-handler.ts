@@ -1,11 +1,9 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
 import { endpoint } from '../http/endpoint.ts';
-import { HttpError, notFound } from '../http/errors.ts';
 import { multipartFile } from '../http/multipart.ts';
-import { ImageRejectedError, MAX_IMAGE_BYTES } from '../images/processing.ts';
-import { ImageUploadLimitError } from '../images/upload-quota.ts';
-import { ImageUploadFailedError, uploadImage } from '../images/uploads.ts';
+import { MAX_IMAGE_BYTES } from '../images/processing.ts';
+import { uploadImage } from '../images/uploads.ts';
 import { dynamo } from '../platform/aws.ts';
 import { tableName } from '../platform/resources.ts';
 import { riderOf } from './principal.ts';
@@ -42,24 +40,11 @@ export const handler = endpoint(
   { id: 'user-photo', bodyFormat: 'multipart', maxFileBytes: MAX_IMAGE_BYTES, body: z.object({ file: multipartFile('file') }) },
   async ({ principal, body }) => {
     const rider = riderOf(principal);
-    if (!(await getRider(rider.sub))) throw notFound('User not found');
-    try {
-      const profile = await uploadImage({ uploaderId: rider.sub, kind: 'profile', bytes: body.file.content }, (image) =>
-        setProfilePhoto(rider.sub, image.url),
-      );
-      return { body: publicProfileView(profile) };
-    } catch (error) {
-      if (error instanceof ImageRejectedError) throw new HttpError(error.status, { error: error.message });
-      if (error instanceof ImageUploadLimitError) {
-        throw new HttpError(
-          429,
-          { error: error.message, retry_after_seconds: error.retryAfterSeconds },
-          { 'Retry-After': String(error.retryAfterSeconds) },
-        );
-      }
-      if (error instanceof ImageUploadFailedError) throw new HttpError(500, { error: 'Upload failed' });
-      if (error instanceof RiderNotFoundError) throw notFound('User not found');
-      throw error;
-    }
+    if (!(await getRider(rider.sub))) throw new RiderNotFoundError();
+    // Refusals (not an image, too large, the daily allowance, storing failed) are domain errors answered by the boundary.
+    const profile = await uploadImage({ uploaderId: rider.sub, kind: 'profile', bytes: body.file.content }, (image) =>
+      setProfilePhoto(rider.sub, image.url),
+    );
+    return { body: publicProfileView(profile) };
   },
 );

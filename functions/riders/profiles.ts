@@ -3,6 +3,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../platform/aws.ts';
 import { now } from '../platform/clock.ts';
+import { NotFoundError } from '../platform/errors.ts';
 import { tableName } from '../platform/resources.ts';
 import { searchableName, trigramItems, type TrigramItem } from './name-search.ts';
 
@@ -43,10 +44,10 @@ export interface PublicProfile {
 /** The longest display name, in characters (code points); longer names from the identity provider are cut. */
 export const MAX_NAME_CHARACTERS = 50;
 
-export class RiderNotFoundError extends Error {
+/** The signed-in rider has no profile (spec 4.6: 404 'User not found'). */
+export class RiderNotFoundError extends NotFoundError {
   constructor() {
     super('User not found');
-    this.name = 'RiderNotFoundError';
   }
 }
 

@@ -1,4 +1,5 @@
 import type { PostAuthenticationTriggerEvent } from 'aws-lambda';
+import { withInvocationLogging } from '../platform/invocation-logging.ts';
 import { logger } from '../platform/logger.ts';
 import { createRider } from './profiles.ts';
 
@@ -8,9 +9,9 @@ import { createRider } from './profiles.ts';
  * first sign-in, from the identity provider's attributes, with the search index of the name.
  * Later sign-ins find the profile there and change nothing (the profile is the rider's to edit).
  * If this fails the sign-in fails, as Cognito does with a failing trigger, so no rider is ever
- * signed in without an account.
+ * signed in without an account. Its log lines carry the invocation's ids (withInvocationLogging).
  */
-export async function handler(event: PostAuthenticationTriggerEvent): Promise<PostAuthenticationTriggerEvent> {
+async function onSignIn(event: PostAuthenticationTriggerEvent): Promise<PostAuthenticationTriggerEvent> {
   const attributes = event.request.userAttributes;
   const sub = attributes.sub;
   const email = attributes.email;
@@ -19,3 +20,5 @@ export async function handler(event: PostAuthenticationTriggerEvent): Promise<Po
   if (created) logger.info('rider account created on first sign-in');
   return event;
 }
+
+export const handler = withInvocationLogging(onSignIn);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from '../http/endpoint.ts';
-import { fieldValidationError, notFound } from '../http/errors.ts';
+import { FieldValidationError } from '../platform/errors.ts';
 import { riderOf } from './principal.ts';
 import { parseProfileUpdate } from './profile-update.ts';
 import { getRider, profileView, RiderNotFoundError, updateRider } from './profiles.ts';
@@ -8,22 +8,18 @@ import { getRider, profileView, RiderNotFoundError, updateRider } from './profil
 /**
  * GET {app_base_url}/user/: the signed-in rider's own profile (spec 4.6).
  * PATCH {app_base_url}/user/: a partial update, only the fields sent (profile-update.ts has the rules).
+ * A rider without a profile is a `RiderNotFoundError` (404), from here or from `updateRider`.
  */
 export const handler = endpoint({ id: 'user-profile', body: z.record(z.string(), z.unknown()).optional() }, async ({ principal, body }) => {
   const rider = riderOf(principal);
   // GET carries no body (endpoint() parses none); PATCH always has one.
   if (body === undefined) {
     const profile = await getRider(rider.sub);
-    if (!profile) throw notFound('User not found');
+    if (!profile) throw new RiderNotFoundError();
     return { body: profileView(profile) };
   }
   const parsed = parseProfileUpdate(body);
-  if (!parsed.ok) throw fieldValidationError(parsed.messages);
-  try {
-    await updateRider(rider.sub, parsed.changes);
-  } catch (error) {
-    if (error instanceof RiderNotFoundError) throw notFound('User not found');
-    throw error;
-  }
+  if (!parsed.ok) throw new FieldValidationError(parsed.messages);
+  await updateRider(rider.sub, parsed.changes);
   return { body: { status: 'success', updated_fields: parsed.fields } };
 });

@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { cityForCoordinate } from '../../core/cities/index.ts';
-import { getEvent, getEvents, type EventRecord } from '../events/records.ts';
+import type { EventView } from '../events/model.ts';
+import { eventById, eventsById, eventVisitUpdate } from '../events/records.ts';
 import { dynamo } from '../platform/aws.ts';
 import { batchGetItems } from '../platform/batch-get.ts';
 import { now } from '../platform/clock.ts';
+import { DomainError } from '../platform/errors.ts';
 import { tableName } from '../platform/resources.ts';
 import { captureWeather, weatherProvider } from '../weather/provider.ts';
 import type { WeatherProvider } from '../weather/report.ts';
@@ -63,7 +66,7 @@ export interface RideRecord {
   distance_traveled: number;
   duration_traveled: number;
   completed: boolean;
-  event: EventRecord | null;
+  event: EventView | null;
   weather_conditions: string[];
   temperature: number | null;
   wind_speed: number | null;
@@ -79,10 +82,10 @@ export type RideSummary = Pick<
   'ride_id' | 'date_started' | 'local_timezone' | 'distance_traveled' | 'duration_traveled' | 'completed' | 'city' | 'destination_name'
 >;
 
-export class RideEventNotFoundError extends Error {
+/** A new ride names an event that does not exist: the request's field is wrong (400), not a missing resource. */
+export class RideEventNotFoundError extends DomainError {
   constructor(readonly eventId: number) {
-    super(`No event with id ${eventId}`);
-    this.name = 'RideEventNotFoundError';
+    super('invalid', `event_id: no event with id ${eventId}`);
   }
 }
 
@@ -93,7 +96,7 @@ function newRideId(): number {
 
 const startedKey = (dateStarted: string, rideId: number) => `${dateStarted}#${String(rideId).padStart(16, '0')}`;
 
-export function rideView(item: RideItem, event: EventRecord | null): RideRecord {
+export function rideView(item: RideItem, event: EventView | null): RideRecord {
   const images = [...item.images].sort((a, b) => b.created_at.localeCompare(a.created_at)).slice(0, MAX_RIDE_IMAGES);
   return {
     id: item.ride_id,
@@ -118,10 +121,12 @@ export function rideView(item: RideItem, event: EventRecord | null): RideRecord 
 
 /**
  * Stores a new ride with the weather at its start captured now. The weather provider's failure or
- * slowness leaves the ride without weather; an event id that names no event is refused.
+ * slowness leaves the ride without weather; an event id that names no event is refused. A ride
+ * tied to an event counts as one visit of it (`visits_total`), written in the same transaction as
+ * the ride, so there is never a ride without its visit or a visit without its ride.
  */
 export async function createRide(idpUserId: string, ride: NewRide, provider: WeatherProvider = weatherProvider()): Promise<RideRecord> {
-  const event = ride.event_id === null ? null : await getEvent(ride.event_id);
+  const event = ride.event_id === null ? null : await eventById(ride.event_id);
   if (ride.event_id !== null && !event) throw new RideEventNotFoundError(ride.event_id);
   const [longitude, latitude] = ride.start;
   const weather = await captureWeather({ latitude, longitude }, provider);
@@ -150,12 +155,24 @@ export async function createRide(idpUserId: string, ride: NewRide, provider: Wea
       city: cityForCoordinate(ride.start)?.id ?? null,
       created_at: now().toISOString(),
     };
+    const put = { TableName: tableName('rides'), Item: item, ConditionExpression: 'attribute_not_exists(ride_id)' };
     try {
-      await dynamo().send(new PutCommand({ TableName: tableName('rides'), Item: item, ConditionExpression: 'attribute_not_exists(ride_id)' }));
-      return rideView(item, event);
+      if (!event) {
+        await dynamo().send(new PutCommand(put));
+        return rideView(item, null);
+      }
+      await dynamo().send(new TransactWriteCommand({ TransactItems: [{ Put: put }, { Update: eventVisitUpdate(event.id) }] }));
+      // The event as read before this ride, with the visit the ride just added.
+      return rideView(item, { ...event, visits_total: event.visits_total + 1 });
     } catch (error) {
       // A rider already has a ride with this random id (one chance in 2^53 per ride): draw again.
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+      if ((error as Error).name === 'ConditionalCheckFailedException') continue;
+      if (error instanceof TransactionCanceledException) {
+        const [rideReason, eventReason] = error.CancellationReasons ?? [];
+        if (rideReason?.Code === 'ConditionalCheckFailed') continue;
+        if (eventReason?.Code === 'ConditionalCheckFailed') throw new RideEventNotFoundError(event!.id);
+      }
+      throw error;
     }
   }
 }
@@ -165,7 +182,7 @@ export async function getRide(idpUserId: string, rideId: number): Promise<RideRe
   const { Item } = await dynamo().send(new GetCommand({ TableName: tableName('rides'), Key: { idp_user_id: idpUserId, ride_id: rideId } }));
   if (!Item) return null;
   const item = Item as RideItem;
-  return rideView(item, item.event_id === null ? null : await getEvent(item.event_id));
+  return rideView(item, item.event_id === null ? null : await eventById(item.event_id));
 }
 
 export interface RidePage {
@@ -209,7 +226,7 @@ export async function listRides(idpUserId: string, page: number, limit: number):
   const items = await batchGetItems<RideItem>(tableName('rides'), pageIds.map((rideId) => ({ idp_user_id: idpUserId, ride_id: rideId })), { consistent: true });
   const byId = new Map(items.map((item) => [item.ride_id, item]));
   const rides = pageIds.map((rideId) => byId.get(rideId)).filter((item): item is RideItem => item !== undefined);
-  const events = await getEvents(rides.flatMap((ride) => (ride.event_id === null ? [] : [ride.event_id])));
+  const events = await eventsById(rides.flatMap((ride) => (ride.event_id === null ? [] : [ride.event_id])));
   return {
     routes: rides.map((ride) => rideView(ride, ride.event_id === null ? null : (events.get(ride.event_id) ?? null))),
     page,

@@ -1,7 +1,7 @@
 import { endpoint } from '../http/endpoint.ts';
-import { notFound } from '../http/errors.ts';
+import { NotFoundError } from '../platform/errors.ts';
 import { riderOf } from '../riders/principal.ts';
-import { getRider } from '../riders/profiles.ts';
+import { getRider, RiderNotFoundError } from '../riders/profiles.ts';
 import { getRide } from './records.ts';
 
 /**
@@ -13,9 +13,9 @@ const RIDE_ID = /^[1-9]\d{0,15}$/;
 
 export const handler = endpoint({ id: 'user-ride' }, async ({ principal, pathParameters }) => {
   const rider = riderOf(principal);
-  if (!(await getRider(rider.sub))) throw notFound('User not found');
+  if (!(await getRider(rider.sub))) throw new RiderNotFoundError();
   const id = pathParameters.id ?? '';
   const ride = RIDE_ID.test(id) && Number.isSafeInteger(Number(id)) ? await getRide(rider.sub, Number(id)) : null;
-  if (!ride) throw notFound('Route not found');
+  if (!ride) throw new NotFoundError('Route not found');
   return { body: ride };
 });

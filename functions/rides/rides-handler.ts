@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { endpoint } from '../http/endpoint.ts';
-import { badRequest, notFound } from '../http/errors.ts';
 import { riderOf } from '../riders/principal.ts';
-import { getRider } from '../riders/profiles.ts';
-import { createRide, listRides, RideEventNotFoundError } from './records.ts';
+import { getRider, RiderNotFoundError } from '../riders/profiles.ts';
+import { createRide, listRides } from './records.ts';
 import { newRideBody } from './request.ts';
 
 /**
@@ -31,13 +30,9 @@ const query = z.object({
 
 export const handler = endpoint({ id: 'user-rides', body: newRideBody.optional(), query }, async ({ principal, body, query: { page, limit } }) => {
   const rider = riderOf(principal);
-  if (!(await getRider(rider.sub))) throw notFound('User not found');
+  if (!(await getRider(rider.sub))) throw new RiderNotFoundError();
   // GET carries no body (endpoint() parses none); POST always has one.
   if (body === undefined) return { body: await listRides(rider.sub, page, limit) };
-  try {
-    return { status: 201, body: await createRide(rider.sub, body) };
-  } catch (error) {
-    if (error instanceof RideEventNotFoundError) throw badRequest(`event_id: no event with id ${error.eventId}`);
-    throw error;
-  }
+  // An event id that names no event is refused by createRide (RideEventNotFoundError, a 400).
+  return { status: 201, body: await createRide(rider.sub, body) };
 });

@@ -1,10 +1,9 @@
 import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import { endpoint } from '../http/endpoint.ts';
-import { notFound } from '../http/errors.ts';
 import { nowMs } from '../platform/clock.ts';
 import { riderOf } from '../riders/principal.ts';
-import { getRider } from '../riders/profiles.ts';
+import { getRider, RiderNotFoundError } from '../riders/profiles.ts';
 import { rideSummaries } from './records.ts';
 import { riderStats } from './stats.ts';
 
@@ -18,6 +17,6 @@ const query = z.object({
 
 export const handler = endpoint({ id: 'user-stats', query }, async ({ principal, query: { tz } }) => {
   const rider = riderOf(principal);
-  if (!(await getRider(rider.sub))) throw notFound('User not found');
+  if (!(await getRider(rider.sub))) throw new RiderNotFoundError();
   return { body: riderStats(await rideSummaries(rider.sub), nowMs(), tz) };
 });

@@ -4,18 +4,21 @@ import { EDGE_ROADWORKS } from '../../core/graph/flags.ts';
 import { isClosed } from '../../core/graph/rules.ts';
 import { LocalProjection } from '../../core/geo.ts';
 import type { RoutingNetwork } from '../../core/routing/network.ts';
+import type { AvoidanceEffect } from './avoidances.ts';
+import type { LocatedAvoidance } from './report-overlay.ts';
 import type { Position } from '../../core/geo.ts';
 
 /**
  * Temporary road disruptions near a route (spec 4.1 `disruptions`): closures with a date window
- * or weekly hours that are in force at departure or begin within the hour, and roadworks. They
- * come from the city graph (OSM conditional tags, highway=construction); accepted road reports
- * will add a second source. Never reported on walking routes.
+ * or weekly hours that are in force at departure or begin within the hour, and roadworks, from
+ * the city graph (OSM conditional tags, highway=construction); and what accepted road reports
+ * do to the roads near it (functions/routing/report-overlay.ts). Never reported on walking routes.
  */
 
 export interface Disruption {
   id: string;
-  type: 'closure' | 'roadworks';
+  /** From the graph: `closure`, `roadworks`; from reports also `one_way`, `turn_removed`, `hazard`. */
+  type: 'closure' | 'roadworks' | 'one_way' | 'turn_removed' | 'hazard';
   road_name: string | null;
   location: Position;
   /** In force at the departure time (otherwise it begins within the look-ahead). */
@@ -24,7 +27,7 @@ export interface Disruption {
   starts_at: string | null;
   ends_at: string | null;
   /** Where the disruption is recorded, and the rule as written there. */
-  source: 'openstreetmap';
+  source: 'openstreetmap' | 'report';
   detail: string | null;
 }
 
@@ -132,4 +135,42 @@ export function disruptionsNear(network: RoutingNetwork, route: Position[], depa
     }
   }
   return [...found.values()];
+}
+
+const REPORT_TYPES: Record<AvoidanceEffect, Disruption['type']> = {
+  closed: 'closure',
+  one_way: 'one_way',
+  no_manoeuvre: 'turn_removed',
+  unsafe: 'hazard',
+};
+
+/**
+ * Accepted reports acting on roads near the route that are in force at the departure. Reports
+ * apply from their acceptance, so none starts later; a temporary closure ends at its `until`.
+ */
+export function reportDisruptions(network: RoutingNetwork, avoidances: readonly LocatedAvoidance[], route: Position[], departureMinute: number): Disruption[] {
+  const graph = network.graph;
+  const timeZone = graph.header.time_zone;
+  const projection = new LocalProjection(route[0]![1]);
+  const near = segmentsNear(network, route);
+  const found: Disruption[] = [];
+  for (const { item, edges, untilMinute } of avoidances) {
+    if (departureMinute >= untilMinute) continue;
+    const segment = edges.map((edge) => graph.edgeSegment[edge]!).find((candidate) => near.has(candidate));
+    if (segment === undefined) continue;
+    const closest = nearestPoint(network, segment, route, projection);
+    if (closest.metres > NEAR_ROUTE_METRES) continue;
+    found.push({
+      id: `report-${item.report_id}`,
+      type: REPORT_TYPES[item.effect],
+      road_name: item.road_name ?? (graph.string(graph.segmentName[segment]!) || null),
+      location: [Math.round(closest.point[0] * 1e6) / 1e6, Math.round(closest.point[1] * 1e6) / 1e6],
+      active_at_departure: true,
+      starts_at: DateTime.fromISO(item.accepted_at).setZone(timeZone).toISO({ suppressMilliseconds: true }),
+      ends_at: item.until ? DateTime.fromISO(item.until).setZone(timeZone).toISO({ suppressMilliseconds: true }) : null,
+      source: 'report',
+      detail: `${item.issue_type}${item.issue_subtype ? `/${item.issue_subtype}` : ''}`,
+    });
+  }
+  return found;
 }

@@ -6,6 +6,7 @@ import { readGraphPointer, type CurrentGraphPointer } from '../../core/graph/cat
 import { openGraph } from '../../core/graph/layout.ts';
 import { computeLandmarks, LANDMARK_METRICS, metricCosting, storedLandmarks } from '../../core/routing/landmarks.ts';
 import { RoutingNetwork } from '../../core/routing/network.ts';
+import { GraphUnavailableError } from './errors.ts';
 import { SearchWorkspace } from './search.ts';
 
 /**
@@ -15,12 +16,8 @@ import { SearchWorkspace } from './search.ts';
  * reaches routers within minutes and without a deploy.
  */
 
-export class GraphUnavailableError extends Error {
-  constructor(readonly city: CityId, cause: unknown) {
-    super(`No routing graph could be loaded for ${city}: ${(cause as Error)?.message ?? String(cause)}`);
-    this.name = 'GraphUnavailableError';
-  }
-}
+/** Thrown by `cityGraph` when no graph can be loaded. */
+export { GraphUnavailableError };
 
 export interface LoadedGraph {
   city: CityId;

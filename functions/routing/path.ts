@@ -1,6 +1,7 @@
-import { arrivalControlOf, CONTROL_NONE, EDGE_REVERSED, EDGE_ROUNDABOUT, LIT_ASSUMED, LIT_NO, LIT_YES, litOf, SAFETY_CLASSES, safetyClassOf, STOP_TYPES, type SafetyClass } from '../../core/graph/flags.ts';
+import { arrivalControlOf, CONTROL_NONE, EDGE_DISMOUNT, EDGE_REVERSED, EDGE_ROUNDABOUT, LIT_ASSUMED, LIT_NO, LIT_YES, litOf, SAFETY_CLASSES, safetyClassOf, STOP_TYPES, type SafetyClass } from '../../core/graph/flags.ts';
 import { haversineMetres, type Position } from '../../core/geo.ts';
 import type { RoutingNetwork } from '../../core/routing/network.ts';
+import { speedOf, WALKING_SPEED_MPS, type Profile } from '../../core/routing/profile.ts';
 import type { SearchResult } from './search.ts';
 
 /**
@@ -25,6 +26,10 @@ export interface PathEdge {
   name: string;
   ref: string;
   roundabout: boolean;
+  /** A cycling route pushes the bike here (a footway, steps): a walking stretch, at walking pace. */
+  pushed: boolean;
+  /** Seconds, at the profile's speed (walking pace where the bike is pushed). */
+  duration: number;
   flags: number;
 }
 
@@ -37,6 +42,8 @@ export interface RoutedPath {
   edges: PathEdge[];
   coordinates: Position[];
   distance: number;
+  /** Seconds: riding at cycling speed, walking and pushing at walking speed (spec 8). */
+  duration: number;
   ascent: number;
   descent: number;
   stops: Stop[];
@@ -88,7 +95,7 @@ export function appendPositions(line: Position[], points: readonly Position[]): 
   return line;
 }
 
-export function buildPath(network: RoutingNetwork, result: SearchResult): RoutedPath {
+export function buildPath(network: RoutingNetwork, result: SearchResult, profile: Profile): RoutedPath {
   const graph = network.graph;
   const edges: PathEdge[] = [];
   const last = result.edges.length - 1;
@@ -106,11 +113,13 @@ export function buildPath(network: RoutingNetwork, result: SearchResult): Routed
     const up = graph.segmentAscent[segment]! / 10;
     const down = graph.segmentDescent[segment]! / 10;
     const lit = litOf(flags);
+    const length = graph.edgeLength[edge]! * share;
+    const pushed = profile === 'cycling' && (flags & EDGE_DISMOUNT) !== 0;
     edges.push({
       edge,
       segment,
       coordinates,
-      length: graph.edgeLength[edge]! * share,
+      length,
       ascent: (reversed ? down : up) * share,
       descent: (reversed ? up : down) * share,
       safety: SAFETY_CLASSES[safetyClassOf(flags)]!,
@@ -119,6 +128,8 @@ export function buildPath(network: RoutingNetwork, result: SearchResult): Routed
       name: graph.string(graph.segmentName[segment]!),
       ref: graph.string(graph.segmentRef[segment]!),
       roundabout: (flags & EDGE_ROUNDABOUT) !== 0,
+      pushed,
+      duration: length / (pushed ? WALKING_SPEED_MPS : speedOf(profile)),
       flags,
     });
   });
@@ -140,6 +151,7 @@ export function buildPath(network: RoutingNetwork, result: SearchResult): Routed
     edges,
     coordinates,
     distance: edges.reduce((sum, edge) => sum + edge.length, 0),
+    duration: edges.reduce((sum, edge) => sum + edge.duration, 0),
     ascent: edges.reduce((sum, edge) => sum + edge.ascent, 0),
     descent: edges.reduce((sum, edge) => sum + edge.descent, 0),
     stops,

@@ -1,18 +1,36 @@
 import { COORDINATE_SCALE } from '../../core/graph/layout.ts';
 import { bearingDifference, LocalProjection, type LonLat } from '../../core/geo.ts';
-import type { RoutingNetwork } from '../../core/routing/network.ts';
+import type { Costing } from '../../core/routing/costing.ts';
+import { OPEN_CORE_CYCLING, OPEN_CORE_WALKING, type RoutingNetwork } from '../../core/routing/network.ts';
 import type { EdgePosition } from './search.ts';
 
 /**
- * Snapping ("loki"): the nearest point of a usable road to a coordinate, found through the
- * graph's precomputed grid of segments, searching rings of cells outwards and stopping once no
- * closer segment can exist.
+ * Snapping ("loki"): where a request's coordinate joins the network. Candidates are the nearest
+ * points of usable ways, found through the graph's precomputed grid of segments by searching rings
+ * of cells outwards and stopping once no closer segment can exist. A request's coordinate snaps
+ * to the nearest way open at its departure, preferring a way the profile travels normally, and
+ * never into a pocket that closures at that time cut off from the rest of the network.
  */
 
 /** Farther than this from any usable road, a coordinate is unreachable (the route is null). */
 export const MAX_SNAP_METRES = 250;
 /** `bearing` accepts roads leaving within this many degrees of it (either side). */
 export const BEARING_TOLERANCE_DEGREES = 45;
+/**
+ * A coordinate closer to a way the profile prefers (for cycling: one that can be ridden, not only
+ * walked with the bike) than this much beyond the nearest usable way snaps to the preferred one:
+ * a rider standing on a park path a few metres from the street starts on the street.
+ */
+export const PREFERRED_SNAP_METRES = 30;
+/** Candidates looked at before settling for the best-connected one (a park is many path segments). */
+const MAX_CANDIDATES = 48;
+/**
+ * A candidate is on the network when it reaches the city's open core (RoutingNetwork.openCore)
+ * over ways open at the departure; one that runs out of edges first is in a pocket, such as the
+ * paths of a park shut at night. A search that finds this many edges without meeting the core
+ * counts as connected too (a graph whose core is small).
+ */
+const CONNECTED_EDGES = 2000;
 
 export interface Snap {
   segment: number;
@@ -24,7 +42,22 @@ export interface Snap {
   geometryBearing: number;
 }
 
+/** The nearest point of a usable way within MAX_SNAP_METRES, or null. */
 export function snap(network: RoutingNetwork, usable: (edge: number) => boolean, coordinate: LonLat): Snap | null {
+  return snapCandidates(network, usable, coordinate, 1)[0] ?? null;
+}
+
+/** Whether `usable` admits either direction of a segment. */
+function segmentUsable(network: RoutingNetwork, usable: (edge: number) => boolean, segment: number): boolean {
+  const forward = network.graph.segmentForwardEdge[segment]!;
+  const backward = network.graph.segmentBackwardEdge[segment]!;
+  return (forward >= 0 && usable(forward)) || (backward >= 0 && usable(backward));
+}
+
+/**
+ * Up to `limit` nearest points of distinct usable segments within MAX_SNAP_METRES, nearest first.
+ */
+export function snapCandidates(network: RoutingNetwork, usable: (edge: number) => boolean, coordinate: LonLat, limit: number): Snap[] {
   const graph = network.graph;
   const grid = graph.header.grid;
   const [lon, lat] = coordinate;
@@ -39,14 +72,14 @@ export function snap(network: RoutingNetwork, usable: (edge: number) => boolean,
   );
   const maxRing = Math.ceil(MAX_SNAP_METRES / cellMetres) + 1;
   const seen = new Set<number>();
-  let best: Snap | null = null;
+  const found: Snap[] = [];
+  /** The distance a new candidate must beat to matter: the limit-th best so far. */
+  const bar = () => (found.length < limit ? MAX_SNAP_METRES : found[limit - 1]!.distanceMetres);
 
   const consider = (segment: number) => {
     if (seen.has(segment)) return;
     seen.add(segment);
-    const forward = graph.segmentForwardEdge[segment]!;
-    const backward = graph.segmentBackwardEdge[segment]!;
-    if (!((forward >= 0 && usable(forward)) || (backward >= 0 && usable(backward)))) return;
+    if (!segmentUsable(network, usable, segment)) return;
     const first = graph.segmentFirstPoint[segment]!;
     const last = graph.segmentFirstPoint[segment + 1]! - 1;
     let travelled = 0;
@@ -66,9 +99,9 @@ export function snap(network: RoutingNetwork, usable: (edge: number) => boolean,
       if (!bestHere || distance < bestHere.distance) bestHere = { distance, along: travelled + t * pieceLength, x, y, piece: point };
       travelled += pieceLength;
     }
-    if (!bestHere || (best && bestHere.distance >= best.distanceMetres)) return;
+    if (!bestHere || bestHere.distance > bar()) return;
     const piece = bestHere.piece;
-    best = {
+    found.push({
       segment,
       fraction: travelled === 0 ? 0 : bestHere.along / travelled,
       location: [bestHere.x / projection.metresPerDegreeLon, bestHere.y / projection.metresPerDegreeLat],
@@ -78,11 +111,13 @@ export function snap(network: RoutingNetwork, usable: (edge: number) => boolean,
           projection.x(network.pointLon(piece + 1)) - projection.x(network.pointLon(piece)),
           projection.y(network.pointLat(piece + 1)) - projection.y(network.pointLat(piece)),
         ) * 180 / Math.PI + 360) % 360,
-    };
+    });
+    found.sort((a, b) => a.distanceMetres - b.distanceMetres);
+    if (found.length > limit) found.length = limit;
   };
 
   for (let ring = 0; ring <= maxRing; ring++) {
-    if (best && (ring - 1) * cellMetres > (best as Snap).distanceMetres) break;
+    if ((ring - 1) * cellMetres > bar()) break;
     for (let y = cellY - ring; y <= cellY + ring; y++) {
       if (y < 0 || y >= grid.rows) continue;
       const onEdgeRow = y === cellY - ring || y === cellY + ring;
@@ -95,8 +130,66 @@ export function snap(network: RoutingNetwork, usable: (edge: number) => boolean,
       }
     }
   }
-  const found = best as Snap | null;
-  return found && found.distanceMetres <= MAX_SNAP_METRES ? found : null;
+  return found.filter((candidate) => candidate.distanceMetres <= MAX_SNAP_METRES);
+}
+
+/**
+ * The edges that can be reached from the snapped segment (`from`), or can reach it (`to`), over
+ * edges the costing may use now, up to `cap` of them.
+ */
+function reach(costing: Costing, segment: number, end: 'from' | 'to', cap: number): { connected: boolean; visited: Set<number> } {
+  const network = costing.network;
+  const graph = network.graph;
+  const core = costing.options.profile === 'cycling' ? OPEN_CORE_CYCLING : OPEN_CORE_WALKING;
+  const start = [graph.segmentForwardEdge[segment]!, graph.segmentBackwardEdge[segment]!].filter((edge) => edge >= 0 && costing.openAtDeparture(edge));
+  const visited = new Set<number>(start);
+  const queue = [...start];
+  while (queue.length > 0) {
+    const edge = queue.pop()!;
+    if (network.openCore[edge]! & core || visited.size >= cap) return { connected: true, visited };
+    const node = end === 'from' ? graph.edgeHead[edge]! : graph.edgeTail[edge]!;
+    const [first, last] = end === 'from' ? [graph.firstOut[node]!, graph.firstOut[node + 1]!] : [graph.firstIn[node]!, graph.firstIn[node + 1]!];
+    for (let i = first; i < last; i++) {
+      const next = end === 'from' ? i : graph.inEdges[i]!;
+      if (visited.has(next) || !costing.openAtDeparture(next)) continue;
+      // Barriers and U-turns bound the pocket too (turn restrictions, which never strand a way, aside).
+      if ((end === 'from' ? costing.turnCost(edge, next) : costing.turnCost(next, edge)) === Infinity) continue;
+      visited.add(next);
+      queue.push(next);
+    }
+  }
+  return { connected: false, visited };
+}
+
+/**
+ * A request's coordinate snapped for a costing, as the start (`from`) or the end (`to`) of a leg:
+ * onto a way open at its departure (a park path closed at night is not), preferring a way the
+ * profile travels normally (for cycling, one it can ride) within PREFERRED_SNAP_METRES of the
+ * nearest, and never into a pocket the closures at that time cut off (a path inside a park whose
+ * gates are shut): the nearest candidate connected to the network wins, else the best connected.
+ */
+export function snapForCosting(costing: Costing, coordinate: LonLat, end: 'from' | 'to' = 'from'): Snap | null {
+  const network = costing.network;
+  const candidates = snapCandidates(network, (edge) => costing.openAtDeparture(edge), coordinate, MAX_CANDIDATES);
+  if (candidates.length === 0) return null;
+  const nearest = candidates[0]!.distanceMetres;
+  const preferred = (candidate: Snap) => segmentUsable(network, (edge) => costing.openAtDeparture(edge) && costing.travelsNormally(edge), candidate.segment);
+  // Preferred ways first within the preference margin, then the rest, each by distance.
+  const ordered = [
+    ...candidates.filter((candidate) => candidate.distanceMetres <= nearest + PREFERRED_SNAP_METRES && preferred(candidate)),
+    ...candidates.filter((candidate) => !(candidate.distanceMetres <= nearest + PREFERRED_SNAP_METRES && preferred(candidate))),
+  ];
+  let best: { snap: Snap; reach: number } | null = null;
+  // Segments of pockets already explored: any candidate among them is stranded the same way.
+  const stranded = new Set<number>();
+  for (const candidate of ordered) {
+    if (stranded.has(candidate.segment)) continue;
+    const reached = reach(costing, candidate.segment, end, CONNECTED_EDGES);
+    if (reached.connected) return candidate;
+    for (const edge of reached.visited) stranded.add(network.graph.edgeSegment[edge]!);
+    if (!best || reached.visited.size > best.reach) best = { snap: candidate, reach: reached.visited.size };
+  }
+  return (best ?? { snap: candidates[0]! }).snap;
 }
 
 /** The edges over a snapped segment, as search positions, that the profile may use. */

@@ -23,16 +23,19 @@ import {
   gatewayResponses,
   type GatewayResponseType,
 } from '../gateway-responses.ts';
+import { invoke } from './invocations.ts';
 import { lambdaContext, LOCAL_ACCOUNT, LOCAL_REGION } from './queue.ts';
 
 /**
  * A small API Gateway (REST, Lambda proxy) for the local platform: it routes by the same
  * endpoint table as the CDK stack, runs the same REQUEST authorizer, answers with the same
  * gateway responses, and calls the handler modules with the proxy events API Gateway would send.
+ * Each call is one Lambda invocation with its own context, run as the runtime runs it
+ * (invocations.ts), so requests served at the same time keep their log keys apart.
  */
 
 type ProxyHandler = (event: APIGatewayProxyEvent, context: ReturnType<typeof lambdaContext>) => Promise<APIGatewayProxyResult>;
-type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
+type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent, context: ReturnType<typeof lambdaContext>) => Promise<APIGatewayAuthorizerResult>;
 export type ModuleLoader = (entry: string) => Promise<{ handler: unknown }>;
 
 const STAGE = 'local';
@@ -205,22 +208,24 @@ export function createGateway({ api, load, onError, testClock = false }: Gateway
       if (route.definition && route.definition.auth !== 'public') {
         const authorize = await handlerFor<AuthorizerHandler>(authorizerEntry);
         const methodArn = `arn:aws:execute-api:${LOCAL_REGION}:${LOCAL_ACCOUNT}:local-${api}/${STAGE}/${method}${route.resource}`;
+        const authorizerContext = lambdaContext('authorizer', INTEGRATION_TIMEOUT_SECONDS);
+        const authorizerEvent = {
+          type: 'REQUEST',
+          methodArn,
+          resource: route.resource,
+          path: url.pathname,
+          httpMethod: method,
+          headers,
+          multiValueHeaders,
+          pathParameters: route.pathParameters,
+          queryStringParameters: query.single,
+          multiValueQueryStringParameters: query.multi,
+          stageVariables: null,
+          requestContext,
+        } as unknown as APIGatewayRequestAuthorizerEvent;
         let result: APIGatewayAuthorizerResult;
         try {
-          result = await authorize({
-            type: 'REQUEST',
-            methodArn,
-            resource: route.resource,
-            path: url.pathname,
-            httpMethod: method,
-            headers,
-            multiValueHeaders,
-            pathParameters: route.pathParameters,
-            queryStringParameters: query.single,
-            multiValueQueryStringParameters: query.multi,
-            stageVariables: null,
-            requestContext,
-          } as unknown as APIGatewayRequestAuthorizerEvent);
+          result = await invoke(authorizerContext, () => authorize(authorizerEvent, authorizerContext));
         } catch (error) {
           if ((error as Error).message === 'Unauthorized') return gatewayResponse(response, requestId, 'UNAUTHORIZED');
           onError('authorizer failed', error);
@@ -261,7 +266,8 @@ export function createGateway({ api, load, onError, testClock = false }: Gateway
       const timedOut = new Promise<'timeout'>((resolve) => {
         timer = setTimeout(() => resolve('timeout'), timeoutSeconds * 1000);
       });
-      const result = await Promise.race([handler(event, lambdaContext(route.definition?.id ?? 'fallback', timeoutSeconds)), timedOut]);
+      const context = lambdaContext(route.definition?.id ?? 'fallback', timeoutSeconds);
+      const result = await Promise.race([invoke(context, () => handler(event, context)), timedOut]);
       clearTimeout(timer);
       if (result === 'timeout') {
         return send(response, requestId, 504, { 'Content-Type': 'application/json' }, JSON.stringify({ error: 'Endpoint request timed out' }));

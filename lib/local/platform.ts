@@ -4,14 +4,16 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { projectRoot } from '../../core/paths.ts';
-import type { PostAuthenticationTriggerEvent } from 'aws-lambda';
+import type { Context, PostAuthenticationTriggerEvent } from 'aws-lambda';
 import { riderSignInTriggerEntry } from '../../functions/platform/endpoints.ts';
 import { queues } from '../../functions/platform/resources.ts';
 import { RIDER_SESSION_USAGE_KEY_ENV_VAR } from '../../functions/riders/identity-provider.ts';
+import { startLocalBikeShare } from './bikeshare.ts';
 import { createGateway } from './gateway.ts';
 import { CONSENT_CLIENT_ID, LocalIdentityProvider, RIDER_APP_CLIENT_ID, RIDER_APP_REDIRECT_URI, type LocalUser } from './identity-provider.ts';
+import { enableConcurrentInvocations, invoke } from './invocations.ts';
 import { functionEnvironment, provisionResources } from './provision.ts';
-import { LOCAL_ACCOUNT, LocalQueue } from './queue.ts';
+import { lambdaContext, LOCAL_ACCOUNT, LocalQueue } from './queue.ts';
 import { closeServer, listen, startDynamo, startS3 } from './servers.ts';
 import { sqsRequestListener } from './sqs-endpoint.ts';
 
@@ -63,11 +65,16 @@ export interface LocalPlatformOptions {
    * the clock read that much later (functions/platform/clock.ts). For tests only; `SPOKE_TEST_CLOCK=1`.
    */
   testClock?: boolean;
+  /**
+   * Serve the recorded bike-share feeds and run the ingestion at start and every minute
+   * (lib/local/bikeshare.ts). Default true; tests that drive the ingestion themselves turn it off.
+   */
+  bikeShare?: boolean;
   log?: (line: string) => void;
 }
 
 export interface LocalPlatform {
-  urls: { base: string; app: string; dynamodb: string; s3: string; sqs: string; idp: string };
+  urls: { base: string; app: string; dynamodb: string; s3: string; sqs: string; idp: string; gbfsFixtures: string | null };
   queues: ReadonlyMap<string, LocalQueue>;
   identityProvider: LocalIdentityProvider;
   stop(): Promise<void>;
@@ -116,6 +123,8 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
   };
 
   try {
+    // This process hosts every function, many invocations at once, as Lambda's concurrent runtime does.
+    await enableConcurrentInvocations();
     if (options.reset) {
       for (const folder of ['dynamodb', 's3', 'identity-provider']) await rm(join(options.stateDir, folder), { recursive: true, force: true });
     }
@@ -143,6 +152,8 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
       for (const queue of localQueues.values()) await queue.stop();
     });
     await provisionResources(endpoints);
+    const bikeShare = options.bikeShare === false ? null : await startLocalBikeShare(host, log);
+    if (bikeShare) stops.push(() => bikeShare.stop());
 
     const load = (entry: string) => import(pathToFileURL(join(projectRoot, entry)).href) as Promise<{ handler: unknown }>;
     const onError = (message: string, error: unknown) => log(`gateway: ${message}: ${(error as Error)?.stack ?? String(error)}`);
@@ -161,14 +172,15 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     const idpServer = createServer(identityProvider.listener);
     const idpPort = await listen(idpServer, target('idp'));
     stops.push(() => closeServer(idpServer));
-    const urls = { base: url(basePort), app: url(appPort), idp: url(idpPort), ...endpoints };
+    const urls = { base: url(basePort), app: url(appPort), idp: url(idpPort), gbfsFixtures: bikeShare?.fixturesUrl ?? null, ...endpoints };
     identityProvider.setUrl(urls.idp);
     identityProvider.allowClient(CONSENT_CLIENT_ID, [`${urls.base}/auth/v1/consent/idp-callback`]);
     identityProvider.allowClient(RIDER_APP_CLIENT_ID, [RIDER_APP_REDIRECT_URI]);
-    const signInTrigger = (await load(riderSignInTriggerEntry)).handler as (event: PostAuthenticationTriggerEvent) => Promise<unknown>;
+    const signInTrigger = (await load(riderSignInTriggerEntry)).handler as (event: PostAuthenticationTriggerEvent, context: Context) => Promise<unknown>;
     identityProvider.onSignIn(async (user) => {
       try {
-        await signInTrigger(postAuthenticationEvent(user, 'local'));
+        const context = lambdaContext('rider-sign-in', 5);
+        await invoke(context, () => signInTrigger(postAuthenticationEvent(user, 'local'), context));
       } catch (error) {
         log(`identity provider: sign-in trigger failed: ${(error as Error).message}`);
         throw error;

@@ -1,12 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { QueueDefinition } from '../../functions/platform/resources.ts';
+import { invoke } from './invocations.ts';
 
 /**
  * An in-process queue with the SQS semantics the platform relies on: messages are delivered to
  * the consumer in batches as real `SQSEvent`s, stay invisible while a batch is in flight, come
  * back after the visibility timeout when the consumer fails (or for the items it reports in
- * `batchItemFailures`), and move to a dead-letter queue after `maxReceiveCount` receives.
+ * `batchItemFailures`), and move to a dead-letter queue after `maxReceiveCount` receives. Each
+ * batch is one invocation of the consumer, run as the Lambda runtime runs it (invocations.ts).
  */
 
 export type SqsConsumer = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
@@ -163,7 +165,8 @@ export class LocalQueue {
     const event: SQSEvent = { Records: batch.map((message) => this.toRecord(message)) };
     let failedIds: Set<string>;
     try {
-      const response = await this.consumer!(event, lambdaContext(`${this.options.name}-consumer`, this.options.visibilityTimeoutSeconds));
+      const context = lambdaContext(`${this.options.name}-consumer`, this.options.visibilityTimeoutSeconds);
+      const response = await invoke(context, () => this.consumer!(event, context));
       failedIds = new Set((response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
     } catch (error) {
       this.options.onConsumerError?.(error);

@@ -4,7 +4,6 @@ import { createApiKey, verifyApiKey } from '../../functions/auth/api-keys.ts';
 import { createClient, getActiveClient } from '../../functions/oauth/clients.ts';
 import { ensureSigningKey } from '../../functions/oauth/signing-keys.ts';
 import { createRider, getRider } from '../../functions/riders/profiles.ts';
-import { seedDemoRides } from './demo-rides.ts';
 import type { LocalIdentityProvider } from './identity-provider.ts';
 
 /**
@@ -56,7 +55,6 @@ async function demoRider(identityProvider: LocalIdentityProvider, previousPasswo
       : randomBytes(12).toString('base64url');
   const user = await identityProvider.saveUser({ ...DEMO_RIDER, password });
   if (!(await getRider(user.sub))) await createRider({ idpUserId: user.sub, email: user.email, name: user.name });
-  await seedDemoRides(user.sub);
   return { rider_email: user.email, rider_password: password, rider_idp_user_id: user.sub };
 }
 

@@ -39,7 +39,7 @@ export function loadMeasured(city: CityId, bytes: Uint8Array): LoadedForBench {
   const routed = performance.now();
   if (pair) route(loaded, pair, new Costing(network, { profile: 'cycling', supersafe: true, night: false, departureMinute }), true);
   const firstRouteMilliseconds = performance.now() - routed;
-  const derivedBytes = [network.startBearing, network.endBearing, network.busiestRoadAt, workspace.cost, workspace.parent, workspace.stamp]
+  const derivedBytes = [network.startBearing, network.endBearing, network.busiestRoadAt, network.openCore, workspace.cost, workspace.parent, workspace.stamp]
     .reduce((total, array) => total + array.byteLength, 0);
   return { loaded, fileBytes: bytes.byteLength, loadMilliseconds, firstRouteMilliseconds, derivedBytes };
 }
@@ -77,7 +77,7 @@ function route(loaded: LoadedGraph, [a, b]: [number, number], costing: Costing, 
   const result = findRoute(costing, workspace, sources, targets, to.location, stats);
   const search = performance.now() - searchStarted;
   if (!result) return null;
-  if (guidance) buildSteps(network, usable, buildPath(network, result), { profile: 'cycling', language: 'en' });
+  if (guidance) buildSteps(network, usable, buildPath(network, result, 'cycling'), { profile: 'cycling', language: 'en' });
   return { total: performance.now() - started, search, settled: stats.settled };
 }
 
@@ -169,7 +169,7 @@ export function supersafeEffect(loaded: LoadedGraph, pairs: readonly [number, nu
       const to = snap(network, usable, [network.nodeLon(b), network.nodeLat(b)]);
       if (!from || !to) return null;
       const result = findRoute(costing, workspace, positionsAt(network, usable, from), positionsAt(network, usable, to), to.location);
-      return result ? buildPath(network, result) : null;
+      return result ? buildPath(network, result, 'cycling') : null;
     });
     const [safe, direct] = paths;
     if (!safe || !direct || direct.distance === 0) continue;

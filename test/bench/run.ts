@@ -6,7 +6,9 @@
  *
  * Settings (environment): BENCH_QUERIES (New York pairs, default 300), BENCH_BASELINE_QUERIES
  * (graphology queries on New York, default 60), BENCH_GRID_SIZES (grid sides, default
- * 100,200,300,430), BENCH_WRITE_DOCS=0 to print without touching the docs.
+ * 100,200,300,430), BENCH_WRITE_DOCS=0 to print without touching the docs, BENCH_SECTIONS
+ * (`routing,quality` by default: `quality` alone measures route quality, which takes no timings
+ * and so can be refreshed on a busy machine).
  */
 import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -17,6 +19,7 @@ import { cityIds } from '../../core/cities/index.ts';
 import { currentPointerKey, parseGraphPointer } from '../../core/graph/catalog.ts';
 import { SAFETY_CLASSES, type SafetyClass } from '../../core/graph/flags.ts';
 import { buildGridCity } from './grid-city.ts';
+import { routeQuality } from './route-quality.ts';
 import {
   compareWithGraphology, loadMeasured, measureQueries, percentile, randomPairs, supersafeEffect, type LoadedForBench,
 } from './measure.ts';
@@ -25,10 +28,9 @@ const QUERIES = Number(process.env.BENCH_QUERIES ?? 300);
 const BASELINE_QUERIES = Number(process.env.BENCH_BASELINE_QUERIES ?? 60);
 const GRID_SIZES = (process.env.BENCH_GRID_SIZES ?? '100,200,300,430').split(',').map(Number);
 const WRITE_DOCS = process.env.BENCH_WRITE_DOCS !== '0';
+const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? 'routing,quality').split(',').map((section) => section.trim()));
 
-const SECTION_START = '<!-- routing:start -->';
-const SECTION_END = '<!-- routing:end -->';
-const lines: string[] = [];
+let lines: string[] = [];
 const emit = (line = '') => {
   lines.push(line);
   console.log(line);
@@ -152,7 +154,49 @@ async function growth(): Promise<void> {
   emit();
 }
 
-async function main(): Promise<void> {
+function routeQualitySection(): void {
+  emit('## Route quality');
+  emit();
+  emit(`Measured by \`npm run bench\` (\`test/bench/route-quality.ts\`) on ${new Date().toISOString().slice(0, 10)}, departure 2026-06-15 08:00: 300 random node pairs 1 to 4 km apart per city (one seed), each routed supersafe and direct as the directions endpoint routes them (snapping included). Pushed: metres where the rider walks the bike (footways, steps; never pavements or crosswalks, docs/routing.md). Busy + shared kept: the supersafe routes' busy and shared metres as a share of the direct routes' on the same pairs, over ridden metres, and in brackets counting pushed metres by the class of the way pushed along. Detour: supersafe distance over direct, median.`);
+  emit();
+  const rows = [['City', 'Pairs', 'Routes pushing, supersafe / direct', 'Pushed share of metres, supersafe / direct', 'Busy + shared kept by supersafe', 'Detour p50']];
+  for (const city of cityIds) {
+    const directory = graphOutputDir();
+    const pointer = parseGraphPointer(readFileSync(join(directory, currentPointerKey(city)), 'utf8'));
+    const { loaded } = loadMeasured(city, readFileSync(join(directory, pointer.key)));
+    const quality = routeQuality(city, loaded);
+    const share = (run: { metres: number; totalMetres: number }) => `${((100 * run.metres) / Math.max(1, run.totalMetres)).toFixed(2)}%`;
+    rows.push([
+      city,
+      String(quality.pairs),
+      `${quality.pushed.supersafe.routes} / ${quality.pushed.direct.routes}`,
+      `${share(quality.pushed.supersafe)} / ${share(quality.pushed.direct)}`,
+      `${(100 * quality.busySharedKept).toFixed(1)}% (${(100 * quality.busySharedKeptWithPushed).toFixed(1)}%)`,
+      `${quality.detourMedian.toFixed(3)}x`,
+    ]);
+  }
+  table(rows);
+  emit();
+}
+
+/** Replaces the marked section of docs/benchmarks.md with what was emitted since the last call. */
+async function writeSection(name: string): Promise<void> {
+  const emitted = lines;
+  lines = [];
+  if (!WRITE_DOCS) return;
+  const start = `<!-- ${name}:start -->`;
+  const end = `<!-- ${name}:end -->`;
+  const path = join(projectRoot, 'docs', 'benchmarks.md');
+  const existing = await readFile(path, 'utf8');
+  const from = existing.indexOf(start);
+  const to = existing.indexOf(end);
+  const section = `${start}\n${emitted.join('\n').trimEnd()}\n${end}`;
+  const updated = from >= 0 && to > from ? `${existing.slice(0, from)}${section}${existing.slice(to + end.length)}` : `${existing.trimEnd()}\n\n${section}\n`;
+  await writeFile(path, updated);
+  console.log(`\nWrote the ${name} section of ${path}`);
+}
+
+async function routing(): Promise<void> {
   emit('## Routing (directions)');
   emit();
   emit(`Measured by \`npm run bench\` (\`test/bench/run.ts\`) on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}; warm, in process, one core. Load average at the start: ${loadavg()[0]!.toFixed(1)}.`);
@@ -162,15 +206,15 @@ async function main(): Promise<void> {
   newYork();
   supersafeOnRealExtracts();
   await growth();
-  if (!WRITE_DOCS) return;
-  const path = join(projectRoot, 'docs', 'benchmarks.md');
-  const existing = await readFile(path, 'utf8');
-  const start = existing.indexOf(SECTION_START);
-  const end = existing.indexOf(SECTION_END);
-  const section = `${SECTION_START}\n${lines.join('\n').trimEnd()}\n${SECTION_END}`;
-  const updated = start >= 0 && end > start ? `${existing.slice(0, start)}${section}${existing.slice(end + SECTION_END.length)}` : `${existing.trimEnd()}\n\n${section}\n`;
-  await writeFile(path, updated);
-  console.log(`\nWrote the routing section of ${path}`);
+  await writeSection('routing');
+}
+
+async function main(): Promise<void> {
+  if (SECTIONS.has('routing')) await routing();
+  if (SECTIONS.has('quality')) {
+    routeQualitySection();
+    await writeSection('route-quality');
+  }
 }
 
 await main();

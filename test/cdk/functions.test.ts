@@ -12,13 +12,19 @@ import { actionsOn, logicalId, platform, resourcesOfType, synthesizePlatform } f
 
 /** Every function of the stack with the access it is declared to need. */
 function declaredFunctions(): { name: string; fn: NodejsFunction; access: ResourceAccess; settings: boolean }[] {
-  const { functions, graphRebuild, riderIdentity } = platform().stack;
+  const { functions, graphRebuild, riderIdentity, bikeShare } = platform().stack;
   return [
     ...endpoints.map((endpoint) => ({ name: endpoint.id, fn: functions.forEndpoint(endpoint.id), access: endpoint.access, settings: true })),
     { name: 'authorizer', fn: functions.authorizer.function, access: authorizerAccess, settings: true },
     { name: 'fallback', fn: functions.fallback.function, access: {}, settings: false },
     { name: 'nightly graph build', fn: graphRebuild.builder.function, access: { buckets: { graphs: 'readwrite' } }, settings: false },
     { name: 'rider sign-in trigger', fn: riderIdentity.signInTrigger.function, access: riderSignInTriggerAccess, settings: false },
+    ...Object.entries(bikeShare.ingesters).map(([city, ingester]) => ({
+      name: `bike-share ingestion ${city}`,
+      fn: ingester.function,
+      access: { buckets: { bikeshare: 'readwrite' } } satisfies ResourceAccess,
+      settings: false,
+    })),
   ];
 }
 

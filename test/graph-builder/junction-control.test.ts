@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CONTROL_ALL_WAY_STOP, CONTROL_GIVE_WAY, CONTROL_NONE, CONTROL_TRAFFIC_SIGNALS, CONTROL_TWO_WAY_STOP, EDGE_JUNCTION_CONTROLLED, NODE_CROSSING, NODE_CROSSING_SIGNALS, NODE_JUNCTION, NODE_STOP, NODE_TRAFFIC_SIGNALS, arrivalControlOf } from '../../core/graph/flags.ts';
+import { CONTROL_ALL_WAY_STOP, CONTROL_GIVE_WAY, CONTROL_NONE, CONTROL_TRAFFIC_SIGNALS, CONTROL_TWO_WAY_STOP, EDGE_JUNCTION_CONTROLLED, NODE_BARRIER_NO_CYCLING, NODE_BARRIER_NO_WALKING, NODE_CROSSING, NODE_CROSSING_SIGNALS, NODE_JUNCTION, NODE_STOP, NODE_TRAFFIC_SIGNALS, arrivalControlOf } from '../../core/graph/flags.ts';
 import { type Graph } from '../../core/graph/layout.ts';
 import { nodeControlRule } from '../../graph-builder/junction-control.ts';
 import { buildFixture, edgeFrom } from './helpers.ts';
@@ -71,6 +71,13 @@ describe('nodeControlRule', () => {
     expect(nodeControlRule({ highway: 'traffic_signals', 'traffic_signals:direction': 'forward' })).toMatchObject({ control: CONTROL_TRAFFIC_SIGNALS, direction: 'forward' });
     expect(nodeControlRule({ barrier: 'bollard' })).toBeNull();
     expect(nodeControlRule({ barrier: 'stile' })?.flags).toBeTruthy();
+    // Private, locked or no-access gates stop riders and walkers alike; a bicycle or foot tag can let one through.
+    for (const tags of [{ barrier: 'gate', access: 'private' }, { barrier: 'gate', locked: 'yes' }, { barrier: 'gate', access: 'no' }] as Record<string, string>[]) {
+      expect(nodeControlRule(tags)?.flags).toBe(NODE_BARRIER_NO_CYCLING | NODE_BARRIER_NO_WALKING);
+    }
+    expect(nodeControlRule({ barrier: 'gate', access: 'private', bicycle: 'yes', foot: 'yes' })).toBeNull();
+    expect(nodeControlRule({ barrier: 'bollard', bicycle: 'no' })?.flags).toBe(NODE_BARRIER_NO_CYCLING);
+    expect(nodeControlRule({ barrier: 'gate' })).toBeNull();
     expect(nodeControlRule({ highway: 'street_lamp' })).toBeNull();
     expect(nodeControlRule(null)).toBeNull();
   });

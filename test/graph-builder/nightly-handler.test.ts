@@ -11,6 +11,7 @@ import { sharedDataPath } from '../../core/paths.ts';
 import { currentPointerKey, parseGraphPointer } from '../../core/graph/catalog.ts';
 import { openGraph } from '../../core/graph/layout.ts';
 import { configuredSources, handler } from '../../graph-builder/nightly-handler.ts';
+import { lambdaContext } from '../../lib/local/queue.ts';
 import { fixturePath } from './helpers.ts';
 
 /** The nightly job against a local HTTP server (the extract download) and s3rver (the bucket). */
@@ -59,7 +60,7 @@ afterAll(async () => {
 
 describe('nightly rebuild handler', () => {
   it('downloads, builds, uploads the graph and then moves the pointer', async () => {
-    const result = await handler({});
+    const result = await handler({}, lambdaContext('nightly-graph-rebuild', 900));
     expect(result.cities).toEqual([expect.objectContaining({ city: 'sf-bay', status: 'built' })]);
     const pointer = parseGraphPointer(await getText(currentPointerKey('sf-bay')));
     expect(pointer.graph_version).toBe(result.cities[0]!.graph_version);
@@ -73,14 +74,14 @@ describe('nightly rebuild handler', () => {
 
   it('skips the build when the extract has not changed', async () => {
     const before = await getText(currentPointerKey('sf-bay'));
-    expect((await handler({ cities: ['sf-bay'] })).cities).toEqual([expect.objectContaining({ city: 'sf-bay', status: 'unchanged' })]);
+    expect((await handler({ cities: ['sf-bay'] }, lambdaContext('nightly-graph-rebuild', 900))).cities).toEqual([expect.objectContaining({ city: 'sf-bay', status: 'unchanged' })]);
     expect(await getText(currentPointerKey('sf-bay'))).toBe(before);
   });
 
   it('fails loudly and keeps the published graph when a download fails', async () => {
     const before = await getText(currentPointerKey('sf-bay'));
     process.env.GRAPH_SOURCE_URLS = JSON.stringify({ 'sf-bay': `http://127.0.0.1:${httpPort}/missing.osm` });
-    await expect(handler({})).rejects.toThrow(/sf-bay \(download of .* failed: HTTP 404\)/);
+    await expect(handler({}, lambdaContext('nightly-graph-rebuild', 900))).rejects.toThrow(/sf-bay \(download of .* failed: HTTP 404\)/);
     expect(await getText(currentPointerKey('sf-bay'))).toBe(before);
   });
 

@@ -100,6 +100,17 @@ describe('turn restrictions from restrictions.osm', () => {
     expect(sequencesFrom(from)).toEqual([{ edges: [from, edge(21, BEND)], flags: RESTRICTION_SAME_CYCLEWAY, window: 0 }]);
   });
 
+  it('keeps a U-turn across a dual carriageway with cycle tracks: a track is part of its road (spec 1.2.4)', async () => {
+    const uTurn = await buildFixture(['u-turn-cycle-tracks.osm']);
+    const g = uTurn.graph;
+    const from = edgeFrom(g, 30, -0.2, 51.51);
+    const [start, end] = restrictionsFrom(g, from);
+    const stored = [];
+    for (let t = start; t < end; t++) stored.push({ edges: [...g.restrictionEdges.subarray(g.restrictionFirst[t]!, g.restrictionFirst[t + 1]!)], flags: g.restrictionFlags[t]! });
+    expect(stored).toEqual([{ edges: [from, edgeFrom(g, 31, -0.199, 51.51), edgeFrom(g, 32, -0.199, 51.5099)], flags: RESTRICTION_VIA_WAY }]);
+    expect(uTurn.report.restrictions.sameCyclewayExempt).toBe(0);
+  });
+
   it('reports what it applied', () => {
     expect(built.report.restrictions).toMatchObject({ relations: 8, applied: 7, conditional: 2, bicycleSpecific: 1, viaWay: 1, sameCyclewayExempt: 1 });
   });

@@ -45,6 +45,17 @@ describe('cycling access rule (rules/cycling-access.osm)', () => {
     expect(way('corridor').attributes).toMatchObject({ forward: { cycling: false }, walking: true });
   });
 
+  it('keeps bicycles off pavements, crosswalks and traffic islands, where the road beside them is the way to ride', async () => {
+    const way = await ruleFixture('cycling-access.osm');
+    for (const fixture of ['sidewalk', 'crossing', 'traffic-island', 'sidewalk-access-yes']) {
+      expect(way(fixture).attributes).toMatchObject({ forward: { cycling: false }, backward: { cycling: false }, walking: true });
+    }
+    // A bicycle tag decides: dismount pushes, yes rides; a cycle crossing is ridden.
+    expect(way('crossing-bicycle-dismount').attributes?.forward).toMatchObject({ cycling: true, dismount: true });
+    expect(way('sidewalk-bicycle-yes').attributes?.forward).toMatchObject({ cycling: true, dismount: false });
+    expect(way('cycle-crossing').attributes?.forward).toMatchObject({ cycling: true, dismount: false });
+  });
+
   it('ignores and counts unknown access values', async () => {
     const way = await ruleFixture('cycling-access.osm');
     const { attributes, warnings } = way('unknown-access');

@@ -12,7 +12,8 @@ declare module 'vitest' {
  * plus `SPOKE_TEST_CLOCK=1` so a test can run single requests later in time (test/platform/oauth-support.ts).
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const running = await startLocalProcess({ env: { SPOKE_TEST_CLOCK: '1' } });
+  // Accepted reports reach routers within seconds here rather than the deployed 20.
+  const running = await startLocalProcess({ env: { SPOKE_TEST_CLOCK: '1', ROUTE_OVERLAY_REFRESH_SECONDS: '1' } });
   project.provide('platform', { ...running.info, logFile: running.logFile });
   return async () => {
     await running.stop();

@@ -6,6 +6,7 @@ import { call, platform } from './support.ts';
 
 describe('logs of rider login', () => {
   it('hold no tokens, codes, secrets or anything about the rider', async () => {
+    const from = new Date().toISOString();
     const app = await registerApp('confidential');
     const rider = await newRider();
     const issued = await approvedCode(app, rider);
@@ -43,5 +44,10 @@ describe('logs of rider login', () => {
       expect(log.includes(secret), `log contains ${secret.slice(0, 12)}…`).toBe(false);
     }
     expect(mail.join('\n')).not.toContain(rider.email);
+    // Every line written while the rider logged in, the sign-in code's included, says which
+    // request wrote it (the platform's start-up lines, before any request, have none to say).
+    const during = lines.filter((line) => (JSON.parse(line) as { timestamp: string }).timestamp >= from);
+    expect(during.length).toBeGreaterThan(0);
+    for (const line of during) expect((JSON.parse(line) as { correlation_id?: string }).correlation_id, line).toMatch(/^[0-9a-f-]{36}$/);
   });
 });

@@ -137,16 +137,19 @@ export class ConsentSession {
   consentUrl = '';
   requestId = '';
 
+  /** `target`: the shared test platform unless a test started its own. */
+  constructor(private readonly target: Pick<typeof platform, 'base_url' | 'consent_url'> = platform) {}
+
   /** Opens an authorization request; expects the authorize endpoint to send the browser to the consent screen. */
   async start(query: URLSearchParams, headers: Record<string, string> = {}): Promise<this> {
-    const response = await fetch(`${platform.base_url}/auth/v1/oauth/authorize?${query}`, {
+    const response = await fetch(`${this.target.base_url}/auth/v1/oauth/authorize?${query}`, {
       redirect: 'manual',
       headers: { ...headers, ...(this.cookie ? { Cookie: this.cookie } : {}) },
     });
     expect(response.status, await response.clone().text()).toBe(302);
     this.cookie = response.headers.get('set-cookie')!.split(';')[0]!;
     this.consentUrl = response.headers.get('location')!;
-    expect(this.consentUrl.startsWith(platform.consent_url)).toBe(true);
+    expect(this.consentUrl.startsWith(this.target.consent_url)).toBe(true);
     this.requestId = new URL(this.consentUrl).searchParams.get('request')!;
     return this;
   }
@@ -164,7 +167,10 @@ export class ConsentSession {
   }
 
   /** Posts one of the page's forms; returns the answer's status and where it sends the browser. */
-  async post(fields: Record<string, string>, headers: Record<string, string> = {}): Promise<{ status: number; location: string | null; html: string }> {
+  async post(
+    fields: Record<string, string>,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; location: string | null; html: string; headers: Headers }> {
     const csrf = fields.csrf ?? (await this.csrf());
     const response = await fetch(this.consentUrl, {
       method: 'POST',
@@ -172,7 +178,7 @@ export class ConsentSession {
       headers: { Cookie: this.cookie, 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
       body: new URLSearchParams({ request: this.requestId, csrf, ...fields }),
     });
-    return { status: response.status, location: response.headers.get('location'), html: await response.text() };
+    return { status: response.status, location: response.headers.get('location'), html: await response.text(), headers: response.headers };
   }
 
   async signInWithIdentityProvider(rider: TestRider): Promise<void> {

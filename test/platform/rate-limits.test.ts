@@ -1,5 +1,8 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { keyIdOf } from '../../functions/auth/api-keys.ts';
+import { dynamo } from '../../functions/platform/aws.ts';
+import { tableName } from '../../functions/platform/resources.ts';
 import { consumeTokens } from '../../functions/ratelimit/limiter.ts';
 import { awayFromWindowEdge, call, londonPair, newKey, useLocalAws } from './support.ts';
 
@@ -106,4 +109,28 @@ describe('rate limits', () => {
     expect(after.status).toBe(429);
     expect(after.headers.get('x-ratelimit-remaining')).toBe('0');
   });
+
+  it('serves a hot key: 50 requests in flight on one key, none turned away busy, the count exact', async () => {
+    await awayFromWindowEdge(60, 20);
+    const limit = 30;
+    const key = await newKey({ name: 'hot key', plan: 'enterprise', limits: { perMinute: limit, perHour: 1000, perDay: 1000 } });
+    const statuses = await Promise.all(Array.from({ length: 50 }, () => call('/directions/v2/', { key, body: { coordinates: londonPair } }).then((r) => r.status)));
+    expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(limit);
+  });
+
+  it('keeps a bucket small however long it lives: windows left behind are swept (controlled clock, real table)', async () => {
+    useLocalAws();
+    const limits = { perMinute: 5, perHour: 100, perDay: 1000 };
+    const bucket = `test:${crypto.randomUUID()}`;
+    const dayStart = Date.UTC(2026, 10, 21);
+    // One request every seven minutes for a day: every minute window is left behind by a gap.
+    for (let minute = 0; minute < 24 * 60; minute += 7 * 7) {
+      expect((await consumeTokens(bucket, limits, 1, () => dayStart + minute * 60_000)).allowed).toBe(true);
+    }
+    const { Item } = await dynamo().send(new GetCommand({ TableName: tableName('rateLimits'), Key: { bucket_id: bucket }, ConsistentRead: true }));
+    const windows = Object.keys(Item!).filter((name) => /^[mhd]\d+$/.test(name));
+    expect(windows.length).toBeLessThanOrEqual(13);
+  });
 });
+

@@ -7,6 +7,7 @@ import { tableName } from '../../functions/platform/resources.ts';
 import { searchableName, trigramsOf } from '../../functions/riders/name-search.ts';
 import { createRider, getRider, updateRider } from '../../functions/riders/profiles.ts';
 import { handler as signInTrigger } from '../../functions/riders/sign-in-trigger.ts';
+import { lambdaContext } from '../../lib/local/queue.ts';
 import { useLocalAws } from './support.ts';
 
 /**
@@ -45,19 +46,22 @@ const triggerEvent = (sub: string, email: string, name?: string): PostAuthentica
   response: {},
 });
 
+/** One invocation of the trigger, as Lambda runs it: with its own context. */
+const signIn = (event: PostAuthenticationTriggerEvent) => signInTrigger(event, lambdaContext('rider-sign-in', 5));
+
 describe('rider accounts', () => {
   it('are created by the first sign-in only; later sign-ins leave the rider\'s edits alone', async () => {
     useLocalAws();
     const sub = randomUUID();
-    await signInTrigger(triggerEvent(sub, ` Mixed.Case@Riders.TEST `, 'Ida  B. Wells'));
+    await signIn(triggerEvent(sub, ` Mixed.Case@Riders.TEST `, 'Ida  B. Wells'));
     const created = await getRider(sub, { consistent: true });
     expect(created).toMatchObject({ idp_user_id: sub, email: 'mixed.case@riders.test', name: 'Ida B. Wells', image_url: null });
     await updateRider(sub, { name: 'Ida Wells-Barnett', home_address: 'Chicago' });
-    await signInTrigger(triggerEvent(sub, 'mixed.case@riders.test', 'Ida  B. Wells'));
+    await signIn(triggerEvent(sub, 'mixed.case@riders.test', 'Ida  B. Wells'));
     expect(await getRider(sub, { consistent: true })).toMatchObject({ name: 'Ida Wells-Barnett', home_address: 'Chicago', date_registered: created!.date_registered });
     // Concurrent first sign-ins (two devices) make one account.
     const twin = randomUUID();
-    await Promise.all(Array.from({ length: 5 }, () => signInTrigger(triggerEvent(twin, 'twin@riders.test'))));
+    await Promise.all(Array.from({ length: 5 }, () => signIn(triggerEvent(twin, 'twin@riders.test'))));
     expect((await getRider(twin, { consistent: true }))!.name).toBe('twin');
     expect(await indexItemsOf(twin)).toHaveLength(trigramsOf('twin').length);
   });

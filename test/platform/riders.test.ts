@@ -69,7 +69,7 @@ describe('the signed-in rider on {app_base_url}', () => {
     const tokens = await tokensFor(await registerApp());
     const riderEndpoints = endpoints.filter((definition) => definition.api === 'app' && definition.auth === 'rider');
     expect(riderEndpoints.map((definition) => definition.id).sort()).toEqual(
-      ['user-photo', 'user-profile', 'user-ride', 'user-rides', 'user-search', 'user-stats'].sort(),
+      ['bikes-nearby', 'user-photo', 'user-profile', 'user-ride', 'user-rides', 'user-search', 'user-stats'].sort(),
     );
     for (const definition of riderEndpoints) {
       for (const method of definition.methods) {

@@ -1,6 +1,11 @@
 import polyline from '@mapbox/polyline';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createCategory, createDestination } from '../../functions/events/catalogue.ts';
+import { encodeRoute } from '../../functions/events/geometry.ts';
+import type { EventItem } from '../../functions/events/model.ts';
+import { createEvent, eventById } from '../../functions/events/records.ts';
 import { dynamo } from '../../functions/platform/aws.ts';
 import { tableName } from '../../functions/platform/resources.ts';
 import { createRide } from '../../functions/rides/records.ts';
@@ -26,6 +31,31 @@ const ride = (overrides: Record<string, unknown> = {}) => ({
 });
 
 const record = (rider: SignedInRider, body: unknown) => app('/user/routes/', rider, { method: 'POST', body });
+
+/** This run's own category and destination, so the demo events and other runs never interfere. */
+const run = randomUUID().slice(0, 8);
+let destinationId: number;
+
+beforeAll(async () => {
+  useLocalAws();
+  await createCategory({ name: `Parks ${run}`, emoji: '🌳' });
+  destinationId = (await createDestination({ name: `Russell Square ${run}`, longitude: -0.1263, latitude: 51.522, area_name: 'Bloomsbury', categories: [`Parks ${run}`] })).id;
+});
+
+/** A leisure route round Bloomsbury, created through the events capability. */
+async function testEvent(): Promise<EventItem> {
+  useLocalAws();
+  return createEvent({
+    name: `Squares Loop ${randomUUID().slice(0, 8)}`,
+    emoji: '🚲',
+    image_url: 'https://images.example/loop.png',
+    created_by: 'operator',
+    destination_id: destinationId,
+    categories: [`Parks ${run}`],
+    route: { polyline: encodeRoute([[-0.1249, 51.5228], [-0.1283, 51.5184], [-0.1318, 51.5222]]) },
+    images: [{ image_url: 'https://images.example/loop.png' }],
+  });
+}
 
 describe('POST {app_base_url}/user/routes/', () => {
   it('stores the ride with the weather captured now from the offline provider, named as such', async () => {
@@ -56,24 +86,54 @@ describe('POST {app_base_url}/user/routes/', () => {
     expect((await app(`/user/routes/${created.body.id}/`, rider)).body).toEqual(created.body);
   });
 
-  it('ties a ride to an event and shows the event in full: destination, categories, images', async () => {
+  it('ties a ride to an event, shows the event in full and counts the visit', async () => {
     const rider = await signedInRider();
-    const created = await record(rider, ride({ event_id: 102 }));
+    const event = await testEvent();
+    const created = await record(rider, ride({ event_id: event.id }));
     expect(created.status).toBe(201);
+    expect(created.body.event).toMatchObject({ id: event.id, visits_total: 1 });
     const detail = await app(`/user/routes/${created.body.id}/`, rider);
     expect(detail.body.event).toMatchObject({
-      id: 102,
-      name: 'Hudson River Greenway',
+      id: event.id,
+      name: event.name,
+      alias: event.alias,
       is_leisure_route: true,
+      is_active: true,
       start_time: null,
       end_time: null,
-      destination: { name: 'Little Island', city: 'New York City', categories: expect.any(Array) },
-      categories: [expect.objectContaining({ name: 'Leisure route' }), expect.objectContaining({ name: 'Waterfront' })],
-      images: [expect.objectContaining({ image_url: expect.stringMatching(/^http/), created_at: expect.any(String) })],
+      visits_total: 1,
+      city: 'London',
+      destination: { name: `Russell Square ${run}`, city: 'London', categories: [{ name: `Parks ${run}`, emoji: '🌳' }] },
+      categories: [expect.objectContaining({ name: `Parks ${run}` })],
+      images: [expect.objectContaining({ image_url: 'https://images.example/loop.png', created_at: expect.any(String) })],
       route: { distance: expect.any(Number), duration: expect.any(Number), polyline: expect.any(String) },
     });
-    expect(detail.body.welcome_message).toBe('Welcome to Hudson River Greenway 🗽');
-    expect(await record(rider, ride({ event_id: 99_999 }))).toMatchObject({ status: 400, body: { error: 'event_id: no event with id 99999' } });
+    expect(detail.body.welcome_message).toBe(`Welcome to ${event.name} 🚲`);
+    expect((await app('/user/routes/', rider)).body.routes[0].event).toEqual(detail.body.event);
+    await record(rider, ride({ event_id: event.id }));
+    expect((await eventById(event.id))!.visits_total).toBe(2);
+    expect(await record(rider, ride({ event_id: 99_999_999 }))).toMatchObject({ status: 400, body: { error: 'event_id: no event with id 99999999' } });
+    expect((await app('/user/routes/', rider)).body.routes).toHaveLength(2);
+  });
+
+  it('stores neither the ride nor the visit when the event is gone by the time the ride is written', async () => {
+    const rider = await signedInRider();
+    const event = await testEvent();
+    useLocalAws();
+    // The event disappears between the ride's check of it and the ride's write (while the weather is fetched).
+    const vanishing: WeatherProvider = {
+      name: 'vanishing',
+      current: async () => {
+        await dynamo().send(new DeleteCommand({ TableName: tableName('events'), Key: { event_id: String(event.id) } }));
+        throw new Error('no weather today');
+      },
+    };
+    await expect(createRide(rider.sub, newRideBody.parse(ride({ event_id: event.id })), vanishing)).rejects.toMatchObject({
+      name: 'RideEventNotFoundError',
+      message: `event_id: no event with id ${event.id}`,
+    });
+    expect((await app('/user/routes/', rider)).body.routes).toEqual([]);
+    expect(await eventById(event.id)).toBeNull();
   });
 
   it('refuses what is not a ride, naming the field', async () => {

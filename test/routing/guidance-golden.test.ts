@@ -6,6 +6,8 @@ import type { CityId } from '../../core/cities/index.ts';
 import { planDirections, type RouteBody } from '../../functions/directions/plan.ts';
 import { directionsRequest } from '../../functions/directions/request.ts';
 import type * as graphStore from '../../functions/routing/graph-store.ts';
+import type { LoadedGraph } from '../../functions/routing/graph-store.ts';
+import type * as reportOverlay from '../../functions/routing/report-overlay.ts';
 import type { BannerText, Step } from '../../functions/routing/guidance/steps.ts';
 
 /**
@@ -25,6 +27,12 @@ vi.mock('../../functions/routing/graph-store.ts', async (importOriginal) => {
     ...actual,
     cityGraph: async (city: CityId) => (await import('./real-graphs.ts')).realGraph(city),
   };
+});
+
+// No accepted road reports in these routes.
+vi.mock('../../functions/routing/report-overlay.ts', async (importOriginal) => {
+  const actual = await importOriginal<typeof reportOverlay>();
+  return { ...actual, cityOverlay: async (loaded: LoadedGraph) => actual.buildOverlay(loaded, []) };
 });
 
 const goldenDir = join(dirname(fileURLToPath(import.meta.url)), 'golden');

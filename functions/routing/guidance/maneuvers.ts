@@ -49,6 +49,10 @@ export interface Maneuver {
   wayKind?: WayKind;
   /** A turn (or U-turn) that keeps the name of the road the rider is on; an unnamed way has none to keep. */
   staysOn: boolean;
+  /** How the step that starts here travels: `walking` where a cycling route pushes the bike. */
+  mode: Profile;
+  /** The rider gets off the bike here to push it, or back on after pushing. */
+  modeChange?: 'dismount' | 'remount';
 }
 
 /** Shorter than this, an edge has no direction worth reading: a route starting or ending at a node. */
@@ -245,6 +249,8 @@ interface Candidate {
   wayKind: WayKind | undefined;
   /** Roundabouts: 1-based exit taken. */
   exit?: number;
+  /** The route starts or stops pushing the bike here: always a maneuver of its own. */
+  modeChange?: 'dismount' | 'remount';
 }
 
 function candidates(network: RoutingNetwork, usable: (edge: number) => boolean, path: RoutedPath, profile: Profile): Candidate[] {
@@ -282,8 +288,9 @@ function candidates(network: RoutingNetwork, usable: (edge: number) => boolean, 
     const bearingAfter = bearingLeaving(path, index, profile);
     const angle = Math.abs(turnAngle(bearingBefore, bearingAfter));
     const bends = angle >= SAME_NAME_TURN_DEGREES && isJunction(network, graph.edgeTail[edge.edge]!);
-    if (roadLabel(edge) !== roadLabel(previous) || bends || modifierFor(angle) === 'uturn') {
-      found.push({ pathIndex: index, leavingIndex: index, bearingBefore, bearingAfter, name: roadLabel(edge), ref: edge.ref, wayKind: wayKindOf(edge) });
+    const modeChange = edge.pushed === previous.pushed ? undefined : edge.pushed ? 'dismount' : 'remount';
+    if (roadLabel(edge) !== roadLabel(previous) || bends || modifierFor(angle) === 'uturn' || modeChange) {
+      found.push({ pathIndex: index, leavingIndex: index, bearingBefore, bearingAfter, name: roadLabel(edge), ref: edge.ref, wayKind: wayKindOf(edge), ...(modeChange ? { modeChange } : {}) });
     }
   }
   return found;
@@ -298,8 +305,10 @@ function connect(path: RoutedPath, found: Candidate[], profile: Profile): Candid
   let runEnd = 0;
   for (const candidate of found) {
     const last = merged[merged.length - 1];
+    // Where the rider gets off or back on the bike is a step boundary of its own: nothing merges across it.
     const joins =
       last !== undefined && last.exit === undefined && candidate.exit === undefined &&
+      last.modeChange === undefined && candidate.modeChange === undefined &&
       metresBetween(path, runEnd, candidate.pathIndex) < CONNECTOR_METRES[profile] &&
       metresBetween(path, last.pathIndex, candidate.pathIndex) <= MAX_CONNECTED_SPAN_METRES;
     const { leavingIndex, bearingAfter, name, ref, wayKind } = candidate;
@@ -313,9 +322,13 @@ function connect(path: RoutedPath, found: Candidate[], profile: Profile): Candid
 export function detectManeuvers(network: RoutingNetwork, usable: (edge: number) => boolean, path: RoutedPath, profile: Profile): Maneuver[] {
   const edges = path.edges;
   const first = edges.find(hasDirection) ?? edges[0]!;
+  // Slivers under a metre have no direction and no say in the mode either.
+  const startsPushed = first.pushed;
   const maneuvers: Maneuver[] = [
     {
       type: 'Start',
+      mode: startsPushed ? 'walking' : profile,
+      ...(startsPushed ? { modeChange: 'dismount' as const } : {}),
       pathIndex: 0,
       location: edges[0]!.coordinates[0]!,
       bearingBefore: 0,
@@ -329,7 +342,7 @@ export function detectManeuvers(network: RoutingNetwork, usable: (edge: number) 
   const connected = connect(path, candidates(network, usable, path, profile), profile);
   const opening = connected[0];
   const turnsBack = opening && opening.exit === undefined && modifierFor(turnAngle(opening.bearingBefore, opening.bearingAfter)) === 'uturn';
-  if (turnsBack && metresBetween(path, 0, opening.pathIndex) < CONNECTOR_METRES[profile]) {
+  if (turnsBack && !opening.modeChange && metresBetween(path, 0, opening.pathIndex) < CONNECTOR_METRES[profile]) {
     // A route that starts a few metres the wrong way (a start at a node) sets off the other way.
     const { bearingAfter, name, ref, wayKind } = connected.shift()!;
     Object.assign(maneuvers[0]!, { bearingAfter, name, ref, wayKind });
@@ -337,11 +350,12 @@ export function detectManeuvers(network: RoutingNetwork, usable: (edge: number) 
   let currentName = maneuvers[0]!.name;
 
   for (const candidate of connected) {
-    const { pathIndex, leavingIndex, bearingBefore, bearingAfter, name, ref } = candidate;
+    const { pathIndex, leavingIndex, bearingBefore, bearingAfter, name, ref, modeChange } = candidate;
     const location = edges[pathIndex]!.coordinates[0]!;
     const angle = turnAngle(bearingBefore, bearingAfter);
     let modifier = modifierFor(angle);
-    const base = { pathIndex, location, bearingBefore, bearingAfter, name, ref, wayKind: candidate.wayKind };
+    const mode: Profile = edges[pathIndex]!.pushed ? 'walking' : profile;
+    const base = { pathIndex, location, bearingBefore, bearingAfter, name, ref, wayKind: candidate.wayKind, mode, ...(modeChange ? { modeChange } : {}) };
     // Heading back through a turn onto another way is a sharp turn, on the side the route went round.
     if (candidate.exit === undefined && modifier === 'uturn' && !turnsBackAlongWay(network, path, pathIndex, leavingIndex)) {
       modifier = turningThrough(path, pathIndex, leavingIndex, bearingBefore, bearingAfter) > 0 ? 'sharp right' : 'sharp left';
@@ -351,6 +365,8 @@ export function detectManeuvers(network: RoutingNetwork, usable: (edge: number) 
       maneuvers.push({ ...base, type: 'roundabout', modifier, exit: candidate.exit, staysOn: false });
     } else if (modifier === 'uturn') {
       maneuvers.push({ ...base, type: 'U-turn', modifier, staysOn: name === currentName });
+    } else if (modeChange) {
+      maneuvers.push({ ...base, type: Math.abs(angle) < CONTINUE_DEGREES ? 'Continue' : 'Turn', modifier, staysOn: name !== '' && name === currentName });
     } else if (name !== currentName) {
       // An unnamed stretch straight on is the same road to the rider: a footway across a side street, a gap in the name.
       if (!name && Math.abs(angle) < CONTINUE_DEGREES) continue;
@@ -369,6 +385,7 @@ export function detectManeuvers(network: RoutingNetwork, usable: (edge: number) 
   const arriving = edges[arrivingEdgeIndex(path, edges.length)]!;
   maneuvers.push({
     type: ARRIVE,
+    mode: arriving.pushed ? 'walking' : profile,
     pathIndex: edges.length,
     location: last.coordinates[last.coordinates.length - 1]!,
     bearingBefore: bearingArriving(path, edges.length, profile),

@@ -3,7 +3,7 @@ import en from './locales/en.json' with { type: 'json' };
 import es from './locales/es.json' with { type: 'json' };
 import type { Language } from '../../../core/language.ts';
 import type { Profile } from '../../../core/routing/profile.ts';
-import type { Maneuver, WayKind } from './maneuvers.ts';
+import type { Maneuver, Modifier, WayKind } from './maneuvers.ts';
 
 /**
  * The narrative ("odin", second half): text for maneuvers in the rider's language. Maneuver
@@ -26,6 +26,10 @@ interface Locale {
   ssml_lang: string;
   /** An unnamed way as a sentence names it, by its kind: "the footpath", "el camino peatonal". */
   ways: Record<WayKind, string>;
+  /** Getting off to push the bike, by how the push starts (`_name` variants name the way); and getting back on. */
+  walk_bike: Record<'start' | 'start_name' | 'straight' | 'straight_name' | 'turn' | 'turn_name', string> & { remount: string };
+  /** Turn directions as a sentence of the locale's own says them ("Turn {modifier} and ..."). */
+  modifiers: Record<Modifier, string>;
   /** Sentences replacing the library's, by its maneuver type, then modifier (or `default` for any). */
   instructions?: Record<string, Record<string, Sentences>>;
 }
@@ -66,10 +70,29 @@ function otiType(maneuver: Maneuver): string {
   }
 }
 
+/** Where the route starts pushing the bike: `Walk your bike along the footpath`, `Turn left and walk your bike along Bank Street`. */
+function dismountText(language: Language, maneuver: Maneuver): string {
+  const locale = locales[language];
+  const way = maneuver.wayKind ? locale.ways[maneuver.wayKind] : maneuver.name;
+  const turns = maneuver.modifier !== undefined && maneuver.modifier !== 'straight';
+  const form = maneuver.type === 'Start' ? 'start' : turns ? 'turn' : 'straight';
+  const template = locale.walk_bike[way ? (`${form}_name` as const) : form];
+  return fill(template, {
+    way_name: way,
+    direction: compiler.directionFromDegree(language, maneuver.bearingAfter),
+    modifier: locale.modifiers[maneuver.modifier ?? 'straight'],
+  });
+}
+
 /** The sentence for one maneuver, e.g. `Turn left onto Euston Road`, or `Turn left onto the footpath` where the way has no name. */
 export function maneuverText(language: Language, maneuver: Maneuver): string {
   const locale = locales[language];
   if (maneuver.type === 'Arrive') return locale.arrive;
+  if (maneuver.modeChange === 'dismount') return dismountText(language, maneuver);
+  if (maneuver.modeChange === 'remount') {
+    const riding = maneuverText(language, { ...maneuver, modeChange: undefined });
+    return fill(locale.walk_bike.remount, { instruction: lowerFirst(language, riding) });
+  }
   const type = otiType(maneuver);
   const { wayKind } = maneuver;
   const step = {

@@ -1,4 +1,4 @@
-import { CYCLING_SPEED_MPS, WALKING_SPEED_MPS, type Profile } from '../../../core/routing/profile.ts';
+import type { Profile } from '../../../core/routing/profile.ts';
 import type { SafetyClass } from '../../../core/graph/flags.ts';
 import type { RoutingNetwork } from '../../../core/routing/network.ts';
 import { appendPositions, type PathEdge, type RoutedPath } from '../path.ts';
@@ -176,7 +176,6 @@ export function buildSteps(network: RoutingNetwork, usable: (edge: number) => bo
   /** A step whose maneuver is followed within COMPOUND_METRES by one that is not the arrival. */
   const compound = (index: number) => shapes[index]!.distance < COMPOUND_METRES && index + 1 < shapes.length && !isArrive(index + 1);
   const spoken = (index: number) => (compound(index) ? linkedText(language, own[index]!, own[index + 1]!) : announced[index]!);
-  const speed = profile === 'cycling' ? CYCLING_SPEED_MPS : WALKING_SPEED_MPS;
   const { early, near, minimumGap } = ANNOUNCEMENT_DISTANCES[profile];
 
   /**
@@ -211,7 +210,9 @@ export function buildSteps(network: RoutingNetwork, usable: (edge: number) => bo
   return shapes.map((shape, index) => {
     const arrive = isArrive(index);
     const { maneuver, edges, distance } = shape;
-    const safety = profile === 'cycling' && !arrive ? representativeClass(edges) : undefined;
+    // A cycling route's pushed stretch is a walking step: no safety class, no lighting.
+    const mode = maneuver.mode;
+    const safety = mode === 'cycling' && !arrive ? representativeClass(edges) : undefined;
 
     const voice: Step['voice_instructions'] = [];
     const banners: Step['banner_instructions'] = [];
@@ -236,10 +237,10 @@ export function buildSteps(network: RoutingNetwork, usable: (edge: number) => bo
     const lastEdge = edges[edges.length - 1] ?? path.edges[path.edges.length - 1]!;
     return {
       distance: round1(distance),
-      duration: round1(distance / speed),
+      duration: round1(edges.reduce((sum, edge) => sum + edge.duration, 0)),
       delta_elevation: round1(edges.reduce((sum, edge) => sum + edge.ascent - edge.descent, 0)),
       name: shape.name,
-      mode: profile,
+      mode,
       safety_code: safety ? SAFETY_CODES[safety] : SAFETY_CODES[lastEdge.safety],
       ...(safety ? { safety_classification: safety } : {}),
       maneuver: {
@@ -253,8 +254,8 @@ export function buildSteps(network: RoutingNetwork, usable: (edge: number) => bo
       exits: maneuver.exit ? String(maneuver.exit) : '',
       geometry: { type: 'LineString', coordinates: shape.coordinates },
       cycle_routes: arrive ? null : representativeRoutes(edges),
-      ...(profile === 'cycling' ? { lit: arrive ? lastEdge.lit === true : isLit(edges) } : {}),
-      segments: arrive ? [] : stretches(shape, profile),
+      ...(mode === 'cycling' ? { lit: arrive ? lastEdge.lit === true : isLit(edges) } : {}),
+      segments: arrive ? [] : stretches(shape, mode),
       voice_instructions: voice,
       banner_instructions: banners,
     };

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { endpoint } from '../http/endpoint.ts';
+import { numberParam, pointAndRadius, rawQuery } from '../http/query-params.ts';
+import { bikeShareNear } from './loader.ts';
+import { bikesNearby, DEFAULT_BIKES_LIMIT, DEFAULT_BIKES_RADIUS_METRES, MAX_BIKES_LIMIT, type BikesNearbyQuery } from './nearby.ts';
+
+/** GET {app_base_url}/bikes/nearby/ (spec 4.7), for a signed-in rider. */
+
+const bikesNearbyQuery = rawQuery.transform((query, context): BikesNearbyQuery => {
+  const point = pointAndRadius(query, context, DEFAULT_BIKES_RADIUS_METRES);
+  const limit = numberParam(query, context, ['limit'], {
+    min: 1,
+    max: MAX_BIKES_LIMIT,
+    integer: true,
+    message: `must be a whole number between 1 and ${MAX_BIKES_LIMIT}`,
+  });
+  if (!point) return z.NEVER;
+  return { ...point, limit: limit ?? DEFAULT_BIKES_LIMIT };
+});
+
+export const handler = endpoint({ id: 'bikes-nearby', query: bikesNearbyQuery }, async ({ query }) => {
+  const view = await bikeShareNear([query.longitude, query.latitude], query.radius);
+  return { body: bikesNearby(view, query) };
+});

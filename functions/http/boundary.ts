@@ -1,0 +1,26 @@
+import { cors } from './middleware/cors.ts';
+import { errorBoundary, type ErrorBoundaryOptions } from './middleware/error-boundary.ts';
+import { httpState, type HttpMiddleware } from './middleware/http-state.ts';
+import { invocationLogging } from '../platform/invocation-logging.ts';
+import { requestLog } from './middleware/request-log.ts';
+
+export interface BoundaryOptions extends ErrorBoundaryOptions {
+  /** `Access-Control-Allow-Origin: *`; off for HTML pages, which no other origin should read. */
+  cors?: boolean;
+}
+
+/**
+ * The outer middlewares every HTTP handler starts with (JSON endpoints, pages, the fallback), in
+ * middy's order: `before` runs top to bottom, `after` and `onError` bottom to top. So an error
+ * is rendered first, then logged with its final status, then the state's headers are put on the
+ * answer, and only then does the invocation forget its log keys.
+ */
+export function boundary(routeId: string, options: BoundaryOptions = {}): HttpMiddleware[] {
+  return [
+    ...(invocationLogging() as HttpMiddleware[]),
+    httpState(),
+    requestLog(routeId),
+    ...(options.cors === false ? [] : [cors()]),
+    errorBoundary(routeId, options),
+  ];
+}

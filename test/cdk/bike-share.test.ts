@@ -1,0 +1,50 @@
+import type { CfnElement } from 'aws-cdk-lib';
+import { describe, expect, it } from 'vitest';
+import { cityIds } from '../../core/cities/index.ts';
+import { buckets } from '../../functions/platform/resources.ts';
+import { actionsOn, logicalId, platform, resourcesOfType, synthesizePlatform } from './platform-template.ts';
+
+/** The bike-share ingestion in the template: a function and a one-minute schedule per city. */
+
+describe('bike-share ingestion', () => {
+  const ingesters = () => platform().stack.bikeShare.ingesters;
+
+  it('schedules each city every minute with its own function and the city as input', () => {
+    const rules = resourcesOfType('AWS::Events::Rule').filter(([, rule]) => rule.Properties?.['ScheduleExpression'] === 'rate(1 minute)');
+    expect(rules).toHaveLength(cityIds.length);
+    for (const city of cityIds) {
+      const target = rules
+        .flatMap(([, rule]) => rule.Properties?.['Targets'] as { Arn: unknown; Input: string; RetryPolicy?: unknown }[])
+        .find((candidate) => JSON.stringify(candidate.Arn) === JSON.stringify({ 'Fn::GetAtt': [logicalId(ingesters()[city].function), 'Arn'] }));
+      expect(target, city).toBeDefined();
+      expect(JSON.parse(target!.Input)).toEqual({ city });
+      expect(target!.RetryPolicy).toEqual({ MaximumRetryAttempts: 0 });
+    }
+  });
+
+  it('runs one at a time per city, within the minute, and writes only the bikeshare bucket', () => {
+    const { dataStores } = platform().stack;
+    for (const city of cityIds) {
+      const fn = ingesters()[city].function;
+      const properties = platform().resources[logicalId(fn)]!.Properties!;
+      expect(properties).toMatchObject({ ReservedConcurrentExecutions: 1, Timeout: 50 });
+      expect((properties['Environment'] as { Variables: Record<string, unknown> }).Variables[buckets.bikeshare.envVar]).toEqual({
+        Ref: logicalId(dataStores.buckets.bikeshare),
+      });
+      expect(actionsOn(logicalId(fn.role!), logicalId(dataStores.buckets.bikeshare))).toContain('s3:PutObject');
+    }
+    // Readers only read.
+    const nearby = platform().stack.functions.forEndpoint('bikes-nearby');
+    const actions = actionsOn(logicalId(nearby.role!), logicalId(dataStores.buckets.bikeshare));
+    expect(actions).toContain('s3:GetObject*');
+    expect(actions).not.toContain('s3:PutObject');
+  });
+
+  it('takes other feed URLs from the bikeShareFeeds context value, and refuses bad ones', () => {
+    const { stack, template } = synthesizePlatform({ bikeShareFeeds: '{"citi-bike":"https://gbfs.lyft.com/gbfs/2.3/bkn/gbfs.json"}' });
+    const id = stack.getLogicalId(stack.bikeShare.ingesters['new-york'].function.node.defaultChild as CfnElement);
+    expect(template.toJSON().Resources[id].Properties.Environment.Variables.BIKESHARE_FEEDS).toBe('{"citi-bike":"https://gbfs.lyft.com/gbfs/2.3/bkn/gbfs.json"}');
+    expect(() => synthesizePlatform({ bikeShareFeeds: '{"velib":"https://example.org/gbfs.json"}' })).toThrow(/bikeShareFeeds: .*unknown system velib/);
+    expect(() => synthesizePlatform({ bikeShareFeeds: '{"citi-bike":"ftp://example.org"}' })).toThrow(/bikeShareFeeds/);
+  });
+});

@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { haversineMetres } from '../../core/geo.ts';
+import { dynamo } from '../../functions/platform/aws.ts';
+import { tableName } from '../../functions/platform/resources.ts';
+import type { AvoidanceItem } from '../../functions/routing/avoidances.ts';
+import { call, newKey, useLocalAws } from './support.ts';
+
+/**
+ * Accepted road reports bend routes without a rebuild (spec 1): an avoidance item, as the reports
+ * pipeline writes it on acceptance, reaches the running router within its refresh interval, the
+ * route goes round the closed road and lists it in `disruptions`, and a temporary closure stops
+ * applying to departures after its end.
+ */
+
+const enterprise = () => newKey({ name: 'directions reports', plan: 'enterprise', limits: { perMinute: 1000, perHour: 10_000, perDay: 100_000 } });
+const coordinates = [[-74.0095, 40.7141], [-73.9982, 40.7296]];
+const DEPARTURE = '2026-06-15T12:00';
+
+const passesNear = (geometry: [number, number][], point: [number, number], metres: number): boolean =>
+  geometry.some(([lon, lat]) => haversineMetres(lon, lat, point[0], point[1]) < metres);
+
+describe('accepted reports in routing', () => {
+  it('routes round an accepted closure within the refresh interval, and back once it has ended', async () => {
+    useLocalAws();
+    const key = await enterprise();
+    const before = await call('/directions/v2/', { key, body: { coordinates, departure_time: DEPARTURE } });
+    expect(before.status).toBe(200);
+    // Close the middle of the route's longest step: a street the route cannot do without cheaply.
+    const longest = before.body.route.steps.reduce((best: any, step: any) => (step.distance > best.distance ? step : best));
+    const line: [number, number][] = longest.geometry.coordinates;
+    const closed = line[Math.floor(line.length / 2)]!;
+    expect(passesNear(before.body.route.geometry.coordinates, closed, 5)).toBe(true);
+
+    const item: AvoidanceItem = {
+      city: 'new-york',
+      report_id: randomUUID(),
+      effect: 'closed',
+      issue_type: 'road_closed',
+      issue_subtype: 'temporary_closure',
+      location: closed,
+      way_id: null,
+      road_name: longest.name || null,
+      until: '2026-06-15T14:00:00-04:00',
+      accepted_at: '2026-06-15T11:00:00-04:00',
+    };
+    await dynamo().send(new PutCommand({ TableName: tableName('routeAvoidances'), Item: item }));
+
+    let after = before;
+    for (let attempt = 0; attempt < 60 && passesNear(after.body.route.geometry.coordinates, closed, 5); attempt++) {
+      await sleep(500);
+      after = await call('/directions/v2/', { key, body: { coordinates, departure_time: DEPARTURE } });
+    }
+    expect(passesNear(after.body.route.geometry.coordinates, closed, 5)).toBe(false);
+    expect(after.body.disruptions).toContainEqual(expect.objectContaining({ id: `report-${item.report_id}`, type: 'closure', source: 'report', active_at_departure: true }));
+
+    // At 15:00 the temporary closure is over: the route takes the street again, with no disruption.
+    const later = await call('/directions/v2/', { key, body: { coordinates, departure_time: '2026-06-15T15:00' } });
+    expect(passesNear(later.body.route.geometry.coordinates, closed, 5)).toBe(true);
+    expect(later.body.disruptions ?? []).not.toContainEqual(expect.objectContaining({ id: `report-${item.report_id}` }));
+  });
+});
