@@ -17,7 +17,7 @@
  *
  *   npm run admin -- events list|show|create|update|archive|categories|destinations ...  (bin/admin-events.ts)
  *
- *   npm run admin -- riders grant-admin <email>     (admins see full profiles in user search)
+ *   npm run admin -- riders grant-admin <email>     (admins see full profiles in user search; bin/admin-riders.ts)
  *   npm run admin -- riders revoke-admin <email>
  *   npm run admin -- riders list
  *
@@ -54,7 +54,7 @@ import { listSigningKeys, rotateSigningKeys } from '../functions/oauth/signing-k
 import { localStateDir } from '../core/paths.ts';
 import { functionEnvironment } from '../lib/local/provision.ts';
 import { eventsAdmin } from './admin-events.ts';
-import { ridersCommand, RidersUsageError } from './riders-admin.ts';
+import { ridersCommand, RidersUsageError } from './admin-riders.ts';
 
 class UsageError extends Error {}
 

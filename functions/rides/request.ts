@@ -1,8 +1,8 @@
-import polyline from '@mapbox/polyline';
 import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import { cityForCoordinate } from '../../core/cities/index.ts';
 import type { LonLat } from '../../core/geo.ts';
+import { decodeRoute } from '../events/geometry.ts';
 import { nowMs } from '../platform/clock.ts';
 
 /**
@@ -28,10 +28,10 @@ const optionalText = (max: number) =>
     .nullish()
     .transform((value) => (value ? value : null));
 
-/** `[longitude, latitude]` points of an encoded polyline (precision 5), or null when it is not one. */
+/** `[longitude, latitude]` points of an encoded polyline (precision 5, as events' routes), or null when it is not one. */
 export function decodePolyline(encoded: string): LonLat[] | null {
   try {
-    const points = polyline.decode(encoded, 5).map(([latitude, longitude]) => [longitude, latitude] as const);
+    const points = decodeRoute(encoded);
     const valid = points.every(([longitude, latitude]) => Number.isFinite(longitude) && Number.isFinite(latitude) && Math.abs(longitude) <= 180 && Math.abs(latitude) <= 90);
     return valid ? points : null;
   } catch {
