@@ -17,6 +17,10 @@
  *
  *   npm run admin -- events list|show|create|update|archive|categories|destinations ...  (bin/admin-events.ts)
  *
+ *   npm run admin -- riders grant-admin <email>     (admins see full profiles in user search; bin/admin-riders.ts)
+ *   npm run admin -- riders revoke-admin <email>
+ *   npm run admin -- riders list
+ *
  * By default it works on the local platform (started with `npm start`; it reads the info file
  * in SPOKE_STATE_DIR). With --aws it uses the AWS environment: the TABLE_* names and the
  * SPOKE_USAGE_PLAN_* ids from the stack outputs, and registers keys (and each OAuth app's usage
@@ -50,6 +54,7 @@ import { listSigningKeys, rotateSigningKeys } from '../functions/oauth/signing-k
 import { localStateDir } from '../core/paths.ts';
 import { functionEnvironment } from '../lib/local/provision.ts';
 import { eventsAdmin } from './admin-events.ts';
+import { ridersCommand, RidersUsageError } from './admin-riders.ts';
 
 class UsageError extends Error {}
 
@@ -198,10 +203,18 @@ async function main(argv: string[]): Promise<void> {
   }
   const { values, positionals } = parseCommandLine(argv);
   const [group, command, argument] = positionals;
-  if (!group || !['keys', 'clients', 'signing-keys'].includes(group)) {
-    throw new UsageError('Usage: admin keys|clients|signing-keys|events <command> ... (see bin/admin.ts)');
+  if (!group || !['keys', 'clients', 'signing-keys', 'riders'].includes(group)) {
+    throw new UsageError('Usage: admin keys|clients|signing-keys|events|riders <command> ... (see bin/admin.ts)');
   }
   if (!values.aws) await useLocalPlatform();
+  if (group === 'riders') {
+    try {
+      return await ridersCommand(command, argument, values.aws ?? false);
+    } catch (error) {
+      if (error instanceof RidersUsageError) throw new UsageError(error.message);
+      throw error;
+    }
+  }
   if (group === 'clients') return clients(command, argument, values);
   if (group === 'signing-keys') return signingKeys(command);
   if (!command) throw new UsageError('Usage: admin keys create|list|revoke ... (see bin/admin.ts)');

@@ -13,6 +13,7 @@ import { localStateDir } from '../core/paths.ts';
 import { portsFromEnvironment, startLocalPlatform, type LocalPlatform } from '../lib/local/platform.ts';
 import { citiesFromEnvironment, prepareLocalGraphs } from '../lib/local/graphs.ts';
 import { seedDemoCredentials } from '../lib/local/seed.ts';
+import { seedDemoRides } from '../lib/local/demo-rides.ts';
 import { seedEvents } from '../lib/local/event-seeds.ts';
 import { forgetLoadedGraphs } from '../functions/routing/graph-store.ts';
 import { PortInUseError } from '../lib/local/servers.ts';
@@ -50,6 +51,8 @@ async function main(): Promise<void> {
   }
   const demo = await seedDemoCredentials(infoFile, platform.identityProvider);
   await seedEvents({ cities: citiesFromEnvironment(), createdBy: demo.rider_idp_user_id, nowMs: Date.now(), log: (line) => console.log(line) });
+  // The demo rider's history, some of it on the events just seeded.
+  await seedDemoRides(demo.rider_idp_user_id);
   // Seeding planned the leisure routes with the routing code in this process; the local Lambdas
   // start cold all the same, as deployed ones do, and load their graphs on their first request.
   forgetLoadedGraphs();

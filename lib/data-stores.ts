@@ -1,5 +1,7 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { AllowedMethods, Distribution, HttpVersion, PriceClass, ViewerProtocolPolicy } from 'aws-cdk-lib/aws-cloudfront';
+import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -7,6 +9,7 @@ import {
   buckets,
   queues,
   tables,
+  type BucketDefinition,
   type BucketName,
   type KeyDefinition,
   type QueueDefinition,
@@ -43,12 +46,39 @@ export class DataStores extends Construct {
   readonly tables: Readonly<Record<TableName, Table>>;
   readonly buckets: Readonly<Record<BucketName, Bucket>>;
   readonly queues: Readonly<Record<QueueName, QueueWithDeadLetter>>;
+  /** CDN distributions of the buckets whose objects the public reads (`publicUrlEnvVar`). */
+  readonly distributions: Readonly<Partial<Record<BucketName, Distribution>>>;
+  /** Their base URLs, which functions receive in the bucket's `publicUrlEnvVar`. */
+  readonly publicUrls: Readonly<Partial<Record<BucketName, string>>>;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
     this.tables = mapKeys(keysOf(tables), (name) => this.createTable(name));
     this.buckets = mapKeys(keysOf(buckets), (name) => this.createBucket(name));
     this.queues = mapKeys(keysOf(queues), (name) => this.createQueue(name));
+    const served = keysOf(buckets).filter((name) => (buckets[name] as BucketDefinition).publicUrlEnvVar);
+    this.distributions = Object.fromEntries(served.map((name) => [name, this.createDistribution(name)]));
+    this.publicUrls = Object.fromEntries(
+      served.map((name) => [name, `https://${this.distributions[name]!.distributionDomainName}`]),
+    );
+  }
+
+  /**
+   * A CloudFront distribution in front of a bucket the public reads: the bucket stays private
+   * (all public access blocked) and lets only this distribution read it (origin access control),
+   * over HTTPS, GET and HEAD only, cached (object keys never change content).
+   */
+  private createDistribution(name: BucketName): Distribution {
+    return new Distribution(this, `${pascalCase(name)}Distribution`, {
+      comment: `Spoke ${buckets[name].name}: ${buckets[name].purpose}`,
+      defaultBehavior: {
+        origin: S3BucketOrigin.withOriginAccessControl(this.buckets[name]),
+        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+      },
+      httpVersion: HttpVersion.HTTP2_AND_3,
+      priceClass: PriceClass.PRICE_CLASS_100,
+    });
   }
 
   private createTable(name: TableName): Table {
@@ -69,6 +99,13 @@ export class DataStores extends Construct {
         indexName: index.name,
         partitionKey: attribute(index.partitionKey),
         ...(index.sortKey ? { sortKey: attribute(index.sortKey) } : {}),
+      });
+    }
+    for (const index of definition.localIndexes ?? []) {
+      table.addLocalSecondaryIndex({
+        indexName: index.name,
+        sortKey: attribute(index.sortKey),
+        ...(index.include ? { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...index.include] } : {}),
       });
     }
     return table;

@@ -14,6 +14,8 @@ import { PlatformFunction } from './platform-function.ts';
 
 export interface EndpointFunctionsProps {
   readonly dataStores: DataStores;
+  /** Deployment settings every endpoint function and the authorizer receive (issuer, identity provider, mail). */
+  readonly environment?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -24,19 +26,23 @@ export interface EndpointFunctionsProps {
 export class EndpointFunctions extends Construct {
   readonly authorizer: PlatformFunction;
   readonly fallback: PlatformFunction;
+  /** The deployment settings the endpoint functions and the authorizer received. */
+  readonly environment: Readonly<Record<string, string>>;
   private readonly byEndpointId = new Map<string, PlatformFunction>();
 
   constructor(scope: Construct, id: string, props: EndpointFunctionsProps) {
     super(scope, id);
+    this.environment = props.environment ?? {};
     for (const endpoint of endpoints) {
       if (this.byEndpointId.has(endpoint.id)) throw new Error(`Endpoint id ${endpoint.id} is defined twice in endpoints.ts`);
-      this.byEndpointId.set(endpoint.id, this.createEndpointFunction(endpoint, props.dataStores));
+      this.byEndpointId.set(endpoint.id, this.createEndpointFunction(endpoint, props));
     }
     this.authorizer = new PlatformFunction(this, 'Authorizer', {
       entry: authorizerEntry,
       access: authorizerAccess,
       dataStores: props.dataStores,
       description: 'REQUEST authorizer: resolves the apikey or Authorization credential',
+      ...(props.environment ? { environment: props.environment } : {}),
     });
     this.fallback = new PlatformFunction(this, 'Fallback', {
       entry: fallbackEntry,
@@ -53,11 +59,13 @@ export class EndpointFunctions extends Construct {
     return platformFunction.function;
   }
 
-  private createEndpointFunction(endpoint: EndpointDefinition, dataStores: DataStores): PlatformFunction {
+  private createEndpointFunction(endpoint: EndpointDefinition, props: EndpointFunctionsProps): PlatformFunction {
     return new PlatformFunction(this, pascalCase(endpoint.id), {
       entry: endpoint.entry,
       access: endpoint.access,
-      dataStores,
+      dataStores: props.dataStores,
+      ...(props.environment ? { environment: props.environment } : {}),
+      ...(endpoint.nativeModules ? { nativeModules: endpoint.nativeModules } : {}),
       description: `${endpoint.methods.join(', ')} ${endpoint.paths.join(', ')} on the ${endpoint.api} API`,
       ...(endpoint.memoryMb ? { memoryMb: endpoint.memoryMb } : {}),
       ...(endpoint.timeoutSeconds ? { timeout: Duration.seconds(endpoint.timeoutSeconds) } : {}),

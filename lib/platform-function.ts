@@ -1,15 +1,15 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Annotations, Duration, Stack, type Size } from 'aws-cdk-lib';
+import { Annotations, CfnRule, Duration, Fn, Stack, type Size } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction, OutputFormat, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { ResourceAccess } from '../functions/platform/endpoints.ts';
 import { projectRoot } from '../core/paths.ts';
-import { buckets, queues, tables, type QueueDefinition } from '../functions/platform/resources.ts';
+import { buckets, queues, tables, type BucketDefinition, type QueueDefinition } from '../functions/platform/resources.ts';
 import { SIGNING_KEY_TAG } from '../functions/oauth/kms-custody.ts';
 import type { DataStores } from './data-stores.ts';
 import { entriesOf, keysOf } from './naming.ts';
@@ -35,6 +35,17 @@ const SERVICE_NAME = 'spoke';
 const ESM_REQUIRE_BANNER =
   "import { createRequire as __spokeCreateRequire } from 'node:module'; const require = __spokeCreateRequire(import.meta.url);";
 
+/**
+ * Context flag (`cdk deploy -c installNativeModules=true`) that installs the native modules of
+ * the functions that declare them (endpoints.ts `nativeModules`) for the Lambda's platform while
+ * bundling. Off by default, so `npm run synth` never reaches for the npm registry; a template
+ * synthesised without it carries a rule that stops CloudFormation deploying it (see below).
+ */
+export const INSTALL_NATIVE_MODULES_CONTEXT = 'installNativeModules';
+
+/** The Lambda platform every function runs on; native modules are installed for it. */
+const LAMBDA_PLATFORM = { os: 'linux', cpu: 'arm64', libc: 'glibc' } as const;
+
 export interface PlatformFunctionProps {
   /** Module exporting `handler`, relative to the project root. */
   readonly entry: string;
@@ -47,6 +58,8 @@ export interface PlatformFunctionProps {
   readonly ephemeralStorage?: Size;
   /** Variables beyond the resource locations every function receives. */
   readonly environment?: Readonly<Record<string, string>>;
+  /** Packages with native code, installed beside the bundle for linux-arm64 instead of bundled. */
+  readonly nativeModules?: readonly string[];
 }
 
 /**
@@ -91,9 +104,14 @@ export class PlatformFunction extends Construct {
         banner: ESM_REQUIRE_BANNER,
         // Bundle the AWS SDK too rather than use the runtime's copy: the function then runs the
         // exact SDK versions package-lock.json pins and the tests and the local platform use.
-        externalModules: [],
+        // Native modules stay external: esbuild cannot bundle their binaries.
+        externalModules: [...(props.nativeModules ?? [])],
+        ...(props.nativeModules?.length && installsNativeModules(this)
+          ? { commandHooks: nativeModuleInstall(props.nativeModules) }
+          : {}),
       },
     });
+    if (props.nativeModules?.length && !installsNativeModules(this)) refuseDeploymentWithoutNativeModules(this, props);
     grantAccess(this.function, props.access, props.dataStores);
     for (const kind of Object.keys(props.access)) {
       if (!GRANTED_ACCESS_KINDS.has(kind)) {
@@ -104,6 +122,62 @@ export class PlatformFunction extends Construct {
       }
     }
   }
+}
+
+function installsNativeModules(scope: Construct): boolean {
+  return String(scope.node.tryGetContext(INSTALL_NATIVE_MODULES_CONTEXT)) === 'true';
+}
+
+/** The exact versions package-lock.json pins for the modules (the ones the tests ran against). */
+export function lockedVersions(modules: readonly string[]): Record<string, string> {
+  const lock = JSON.parse(readFileSync(join(projectRoot, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string }> };
+  return Object.fromEntries(
+    modules.map((name) => {
+      const version = lock.packages[`node_modules/${name}`]?.version;
+      if (!version) throw new Error(`${name} is not in package-lock.json; native modules must be dependencies of the project`);
+      return [name, version];
+    }),
+  );
+}
+
+const shellQuote = (value: string) => `'${value.replace(/'/g, "'\\''")}'`;
+
+/**
+ * After esbuild, `npm ci` installs the native modules into the bundle's node_modules from the
+ * project's lock file, for linux-arm64 with glibc whatever machine deploys (npm's --os, --cpu and
+ * --libc pick the matching prebuilt binary packages, such as @img/sharp-linux-arm64). Install
+ * scripts are skipped: they would try to load or build the binary for the deploying machine.
+ */
+export function nativeModuleInstall(modules: readonly string[]): ICommandHooks {
+  const manifest = JSON.stringify({ private: true, dependencies: lockedVersions(modules) });
+  const lockFile = join(projectRoot, 'package-lock.json');
+  const platform = `--os=${LAMBDA_PLATFORM.os} --cpu=${LAMBDA_PLATFORM.cpu} --libc=${LAMBDA_PLATFORM.libc}`;
+  return {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (_inputDir, outputDir) => [
+      [
+        `cd ${shellQuote(outputDir)}`,
+        `printf '%s' ${shellQuote(manifest)} > package.json`,
+        `cp ${shellQuote(lockFile)} package-lock.json`,
+        `npm ci --omit=dev --ignore-scripts --no-audit --no-fund ${platform}`,
+        'rm package-lock.json',
+      ].join(' && '),
+    ],
+  };
+}
+
+/**
+ * Without the native modules the function would deploy and then fail on its first request, so a
+ * template synthesised without them carries a CloudFormation rule that always fails: creating or
+ * updating the stack stops with this explanation before anything changes.
+ */
+function refuseDeploymentWithoutNativeModules(fn: PlatformFunction, props: PlatformFunctionProps): void {
+  const message = `${props.entry} needs ${props.nativeModules!.join(', ')} built for linux-arm64, which this synthesis did not install: deploy with \`cdk deploy -c ${INSTALL_NATIVE_MODULES_CONTEXT}=true\` from a machine that can reach the npm registry`;
+  new CfnRule(fn, 'NativeModulesInstalled', {
+    assertions: [{ assert: Fn.conditionEquals('not-installed', 'installed'), assertDescription: message }],
+  });
+  Annotations.of(fn).addWarning(message);
 }
 
 /** NodejsFunction fails on a missing entry too, but without saying which module or why. */
@@ -122,7 +196,10 @@ function resourceEnvironment(access: ResourceAccess, stores: DataStores): Record
     environment[tables[name].envVar] = stores.tables[name].tableName;
   }
   for (const name of keysOf(access.buckets ?? {})) {
-    environment[buckets[name].envVar] = stores.buckets[name].bucketName;
+    const bucket: BucketDefinition = buckets[name];
+    environment[bucket.envVar] = stores.buckets[name].bucketName;
+    const publicUrl = stores.publicUrls[name];
+    if (bucket.publicUrlEnvVar && publicUrl) environment[bucket.publicUrlEnvVar] = publicUrl;
   }
   for (const name of keysOf(access.queues ?? {})) {
     environment[queues[name].envVar] = stores.queues[name].queue.queueUrl;

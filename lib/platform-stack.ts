@@ -1,6 +1,7 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { Aws, CfnOutput, CfnParameter, Fn, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { usagePlanEnvVars } from '../functions/auth/usage-plans.ts';
+import { OAUTH_APPS_USAGE_PLAN_ENV_VAR, usagePlanEnvVars } from '../functions/auth/usage-plans.ts';
+import { RIDER_SESSION_USAGE_KEY_ENV_VAR } from '../functions/riders/identity-provider.ts';
 import { buckets, queues, tables } from '../functions/platform/resources.ts';
 import { BIKESHARE_FEEDS_CONTEXT_KEY, BikeShareIngestion } from './bike-share.ts';
 import { DataStores } from './data-stores.ts';
@@ -8,7 +9,26 @@ import { EndpointFunctions } from './endpoint-functions.ts';
 import { GRAPH_SOURCES_CONTEXT_KEY, GraphRebuild, graphSourceUrls } from './graph-rebuild.ts';
 import { keysOf, pascalCase } from './naming.ts';
 import { PlatformApis } from './platform-apis.ts';
+import { RiderIdentity } from './rider-identity.ts';
 import { UsagePlans } from './usage-plans.ts';
+
+/** The one setting the operator supplies for each deployment, with the rules CloudFormation checks. */
+export const stackParameters = {
+  OAuthIssuerUrl: {
+    description:
+      '{base_url} as apps see it, e.g. https://api.spoke.example (the custom domain mapped to the base API, or its execute-api URL with the stage): the OAuth issuer and access-token audience, and the origin of the consent screen. No trailing slash.',
+    allowedPattern: '^https://[^/\\s]+(/[^\\s]*[^/\\s])?$',
+    constraintDescription: 'an https URL without a trailing slash',
+  },
+  MailFromAddress: {
+    description: 'The sender of sign-in codes and account mail (Cognito and the consent screen): an email address verified in Amazon SES in this region.',
+    allowedPattern: '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$',
+    constraintDescription: 'an email address',
+  },
+} as const;
+
+/** Where the platform's own rider app receives its codes (a private-use scheme, spec 5.5's form). */
+export const DEFAULT_RIDER_APP_CALLBACK = 'com.spoke.rider:/oauth/callback';
 
 export const STACK_NAME = 'SpokePlatform';
 
@@ -23,16 +43,38 @@ export class PlatformStack extends Stack {
   readonly apis: PlatformApis;
   readonly usagePlans: UsagePlans;
   readonly graphRebuild: GraphRebuild;
+  readonly riderIdentity: RiderIdentity;
   readonly bikeShare: BikeShareIngestion;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
     // Read first so a malformed context value fails before anything is built.
     const sourceUrls = graphSourceUrls(this.node.tryGetContext(GRAPH_SOURCES_CONTEXT_KEY));
+    const parameter = (name: keyof typeof stackParameters) => new CfnParameter(this, name, { type: 'String', ...stackParameters[name] }).valueAsString;
+    const issuerUrl = parameter('OAuthIssuerUrl');
+    const mailFrom = parameter('MailFromAddress');
+    const riderAppCallbackUrls = new CfnParameter(this, 'RiderAppCallbackUrls', {
+      type: 'CommaDelimitedList',
+      default: DEFAULT_RIDER_APP_CALLBACK,
+      description: "Where the platform's own rider apps receive authorization codes from the rider sign-in (comma-separated).",
+    }).valueAsList;
+    // Unique to this stack; no secret (the base API takes usage keys from the authorizer only).
+    const riderSessionsKeyValue = Fn.join('-', ['spoke-rider-sessions', Fn.select(2, Fn.split('/', Aws.STACK_ID))]);
+
     this.dataStores = new DataStores(this, 'DataStores');
-    this.functions = new EndpointFunctions(this, 'EndpointFunctions', { dataStores: this.dataStores });
+    this.riderIdentity = new RiderIdentity(this, 'RiderIdentity', { dataStores: this.dataStores, issuerUrl, mailFrom, riderAppCallbackUrls });
+    this.functions = new EndpointFunctions(this, 'EndpointFunctions', {
+      dataStores: this.dataStores,
+      // What the OAuth, rider and authorizer code reads (README, "Deployment settings").
+      environment: {
+        OAUTH_ISSUER: issuerUrl,
+        SPOKE_MAIL_FROM: mailFrom,
+        ...this.riderIdentity.functionEnvironment(),
+        [RIDER_SESSION_USAGE_KEY_ENV_VAR]: riderSessionsKeyValue,
+      },
+    });
     this.apis = new PlatformApis(this, 'Apis', { functions: this.functions });
-    this.usagePlans = new UsagePlans(this, 'UsagePlans', { api: this.apis.base });
+    this.usagePlans = new UsagePlans(this, 'UsagePlans', { api: this.apis.base, riderSessionsKeyValue });
     this.graphRebuild = new GraphRebuild(this, 'GraphRebuild', {
       dataStores: this.dataStores,
       sourceUrls,
@@ -52,6 +94,25 @@ export class PlatformStack extends Stack {
         value: this.usagePlans.plans[plan].usagePlanId,
         description: `${usagePlanEnvVars[plan]} ${plan} usage plan: the operator CLI adds ${plan} keys to it`,
       });
+    }
+    new CfnOutput(this, 'UsagePlanIdOauthApps', {
+      value: this.usagePlans.oauthApps.usagePlanId,
+      description: `${OAUTH_APPS_USAGE_PLAN_ENV_VAR} usage plan of third-party apps: the operator CLI adds each app's usage key to it`,
+    });
+    new CfnOutput(this, 'RiderUserPoolId', {
+      value: this.riderIdentity.userPool.userPoolId,
+      description: 'RIDER_USER_POOL_ID Cognito user pool of riders: the operator CLI puts riders in its admin group',
+    });
+    new CfnOutput(this, 'RiderAppClientId', {
+      value: this.riderIdentity.riderAppClient.userPoolClientId,
+      description: "Cognito app client of the platform's own rider apps (public, authorization code with PKCE)",
+    });
+    new CfnOutput(this, 'RiderSignInUrl', {
+      value: this.riderIdentity.domain.baseUrl(),
+      description: 'Cognito hosted sign-in of riders: /oauth2/authorize and /oauth2/token',
+    });
+    for (const [name, url] of Object.entries(this.dataStores.publicUrls)) {
+      new CfnOutput(this, `${pascalCase(name)}PublicUrl`, { value: url, description: `CDN in front of the ${name} bucket` });
     }
     for (const name of keysOf(tables)) {
       new CfnOutput(this, `${pascalCase(name)}TableName`, {

@@ -1,4 +1,4 @@
-import { Period, UsagePlan, type RestApi } from 'aws-cdk-lib/aws-apigateway';
+import { ApiKey, Period, UsagePlan, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { Construct } from 'constructs';
 import { FREE_PLAN_LIMITS } from '../functions/auth/api-keys.ts';
 import { plans, type Plan } from '../functions/auth/principal.ts';
@@ -45,9 +45,34 @@ export const usagePlanTiers = {
   },
 } as const satisfies Record<Plan, UsagePlanTier>;
 
+/**
+ * Usage plans of callers who are not customers' keys. Third-party apps acting for riders (OAuth
+ * access tokens) each have a usage key in `oauthApps`, added by the operator CLI when the app
+ * is registered (`clients create --aws`); each rider is held to 30/min, 600/h, 5,000/day per app
+ * by the platform's limiter. Riders' own sessions (spec 5.1) share one usage key in
+ * `riderSessions`, created here; each rider is held to their own limits (60/min, 1,200/h,
+ * 10,000/day) by the limiter, so this plan is only the ceiling on all riders together.
+ */
+export const callerUsagePlanTiers = {
+  oauthApps: {
+    rateLimit: 50,
+    burstLimit: 100,
+    requestsPerDay: 1_000_000,
+    description: 'Third-party apps with riders\' OAuth access tokens: per-app ceiling of 50 rps and 1M/day',
+  },
+  riderSessions: {
+    rateLimit: 200,
+    burstLimit: 400,
+    requestsPerDay: 5_000_000,
+    description: 'Riders\' own sessions on routing and reports, all riders together: 200 rps and 5M/day',
+  },
+} as const satisfies Record<string, UsagePlanTier>;
+
 export interface UsagePlansProps {
   /** The API whose deployment stage the plans meter. */
   readonly api: RestApi;
+  /** The value of the one usage key of riders' sessions (the authorizer returns it for them). */
+  readonly riderSessionsKeyValue: string;
 }
 
 /**
@@ -57,18 +82,28 @@ export interface UsagePlansProps {
  */
 export class UsagePlans extends Construct {
   readonly plans: Readonly<Record<Plan, UsagePlan>>;
+  readonly oauthApps: UsagePlan;
+  readonly riderSessions: UsagePlan;
+  readonly riderSessionsKey: ApiKey;
 
   constructor(scope: Construct, id: string, props: UsagePlansProps) {
     super(scope, id);
-    this.plans = mapKeys(plans, (plan) => {
-      const tier: UsagePlanTier = usagePlanTiers[plan];
-      return new UsagePlan(this, pascalCase(plan), {
-        name: `spoke-${plan}`,
+    const usagePlan = (planId: string, name: string, tier: UsagePlanTier) =>
+      new UsagePlan(this, planId, {
+        name: `spoke-${name}`,
         description: tier.description,
         throttle: { rateLimit: tier.rateLimit, burstLimit: tier.burstLimit },
         quota: { limit: tier.requestsPerDay, period: Period.DAY },
         apiStages: [{ api: props.api, stage: props.api.deploymentStage }],
       });
+    this.plans = mapKeys(plans, (plan) => usagePlan(pascalCase(plan), plan, usagePlanTiers[plan]));
+    this.oauthApps = usagePlan('OauthApps', 'oauth-apps', callerUsagePlanTiers.oauthApps);
+    this.riderSessions = usagePlan('RiderSessions', 'rider-sessions', callerUsagePlanTiers.riderSessions);
+    // Its value is no secret: with the key source AUTHORIZER only the authorizer's answer counts.
+    this.riderSessionsKey = new ApiKey(this, 'RiderSessionsKey', {
+      description: 'Meters riders\' own sessions on the base API (returned by the authorizer)',
+      value: props.riderSessionsKeyValue,
     });
+    this.riderSessions.addApiKey(this.riderSessionsKey);
   }
 }

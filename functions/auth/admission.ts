@@ -6,7 +6,9 @@ import type { Principal } from './principal.ts';
  * Which kinds of caller an endpoint admits, decided in one place for the authorizer and the
  * handlers' HTTP chain. An OAuth access token works only where the endpoint definition says
  * `oauthAccess` (spec 5.5: five endpoints); elsewhere on `{base_url}` it answers 401 and on
- * `{app_base_url}` 403 (spec 7). Rider endpoints want the identity provider's rider token.
+ * `{app_base_url}` 403 (spec 7). Rider endpoints want the identity provider's rider token;
+ * `credential` endpoints (routing, and reports when they arrive) take an API key or a rider's own
+ * session in its place (spec 5.1), each counted in its own bucket.
  */
 
 export const OAUTH_TOKEN_NOT_ACCEPTED = 'OAuth access tokens are not accepted by this endpoint';
@@ -27,6 +29,5 @@ export function admission(endpoint: EndpointDefinition, principal: Principal): A
   if (endpoint.auth === 'rider') {
     return principal.kind === 'rider' ? admitted : { admit: false, status: 401, error: RIDER_TOKEN_REQUIRED };
   }
-  // Rider sessions on the routing and report endpoints (spec 5.1) arrive with their own issue.
-  return principal.kind === 'apikey' ? admitted : { admit: false, status: 401, error: INVALID_CREDENTIALS };
+  return principal.kind === 'apikey' || principal.kind === 'rider' ? admitted : { admit: false, status: 401, error: INVALID_CREDENTIALS };
 }

@@ -39,10 +39,15 @@ export interface OAuthPrincipal {
   rateBucket: string;
 }
 
-/** A rider signed in to the platform's own apps with an identity-provider token (spec 4.6). */
+/**
+ * A rider signed in to the platform's own apps with an identity-provider token: on the rider
+ * endpoints (spec 4.6), and on the routing and report endpoints in place of an API key (spec 5.1).
+ */
 export interface RiderPrincipal {
   kind: 'rider';
   sub: string;
+  /** In the identity provider's `admin` group (`cognito:groups`): sees full profiles in search (spec 5.6). */
+  admin: boolean;
   limits: RateLimits;
   /** `rider:<sub>`. */
   rateBucket: string;
@@ -57,15 +62,19 @@ export type Principal = ApiKeyPrincipal | OAuthPrincipal | RiderPrincipal;
  */
 export const OAUTH_RIDER_LIMITS: RateLimits = { perMinute: 30, perHour: 600, perDay: 5_000 };
 
-/** Limits of a rider's own session on the rider endpoints. */
+/**
+ * Limits of a rider's own session, one bucket for everything the rider does: the rider endpoints
+ * and, without an API key, routing and reports (spec 5.1, 8: "higher rate limits" than the free
+ * plan's 10/100/1,000). Directions still cost one token per coordinate pair.
+ */
 export const RIDER_SESSION_LIMITS: RateLimits = { perMinute: 60, perHour: 1_200, perDay: 10_000 };
 
 export function oauthPrincipal(claims: { sub: string; clientId: string; scope: string; grantId: string }): OAuthPrincipal {
   return { kind: 'oauth', ...claims, limits: OAUTH_RIDER_LIMITS, rateBucket: `oauth:${claims.clientId}:${claims.sub}` };
 }
 
-export function riderPrincipal(sub: string): RiderPrincipal {
-  return { kind: 'rider', sub, limits: RIDER_SESSION_LIMITS, rateBucket: `rider:${sub}` };
+export function riderPrincipal(sub: string, options: { admin?: boolean } = {}): RiderPrincipal {
+  return { kind: 'rider', sub, admin: options.admin ?? false, limits: RIDER_SESSION_LIMITS, rateBucket: `rider:${sub}` };
 }
 
 /**
@@ -108,7 +117,7 @@ export function toAuthorizerContext(principal: Principal): AuthorizerContext {
         rateBucket: principal.rateBucket,
       };
     case 'rider':
-      return { kind: principal.kind, sub: principal.sub, ...limits, rateBucket: principal.rateBucket };
+      return { kind: principal.kind, sub: principal.sub, admin: principal.admin ? 'true' : 'false', ...limits, rateBucket: principal.rateBucket };
   }
 }
 
@@ -135,7 +144,7 @@ export function fromAuthorizerContext(context: Record<string, unknown> | null | 
         rateBucket: text('rateBucket'),
       };
     case 'rider':
-      return { kind: 'rider', sub: text('sub'), limits, rateBucket: text('rateBucket') };
+      return { kind: 'rider', sub: text('sub'), admin: text('admin') === 'true', limits, rateBucket: text('rateBucket') };
     default:
       return null;
   }

@@ -1,7 +1,8 @@
-import { BatchGetCommand, GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
 import { cities, cityForCoordinate } from '../../core/cities/index.ts';
 import { dynamo } from '../platform/aws.ts';
+import { batchGetItems } from '../platform/batch-get.ts';
 import { now } from '../platform/clock.ts';
 import { tableName, type TableName } from '../platform/resources.ts';
 import { nextId } from './ids.ts';
@@ -36,21 +37,9 @@ async function scanAll<T>(table: TableName): Promise<T[]> {
   return items;
 }
 
-/** Items by key, 100 keys per request as DynamoDB allows, retrying what it leaves unprocessed. */
+/** Items by key (functions/platform/batch-get.ts: 100 keys per request, retrying what DynamoDB leaves unprocessed). */
 export async function batchGet<T>(table: TableName, keyName: string, keys: readonly string[]): Promise<T[]> {
-  const unique = [...new Set(keys)];
-  const items: T[] = [];
-  for (let offset = 0; offset < unique.length; offset += 100) {
-    let request: Record<string, { Keys: Record<string, unknown>[] }> | undefined = {
-      [tableName(table)]: { Keys: unique.slice(offset, offset + 100).map((key) => ({ [keyName]: key })) },
-    };
-    while (request && Object.keys(request).length) {
-      const result = await dynamo().send(new BatchGetCommand({ RequestItems: request }));
-      items.push(...((result.Responses?.[tableName(table)] ?? []) as T[]));
-      request = result.UnprocessedKeys as typeof request;
-    }
-  }
-  return items;
+  return batchGetItems<T>(tableName(table), [...new Set(keys)].map((key) => ({ [keyName]: key })));
 }
 
 const timestamp = () => now().toISOString();

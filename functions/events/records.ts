@@ -226,17 +226,23 @@ export async function archiveEvent(id: number): Promise<EventItem> {
   return result.Attributes as EventItem;
 }
 
+/**
+ * The write that adds one ride to the event's `visits_total`, conditional on the event existing:
+ * `recordEventVisit` sends it alone, a ride's record sends it in the same transaction as the ride.
+ */
+export function eventVisitUpdate(id: number) {
+  return {
+    TableName: tableName('events'),
+    Key: { event_id: String(id) },
+    UpdateExpression: 'ADD visits_total :one',
+    ConditionExpression: 'attribute_exists(event_id)',
+    ExpressionAttributeValues: { ':one': 1 },
+  };
+}
+
 /** One more ride tied to the event (spec 2.3 `visits_total`). */
 export async function recordEventVisit(id: number): Promise<void> {
-  await dynamo().send(
-    new UpdateCommand({
-      TableName: tableName('events'),
-      Key: { event_id: String(id) },
-      UpdateExpression: 'ADD visits_total :one',
-      ConditionExpression: 'attribute_exists(event_id)',
-      ExpressionAttributeValues: { ':one': 1 },
-    }),
-  );
+  await dynamo().send(new UpdateCommand(eventVisitUpdate(id)));
 }
 
 /** Every event of a city, archived ones included (GSI `by-city`). */
@@ -324,4 +330,13 @@ export async function eventById(id: number | string): Promise<EventView | null> 
   const item = await getEventItem(numeric);
   if (!item) return null;
   return eventView(item, await contextFor([item]), nowMs());
+}
+
+/** Several full records at once (a page of rides tied to events): one batch read; ids without an event are missing from the map. */
+export async function eventsById(ids: readonly number[]): Promise<Map<number, EventView>> {
+  if (ids.length === 0) return new Map();
+  const items = await batchGet<EventItem>('events', 'event_id', ids.map(String));
+  const context = await contextFor(items);
+  const atMs = nowMs();
+  return new Map(items.map((item) => [item.id, eventView(item, context, atMs)]));
 }

@@ -2,13 +2,14 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import type { Principal } from '../auth/principal.ts';
-import { endpointDefinition } from '../platform/endpoints.ts';
+import { endpointDefinition, type HttpMethod } from '../platform/endpoints.ts';
 import { boundary } from './boundary.ts';
 import { admitCaller } from './middleware/admission.ts';
 import { allowMethods } from './middleware/allow-methods.ts';
 import { formBody } from './middleware/form-body.ts';
-import { handlerState, type HttpContext } from './middleware/http-state.ts';
+import { handlerState, type HttpContext, type HttpMiddleware } from './middleware/http-state.ts';
 import { jsonBody } from './middleware/json-body.ts';
+import { multipartBody } from './middleware/multipart-body.ts';
 import { noStore } from './middleware/no-store.ts';
 import { queryParameters } from './middleware/query.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
@@ -17,11 +18,12 @@ import { jsonResponse } from './responses.ts';
 
 /**
  * A JSON endpoint: the HTTP conventions every handler shares, composed from the small middy
- * middlewares in ./middleware/ (boundary.ts, then 405, body and query parsing, zod validation,
- * admission and rate limiting). A handler built with `endpoint()` only maps validated input to a
- * result, and throws domain errors that the boundary maps to answers (errors.ts). Bodies are
- * JSON, or form-encoded for the OAuth token and revocation endpoints, which also answer in
- * RFC 6749's error shape and are never cached. HTML pages use `page()` (page.ts).
+ * middlewares in ./middleware/ (boundary.ts, then 405, admission, body and query parsing, zod
+ * validation and rate limiting). A handler built with `endpoint()` only maps validated input to
+ * a result, and throws domain errors that the boundary maps to answers (errors.ts). Bodies are
+ * JSON, form-encoded for the OAuth token and revocation endpoints (which also answer in RFC
+ * 6749's error shape and are never cached), or multipart for file uploads; a GET's body is never
+ * parsed. HTML pages use `page()` (page.ts).
  */
 
 export interface EndpointRequest<Body, Query> {
@@ -48,8 +50,14 @@ export interface EndpointOptions<B extends z.ZodType, Q extends z.ZodType> {
   query?: Q;
   /** Rate-limit tokens a valid request takes; one unless the endpoint says otherwise. */
   cost?: (input: { body: z.output<B>; query: z.output<Q> }) => number;
-  /** `form`: `application/x-www-form-urlencoded`, as OAuth token and revocation requests are. */
-  bodyFormat?: 'json' | 'form';
+  /**
+   * `form`: `application/x-www-form-urlencoded`, as OAuth token and revocation requests are.
+   * `multipart`: `multipart/form-data` file uploads (multipart.ts); files longer than
+   * `maxFileBytes` answer 413.
+   */
+  bodyFormat?: 'json' | 'form' | 'multipart';
+  /** The longest file part a `multipart` body may carry; required with it. */
+  maxFileBytes?: number;
   /**
    * OAuth endpoint conventions (RFC 6749 5.1, 5.2): a malformed request answers 400
    * `{error: "invalid_request", error_description}` and no response may be cached.
@@ -77,11 +85,12 @@ export function endpoint<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodTy
   );
   if (options.oauth) chain.use(noStore());
   chain.use(allowMethods(definition.methods));
-  if (options.body) chain.use(options.bodyFormat === 'form' ? formBody() : jsonBody());
+  // A caller the endpoint does not admit learns nothing about its request rules: its 403 comes before any 400.
+  if (definition.auth !== 'public') chain.use(admitCaller(definition));
+  if (options.body) chain.use(bodyParser(options, definition.methods.filter((method) => method !== 'GET')));
   if (options.query) chain.use(queryParameters());
   chain.use(validate({ body: options.body, query: options.query }));
   if (definition.auth !== 'public') {
-    chain.use(admitCaller(definition));
     chain.use(rateLimit((http) => (options.cost ? options.cost({ body: http.body as z.output<B>, query: http.query as z.output<Q> }) : 1)));
   }
   return chain.handler(async (event, context) => {
@@ -96,4 +105,17 @@ export function endpoint<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodTy
     });
     return jsonResponse(result.status ?? 200, result.body, result.headers);
   }) as ApiHandler;
+}
+
+/** The middleware that parses the endpoint's body format, on the methods that carry a body (never a GET). */
+function bodyParser(options: Pick<EndpointOptions<z.ZodType, z.ZodType>, 'id' | 'bodyFormat' | 'maxFileBytes'>, methods: readonly HttpMethod[]): HttpMiddleware {
+  switch (options.bodyFormat ?? 'json') {
+    case 'json':
+      return jsonBody({ methods });
+    case 'form':
+      return formBody({ methods });
+    case 'multipart':
+      if (!options.maxFileBytes) throw new Error(`Endpoint ${options.id} takes multipart bodies without maxFileBytes`);
+      return multipartBody({ maxFileBytes: options.maxFileBytes, methods });
+  }
 }

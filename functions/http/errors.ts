@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { OAuthError } from '../oauth/errors.ts';
-import { DomainError, type RefusalKind } from '../platform/errors.ts';
+import { DomainError, FieldValidationError, LimitReachedError, type RefusalKind } from '../platform/errors.ts';
 import { GraphUnavailableError } from '../routing/errors.ts';
 
 /**
@@ -74,6 +74,19 @@ export function routingUnavailable(details: string, searchId?: string): HttpErro
 
 export const internalError = (): HttpError => new HttpError(500, { error: 'Internal server error' });
 
+/** 413: a request body part beyond the endpoint's size limit. */
+export function payloadTooLarge(error: string): HttpError {
+  return new HttpError(413, { error });
+}
+
+/**
+ * 400 whose body maps each field to its messages (spec 7: validation errors on profile update),
+ * plus `error` summarising them (the domain error's message) for clients that read only that.
+ */
+export function fieldValidationError(error: FieldValidationError): HttpError {
+  return new HttpError(400, { ...error.fields, error: error.message } as unknown as ErrorBody);
+}
+
 /**
  * The request itself is malformed: a body that does not parse, a field that breaks its rule, a
  * repeated parameter. Thrown by the HTTP chain's parsing and validation middlewares.
@@ -95,6 +108,9 @@ const REFUSAL_STATUS: Record<RefusalKind, number> = {
   'not-found': 404,
   conflict: 409,
   expired: 410,
+  'too-large': 413,
+  limited: 429,
+  failed: 500,
 };
 
 /** `api`: the spec's JSON; `oauth`: RFC 6749 5.2 for the token and revocation endpoints; `page`: an HTML error page. */
@@ -114,6 +130,11 @@ export function httpErrorOf(error: unknown, dialect: ErrorDialect = 'api'): Http
   if (error instanceof OAuthError) {
     const client = error.code === 'invalid_client';
     return new HttpError(client ? 401 : 400, { error: error.code, error_description: error.description }, client ? CLIENT_CHALLENGE : {});
+  }
+  if (error instanceof FieldValidationError) return fieldValidationError(error);
+  if (error instanceof LimitReachedError) {
+    const seconds = error.retryAfterSeconds;
+    return new HttpError(429, { error: error.message, retry_after_seconds: seconds }, { 'Retry-After': String(seconds) });
   }
   if (error instanceof DomainError) {
     return new HttpError(REFUSAL_STATUS[error.kind], { error: error.message, ...(error.details ? { details: error.details } : {}) });

@@ -31,6 +31,10 @@ export const tokenUrl = (): string => `${issuer()}/auth/v1/oauth/token`;
 export const revocationUrl = (): string => `${issuer()}/auth/v1/oauth/revoke`;
 export const jwksUrl = (): string => `${issuer()}/auth/v1/oauth/jwks`;
 
+/** Where the consent screen and its identity-provider callback sit under `{base_url}`. */
+export const consentPath = '/auth/v1/consent';
+export const idpCallbackPath = `${consentPath}/idp-callback`;
+
 /** `{consent_url}`: the consent screen the platform operates (spec intro). */
-export const consentUrl = (): string => process.env.OAUTH_CONSENT_URL ?? `${issuer()}/auth/v1/consent`;
+export const consentUrl = (): string => process.env.OAUTH_CONSENT_URL ?? `${issuer()}${consentPath}`;
 export const idpCallbackUrl = (): string => `${consentUrl()}/idp-callback`;

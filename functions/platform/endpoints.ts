@@ -56,6 +56,11 @@ export interface EndpointDefinition {
   readonly access: ResourceAccess;
   readonly memoryMb?: number;
   readonly timeoutSeconds?: number;
+  /**
+   * Packages with native code that are installed beside the function's bundle for the Lambda's
+   * platform (linux-arm64) instead of being bundled (lib/platform-function.ts).
+   */
+  readonly nativeModules?: readonly string[];
 }
 
 /** What every credentialed handler touches: the rate-limit counters. */
@@ -171,15 +176,65 @@ export const endpoints: readonly EndpointDefinition[] = [
     auth: 'public',
     access: {},
   },
-  // Rider endpoints (spec 4.6).
+  // Rider endpoints (spec 4.6); docs/riders.md.
   {
     id: 'user-profile',
     api: 'app',
     paths: ['/user'],
-    methods: ['GET'],
+    methods: ['GET', 'PATCH'],
     entry: 'functions/riders/user-handler.ts',
     auth: 'rider',
-    access: { ...rateLimited, tables: { ...rateLimited.tables, riders: 'read' } },
+    access: { tables: { ...rateLimited.tables, riders: 'readwrite', riderNameTrigrams: 'readwrite' } },
+  },
+  {
+    id: 'user-photo',
+    api: 'app',
+    paths: ['/user/upload-photo'],
+    methods: ['POST'],
+    entry: 'functions/riders/photo-handler.ts',
+    auth: 'rider',
+    access: { tables: { ...rateLimited.tables, riders: 'readwrite', imageUploads: 'readwrite' }, buckets: { photos: 'readwrite' } },
+    // sharp's native build for the Lambda's platform, installed beside the bundle.
+    nativeModules: ['sharp'],
+    memoryMb: 1769,
+    timeoutSeconds: 29,
+  },
+  {
+    id: 'user-rides',
+    api: 'app',
+    paths: ['/user/routes'],
+    methods: ['GET', 'POST'],
+    entry: 'functions/rides/rides-handler.ts',
+    auth: 'rider',
+    access: { tables: { ...rateLimited.tables, riders: 'read', rides: 'readwrite', events: 'readwrite', destinations: 'read', categories: 'read' } },
+    timeoutSeconds: 15,
+  },
+  {
+    id: 'user-ride',
+    api: 'app',
+    paths: ['/user/routes/{id}'],
+    methods: ['GET'],
+    entry: 'functions/rides/ride-handler.ts',
+    auth: 'rider',
+    access: { tables: { ...rateLimited.tables, riders: 'read', rides: 'read', events: 'read', destinations: 'read', categories: 'read' } },
+  },
+  {
+    id: 'user-stats',
+    api: 'app',
+    paths: ['/user/stats'],
+    methods: ['GET'],
+    entry: 'functions/rides/stats-handler.ts',
+    auth: 'rider',
+    access: { tables: { ...rateLimited.tables, riders: 'read', rides: 'read' } },
+  },
+  {
+    id: 'user-search',
+    api: 'app',
+    paths: ['/api/users/search'],
+    methods: ['GET'],
+    entry: 'functions/riders/search-handler.ts',
+    auth: 'rider',
+    access: { tables: { ...rateLimited.tables, riders: 'read', riderNameTrigrams: 'read' } },
   },
   // Bike-share availability (spec 4.7): snapshots written by the ingestion (lib/bike-share.ts).
   {
@@ -217,6 +272,13 @@ export const authorizerEntry = 'functions/auth/authorizer-handler.ts';
 export const authorizerAccess: ResourceAccess = {
   tables: { apiKeys: 'read', oauthClients: 'read', oauthGrants: 'read', oauthSigningKeys: 'read' },
 };
+
+/**
+ * The identity provider's post-authentication trigger (Cognito `PostAuthentication`; the local
+ * identity provider calls it too): creates a rider's account on first sign-in.
+ */
+export const riderSignInTriggerEntry = 'functions/riders/sign-in-trigger.ts';
+export const riderSignInTriggerAccess: ResourceAccess = { tables: { riders: 'readwrite', riderNameTrigrams: 'readwrite' } };
 
 /**
  * The endpoint an authorizer event is for, by its API Gateway resource path. Resource paths of

@@ -16,7 +16,13 @@ export type RefusalKind =
   /** It is no longer in a state that allows this (already decided, already used). */
   | 'conflict'
   /** It existed and has expired. */
-  | 'expired';
+  | 'expired'
+  /** It is larger than the domain accepts (an upload beyond its size limit). */
+  | 'too-large'
+  /** The caller has used up an allowance of the domain's own; `LimitReachedError` says when it renews. */
+  | 'limited'
+  /** The domain could not complete it for a reason of its own, already logged where it happened. */
+  | 'failed';
 
 export class DomainError extends Error {
   constructor(
@@ -35,5 +41,27 @@ export class DomainError extends Error {
 export class NotFoundError extends DomainError {
   constructor(message: string) {
     super('not-found', message);
+  }
+}
+
+/** An input refused field by field (spec 7: a profile update's validation body maps each field to its messages). */
+export class FieldValidationError extends DomainError {
+  constructor(readonly fields: Record<string, string[]>) {
+    super(
+      'invalid',
+      Object.entries(fields)
+        .map(([field, messages]) => `${field}: ${messages.join(' ')}`)
+        .join('; '),
+    );
+  }
+}
+
+/** An allowance the domain counts itself is used up (spec 8: image uploads per day); it renews after `retryAfterSeconds`. */
+export class LimitReachedError extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('limited', message);
   }
 }

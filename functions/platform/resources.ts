@@ -18,6 +18,17 @@ export interface IndexDefinition {
   readonly sortKey?: KeyDefinition;
 }
 
+/**
+ * A local secondary index: the table's partition key with another sort key, readable with
+ * strongly consistent reads. `include` projects only those attributes (beside the keys); without
+ * it every attribute is projected.
+ */
+export interface LocalIndexDefinition {
+  readonly name: string;
+  readonly sortKey: KeyDefinition;
+  readonly include?: readonly string[];
+}
+
 export interface TableDefinition {
   /** Logical name; the local physical name is `<prefix>-<name>`. */
   readonly name: string;
@@ -27,12 +38,18 @@ export interface TableDefinition {
   /** Attribute holding a Unix-seconds expiry that DynamoDB TTL deletes after. */
   readonly ttlAttribute?: string;
   readonly indexes?: readonly IndexDefinition[];
+  readonly localIndexes?: readonly LocalIndexDefinition[];
   readonly purpose: string;
 }
 
 export interface BucketDefinition {
   readonly name: string;
   readonly envVar: string;
+  /**
+   * Objects are served to the public at `<URL>/<key>` (in AWS through a CDN in front of the
+   * still private bucket; locally straight from s3rver), with the base URL in this variable.
+   */
+  readonly publicUrlEnvVar?: string;
   readonly purpose: string;
 }
 
@@ -153,6 +170,35 @@ export const tables = {
     partitionKey: { name: 'sequence', type: 'S' },
     purpose: 'One counter per kind of integer id (events, destinations, categories): the last id issued.',
   },
+  // Rider accounts (spec 2.1, 2.2, 4.6); docs/data-model.md describes keys and access patterns.
+  riderNameTrigrams: {
+    name: 'rider-name-trigrams',
+    envVar: 'TABLE_RIDER_NAME_TRIGRAMS',
+    partitionKey: { name: 'trigram', type: 'S' },
+    sortKey: { name: 'name_key', type: 'S' },
+    purpose: 'User search: one item per trigram of each rider\'s normalised name, written in the same transaction as the profile.',
+  },
+  imageUploads: {
+    name: 'image-uploads',
+    envVar: 'TABLE_IMAGE_UPLOADS',
+    partitionKey: { name: 'idp_user_id', type: 'S' },
+    ttlAttribute: 'expires_at',
+    purpose: 'Each rider\'s image uploads in the current 24-hour window, shared by every kind of image upload (spec 8).',
+  },
+  rides: {
+    name: 'rides',
+    envVar: 'TABLE_RIDES',
+    partitionKey: { name: 'idp_user_id', type: 'S' },
+    sortKey: { name: 'ride_id', type: 'N' },
+    localIndexes: [
+      {
+        name: 'by-date-started',
+        sortKey: { name: 'started_key', type: 'S' },
+        include: ['date_started', 'local_timezone', 'distance_traveled', 'duration_traveled', 'completed', 'city', 'destination_name'],
+      },
+    ],
+    purpose: 'Ride history (spec 2.2) under each rider, newest first through the date-started index, which also feeds the statistics.',
+  },
 } as const satisfies Record<string, TableDefinition>;
 
 export const buckets = {
@@ -164,7 +210,8 @@ export const buckets = {
   photos: {
     name: 'photos',
     envVar: 'BUCKET_PHOTOS',
-    purpose: 'Rider profile photos and other uploaded images.',
+    publicUrlEnvVar: 'PHOTOS_PUBLIC_URL',
+    purpose: 'Rider profile photos and other uploaded images, under unguessable keys, served through a CDN.',
   },
   bikeshare: {
     name: 'bikeshare',

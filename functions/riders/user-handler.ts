@@ -1,12 +1,25 @@
+import { z } from 'zod';
 import { endpoint } from '../http/endpoint.ts';
-import { NotFoundError } from '../platform/errors.ts';
-import { getRider, profileView } from './profiles.ts';
+import { FieldValidationError } from '../platform/errors.ts';
+import { riderOf } from './principal.ts';
+import { parseProfileUpdate } from './profile-update.ts';
+import { getRider, profileView, RiderNotFoundError, updateRider } from './profiles.ts';
 
-/** GET {app_base_url}/user/ (spec 4.6): the signed-in rider's own profile. */
-export const handler = endpoint({ id: 'user-profile' }, async ({ principal }) => {
-  // The chain admits only rider principals here (functions/auth/admission.ts).
-  if (principal?.kind !== 'rider') throw new Error('user-profile reached without a rider principal');
-  const profile = await getRider(principal.sub);
-  if (!profile) throw new NotFoundError('User not found');
-  return { body: profileView(profile) };
+/**
+ * GET {app_base_url}/user/: the signed-in rider's own profile (spec 4.6).
+ * PATCH {app_base_url}/user/: a partial update, only the fields sent (profile-update.ts has the rules).
+ * A rider without a profile is a `RiderNotFoundError` (404), from here or from `updateRider`.
+ */
+export const handler = endpoint({ id: 'user-profile', body: z.record(z.string(), z.unknown()).optional() }, async ({ principal, body }) => {
+  const rider = riderOf(principal);
+  // GET carries no body (endpoint() parses none); PATCH always has one.
+  if (body === undefined) {
+    const profile = await getRider(rider.sub);
+    if (!profile) throw new RiderNotFoundError();
+    return { body: profileView(profile) };
+  }
+  const parsed = parseProfileUpdate(body);
+  if (!parsed.ok) throw new FieldValidationError(parsed.messages);
+  await updateRider(rider.sub, parsed.changes);
+  return { body: { status: 'success', updated_fields: parsed.fields } };
 });

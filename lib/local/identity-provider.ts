@@ -13,8 +13,12 @@ import { escapeHtml } from '../../functions/oauth/views.ts';
  * platform verifies them with the same code it uses for Cognito (functions/riders/identity-provider.ts).
  *
  * Users and the signing key live under `<state dir>/identity-provider/` (passwords as scrypt
- * hashes). An admin endpoint, guarded by a secret written to the local platform's info file,
- * creates users, as Cognito's AdminCreateUser does; the platform's own code never calls it.
+ * hashes). Admin endpoints, guarded by a secret written to the local platform's info file, do
+ * what Cognito's admin API does for the operator: create users (AdminCreateUser), list them
+ * (ListUsers) and put them in or out of a group (AdminAddUserToGroup, AdminRemoveUserFromGroup);
+ * a user's groups are in their tokens' `cognito:groups`, as in Cognito. The platform's own code
+ * never calls them. Like a Cognito user pool, it runs a post-authentication trigger on every
+ * sign-in (`onSignIn`); when the trigger fails, so does the sign-in.
  */
 
 export const CONSENT_CLIENT_ID = 'spoke-consent';
@@ -30,6 +34,7 @@ interface StoredUser {
   email: string;
   name: string;
   password_hash: string;
+  groups?: string[];
 }
 
 interface PendingCode {
@@ -47,7 +52,15 @@ export interface LocalUser {
   sub: string;
   email: string;
   name: string;
+  groups: string[];
 }
+
+/** Called after every successful sign-in, before a code is issued (Cognito's PostAuthentication trigger). */
+export type SignInTrigger = (user: LocalUser) => Promise<void>;
+
+const GROUP_PATTERN = /^[\p{L}\p{M}\p{S}\p{N}\p{P}]{1,128}$/u;
+
+const localUser = (user: StoredUser): LocalUser => ({ sub: user.sub, email: user.email, name: user.name, groups: user.groups ?? [] });
 
 function hashPassword(password: string): string {
   const salt = randomBytes(16);
@@ -112,6 +125,7 @@ export class LocalIdentityProvider {
   private userWrites: Promise<void> = Promise.resolve();
   private signingKey!: { kid: string; privateJwk: JWK; publicJwk: JWK };
   private url = '';
+  private signInTrigger: SignInTrigger | undefined;
 
   constructor(
     stateDir: string,
@@ -147,6 +161,11 @@ export class LocalIdentityProvider {
     this.url = url;
   }
 
+  /** The post-authentication trigger, run on every sign-in. */
+  onSignIn(trigger: SignInTrigger): void {
+    this.signInTrigger = trigger;
+  }
+
   /** Registers an app client (public, PKCE) and the redirect URIs it may use. */
   allowClient(clientId: string, redirectUris: readonly string[]): void {
     this.clients.set(clientId, redirectUris);
@@ -154,17 +173,45 @@ export class LocalIdentityProvider {
 
   checkPassword(email: string, password: string): LocalUser | null {
     const user = this.users.find((candidate) => candidate.email === email.trim().toLowerCase());
-    return user && passwordMatches(password, user.password_hash) ? { sub: user.sub, email: user.email, name: user.name } : null;
+    return user && passwordMatches(password, user.password_hash) ? localUser(user) : null;
+  }
+
+  findUser(email: string): LocalUser | null {
+    const user = this.users.find((candidate) => candidate.email === email.trim().toLowerCase());
+    return user ? localUser(user) : null;
+  }
+
+  listUsers(): LocalUser[] {
+    return this.users.map(localUser);
+  }
+
+  /** Puts a user in a group or takes them out; tokens issued from then on say so. Null for an unknown user. */
+  async setGroupMembership(email: string, group: string, member: boolean): Promise<LocalUser | null> {
+    const user = this.users.find((candidate) => candidate.email === email.trim().toLowerCase());
+    if (!user) return null;
+    const groups = new Set(user.groups ?? []);
+    if (member) groups.add(group);
+    else groups.delete(group);
+    const updated: StoredUser = { ...user, groups: [...groups].sort() };
+    this.users = this.users.map((candidate) => (candidate === user ? updated : candidate));
+    await this.persistUsers();
+    return localUser(updated);
   }
 
   /** Creates a user, or sets the password and name of an existing one. */
   async saveUser(input: { email: string; name: string; password: string }): Promise<LocalUser> {
     const email = input.email.trim().toLowerCase();
     const existing = this.users.find((candidate) => candidate.email === email);
-    const user: StoredUser = { sub: existing?.sub ?? randomUUID(), email, name: input.name, password_hash: hashPassword(input.password) };
+    const user: StoredUser = {
+      sub: existing?.sub ?? randomUUID(),
+      email,
+      name: input.name,
+      password_hash: hashPassword(input.password),
+      ...(existing?.groups?.length ? { groups: existing.groups } : {}),
+    };
     this.users = [...this.users.filter((candidate) => candidate.email !== email), user];
     await this.persistUsers();
-    return { sub: user.sub, email, name: user.name };
+    return localUser(user);
   }
 
   /** Writes the user file atomically, one write at a time (concurrent saves would race on the temporary file). */
@@ -195,6 +242,11 @@ export class LocalIdentityProvider {
           return await this.token(new URLSearchParams(await readBody(request)), response);
         case 'POST /admin/users':
           return await this.adminCreateUser(request, response);
+        case 'GET /admin/users':
+          if (this.adminAuthorized(request, response)) sendJson(response, 200, { users: this.listUsers() });
+          return;
+        case 'POST /admin/group-membership':
+          return await this.adminGroupMembership(request, response);
         default:
           return sendJson(response, 404, { error: 'not_found' });
       }
@@ -242,6 +294,16 @@ export class LocalIdentityProvider {
     const user = this.checkPassword(email, password);
     if (!user) {
       return send(response, 401, signInPage(form, 'Incorrect email or password.'), { 'Content-Type': 'text/html; charset=utf-8' });
+    }
+    if (this.signInTrigger) {
+      try {
+        await this.signInTrigger(user);
+      } catch {
+        // Cognito answers a failing trigger with "PostAuthentication failed with error ..." and no tokens.
+        return send(response, 500, signInPage(form, 'Sign-in failed: the post-authentication trigger failed. Try again.'), {
+          'Content-Type': 'text/html; charset=utf-8',
+        });
+      }
     }
     const code = randomBytes(24).toString('base64url');
     const now = Math.floor(Date.now() / 1000);
@@ -295,6 +357,7 @@ export class LocalIdentityProvider {
       email_verified: true,
       name: user.name,
       'cognito:username': user.sub,
+      ...(user.groups?.length ? { 'cognito:groups': user.groups } : {}),
       ...(pending.nonce ? { nonce: pending.nonce } : {}),
     });
     const accessToken = await sign({
@@ -304,14 +367,33 @@ export class LocalIdentityProvider {
       auth_time: pending.authTime,
       username: user.sub,
       jti: randomUUID(),
+      ...(user.groups?.length ? { 'cognito:groups': user.groups } : {}),
     });
     sendJson(response, 200, { id_token: idToken, access_token: accessToken, token_type: 'Bearer', expires_in: TOKEN_SECONDS });
   }
 
-  private async adminCreateUser(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  /** Whether the request carries the admin secret; answers 401 when it does not. */
+  private adminAuthorized(request: IncomingMessage, response: ServerResponse): boolean {
     const presented = Buffer.from(request.headers.authorization ?? '');
     const expected = Buffer.from(`Bearer ${this.adminSecret}`);
-    if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return sendJson(response, 401, { error: 'unauthorized' });
+    if (presented.length === expected.length && timingSafeEqual(presented, expected)) return true;
+    sendJson(response, 401, { error: 'unauthorized' });
+    return false;
+  }
+
+  private async adminGroupMembership(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (!this.adminAuthorized(request, response)) return;
+    const body = JSON.parse(await readBody(request)) as { email?: unknown; group?: unknown; member?: unknown };
+    if (typeof body.email !== 'string' || typeof body.group !== 'string' || !GROUP_PATTERN.test(body.group) || typeof body.member !== 'boolean') {
+      return sendJson(response, 400, { error: 'email, group and member (true or false) are required' });
+    }
+    const user = await this.setGroupMembership(body.email, body.group, body.member);
+    if (!user) return sendJson(response, 404, { error: 'UserNotFoundException' });
+    sendJson(response, 200, user);
+  }
+
+  private async adminCreateUser(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (!this.adminAuthorized(request, response)) return;
     const body = JSON.parse(await readBody(request)) as { email?: unknown; name?: unknown; password?: unknown };
     if (typeof body.email !== 'string' || typeof body.name !== 'string' || typeof body.password !== 'string' || body.password.length < 8) {
       return sendJson(response, 400, { error: 'email, name and a password of at least 8 characters are required' });

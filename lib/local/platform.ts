@@ -4,13 +4,16 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { projectRoot } from '../../core/paths.ts';
+import type { Context, PostAuthenticationTriggerEvent } from 'aws-lambda';
+import { riderSignInTriggerEntry } from '../../functions/platform/endpoints.ts';
 import { queues } from '../../functions/platform/resources.ts';
+import { RIDER_SESSION_USAGE_KEY_ENV_VAR } from '../../functions/riders/identity-provider.ts';
 import { startLocalBikeShare } from './bikeshare.ts';
 import { createGateway } from './gateway.ts';
-import { CONSENT_CLIENT_ID, LocalIdentityProvider, RIDER_APP_CLIENT_ID, RIDER_APP_REDIRECT_URI } from './identity-provider.ts';
-import { enableConcurrentInvocations } from './invocations.ts';
+import { CONSENT_CLIENT_ID, LocalIdentityProvider, RIDER_APP_CLIENT_ID, RIDER_APP_REDIRECT_URI, type LocalUser } from './identity-provider.ts';
+import { enableConcurrentInvocations, invoke } from './invocations.ts';
 import { functionEnvironment, provisionResources } from './provision.ts';
-import { LOCAL_ACCOUNT, LocalQueue } from './queue.ts';
+import { lambdaContext, LOCAL_ACCOUNT, LocalQueue } from './queue.ts';
 import { closeServer, listen, startDynamo, startS3 } from './servers.ts';
 import { sqsRequestListener } from './sqs-endpoint.ts';
 
@@ -90,6 +93,22 @@ export function identityEnvironment(urls: { base: string; idp: string }): Record
     RIDER_IDP_TOKEN_URL: `${urls.idp}/oauth2/token`,
     RIDER_IDP_CONSENT_CLIENT_ID: CONSENT_CLIENT_ID,
     RIDER_IDP_APP_CLIENT_IDS: RIDER_APP_CLIENT_ID,
+    // The local gateway only checks that the authorizer names a usage key; AWS meters by it.
+    [RIDER_SESSION_USAGE_KEY_ENV_VAR]: 'local-rider-sessions',
+  };
+}
+
+/** The event Cognito sends its PostAuthentication trigger, for a local identity-provider user. */
+function postAuthenticationEvent(user: LocalUser, clientId: string): PostAuthenticationTriggerEvent {
+  return {
+    version: '1',
+    triggerSource: 'PostAuthentication_Authentication',
+    region: 'local',
+    userPoolId: 'local',
+    userName: user.sub,
+    callerContext: { awsSdkVersion: 'local', clientId },
+    request: { userAttributes: { sub: user.sub, email: user.email, email_verified: 'true', name: user.name }, newDeviceUsed: false },
+    response: {},
   };
 }
 
@@ -110,7 +129,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
       for (const folder of ['dynamodb', 's3', 'identity-provider']) await rm(join(options.stateDir, folder), { recursive: true, force: true });
     }
     const dynamo = await startDynamo(join(options.stateDir, 'dynamodb'), target('dynamodb'));
-    stops.push(() => closeServer(dynamo.server));
+    stops.push(() => dynamo.close());
     const s3 = await startS3(join(options.stateDir, 's3'), target('s3'));
     stops.push(() => s3.server.close());
 
@@ -157,6 +176,16 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     identityProvider.setUrl(urls.idp);
     identityProvider.allowClient(CONSENT_CLIENT_ID, [`${urls.base}/auth/v1/consent/idp-callback`]);
     identityProvider.allowClient(RIDER_APP_CLIENT_ID, [RIDER_APP_REDIRECT_URI]);
+    const signInTrigger = (await load(riderSignInTriggerEntry)).handler as (event: PostAuthenticationTriggerEvent, context: Context) => Promise<unknown>;
+    identityProvider.onSignIn(async (user) => {
+      try {
+        const context = lambdaContext('rider-sign-in', 5);
+        await invoke(context, () => signInTrigger(postAuthenticationEvent(user, 'local'), context));
+      } catch (error) {
+        log(`identity provider: sign-in trigger failed: ${(error as Error).message}`);
+        throw error;
+      }
+    });
     Object.assign(process.env, identityEnvironment(urls));
 
     return { urls, queues: localQueues, identityProvider, stop };

@@ -35,7 +35,12 @@ function keySchema(partitionKey: KeyDefinition, sortKey?: KeyDefinition): KeySch
 }
 
 function attributeDefinitions(table: TableDefinition): AttributeDefinition[] {
-  const keys = [table.partitionKey, table.sortKey, ...(table.indexes ?? []).flatMap((index) => [index.partitionKey, index.sortKey])];
+  const keys = [
+    table.partitionKey,
+    table.sortKey,
+    ...(table.indexes ?? []).flatMap((index) => [index.partitionKey, index.sortKey]),
+    ...(table.localIndexes ?? []).map((index) => index.sortKey),
+  ];
   const byName = new Map<string, AttributeDefinition>();
   for (const key of keys) if (key) byName.set(key.name, { AttributeName: key.name, AttributeType: key.type });
   return [...byName.values()];
@@ -50,6 +55,7 @@ async function ensureTable(client: DynamoDBClient, table: TableDefinition): Prom
     if (!(error instanceof ResourceNotFoundException)) throw error;
   }
   const indexes = table.indexes ?? [];
+  const localIndexes = table.localIndexes ?? [];
   await client.send(
     new CreateTableCommand({
       TableName: name,
@@ -62,6 +68,17 @@ async function ensureTable(client: DynamoDBClient, table: TableDefinition): Prom
               IndexName: index.name,
               KeySchema: keySchema(index.partitionKey, index.sortKey),
               Projection: { ProjectionType: 'ALL' },
+            })),
+          }
+        : {}),
+      ...(localIndexes.length
+        ? {
+            LocalSecondaryIndexes: localIndexes.map((index) => ({
+              IndexName: index.name,
+              KeySchema: keySchema(table.partitionKey, index.sortKey),
+              Projection: index.include
+                ? { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: [...index.include] }
+                : { ProjectionType: 'ALL' as const },
             })),
           }
         : {}),
@@ -105,8 +122,15 @@ export function functionEnvironment(endpoints: { dynamodb: string; s3: string; s
     // Signing keys in the local state, sign-in codes to the log: no KMS or SES on this machine.
     OAUTH_KEY_CUSTODY: 'local',
     SPOKE_MAIL: 'log',
+    // Rides get deterministic, clearly labelled weather instead of calling a weather service.
+    WEATHER_PROVIDER: 'offline',
   };
   for (const table of Object.values(tables)) environment[table.envVar] = localTableName(table);
-  for (const bucket of Object.values(buckets)) environment[bucket.envVar] = localBucketName(bucket);
+  for (const definition of Object.values(buckets)) {
+    const bucket: BucketDefinition = definition;
+    environment[bucket.envVar] = localBucketName(bucket);
+    // s3rver serves objects by path to anyone, which stands in for the CDN in front of the bucket.
+    if (bucket.publicUrlEnvVar) environment[bucket.publicUrlEnvVar] = `${endpoints.s3}/${localBucketName(bucket)}`;
+  }
   return environment;
 }

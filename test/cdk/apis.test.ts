@@ -3,7 +3,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { FREE_PLAN_LIMITS } from '../../functions/auth/api-keys.ts';
 import { plans } from '../../functions/auth/principal.ts';
-import { usagePlanEnvVars } from '../../functions/auth/usage-plans.ts';
+import { OAUTH_APPS_USAGE_PLAN_ENV_VAR, usagePlanEnvVars } from '../../functions/auth/usage-plans.ts';
 import { endpoints, versionedFamilies, type ApiName } from '../../functions/platform/endpoints.ts';
 import { buckets, tables } from '../../functions/platform/resources.ts';
 import { gatewayResponses } from '../../lib/gateway-responses.ts';
@@ -122,10 +122,12 @@ describe('gateway responses', () => {
 });
 
 describe('usage plans', () => {
-  it('one plan per key plan, bound to the base API stage', () => {
-    platform().template.resourceCountIs('AWS::ApiGateway::UsagePlan', plans.length);
-    for (const plan of plans) {
-      const properties = platform().resources[logicalId(platform().stack.usagePlans.plans[plan])]!.Properties!;
+  it('one plan per key plan, one for third-party apps and one for riders\' sessions, each bound to the base API stage', () => {
+    const { usagePlans } = platform().stack;
+    const all = [...plans.map((plan) => usagePlans.plans[plan]), usagePlans.oauthApps, usagePlans.riderSessions];
+    platform().template.resourceCountIs('AWS::ApiGateway::UsagePlan', all.length);
+    for (const plan of all) {
+      const properties = platform().resources[logicalId(plan)]!.Properties!;
       const stages = properties['ApiStages'] as { ApiId: unknown; Stage: unknown }[];
       expect(stages).toHaveLength(1);
       expect(refersTo(stages[0]!.ApiId, logicalId(api('base')))).toBe(true);
@@ -140,8 +142,18 @@ describe('usage plans', () => {
     expect(properties['Throttle']).toEqual({ RateLimit: 1, BurstLimit: FREE_PLAN_LIMITS.perMinute });
   });
 
-  it('no API key is in the template: the operator CLI creates them', () => {
-    platform().template.resourceCountIs('AWS::ApiGateway::ApiKey', 0);
+  it("holds one API key, riders' sessions', whose value the authorizer returns; the operator CLI creates customers'", () => {
+    const { usagePlans, functions } = platform().stack;
+    platform().template.resourceCountIs('AWS::ApiGateway::ApiKey', 1);
+    const key = platform().resources[logicalId(usagePlans.riderSessionsKey)]!.Properties!;
+    const authorizer = platform().resources[logicalId(functions.authorizer.function)]!.Properties!;
+    expect(key['Value']).toEqual((authorizer['Environment'] as { Variables: Record<string, unknown> }).Variables['RIDER_SESSION_USAGE_KEY']);
+    expect(JSON.stringify(key['Value'])).toContain('AWS::StackId');
+    platform().template.hasResourceProperties('AWS::ApiGateway::UsagePlanKey', {
+      KeyId: { Ref: logicalId(usagePlans.riderSessionsKey) },
+      UsagePlanId: { Ref: logicalId(usagePlans.riderSessions) },
+      KeyType: 'API_KEY',
+    });
   });
 });
 
@@ -159,6 +171,9 @@ describe('outputs', () => {
       expect(output.Value).toEqual({ Ref: logicalId(platform().stack.usagePlans.plans[plan]) });
       expect(output.Description?.split(' ')[0]).toBe(usagePlanEnvVars[plan]);
     }
+    const apps = outputs()['UsagePlanIdOauthApps']!;
+    expect(apps.Value).toEqual({ Ref: logicalId(platform().stack.usagePlans.oauthApps) });
+    expect(apps.Description?.split(' ')[0]).toBe(OAUTH_APPS_USAGE_PLAN_ENV_VAR);
   });
 
   it('each table and bucket name, named after its resources.ts variable', () => {

@@ -3,25 +3,27 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { cityIds } from '../../core/cities/cities.ts';
-import { authorizerAccess, endpoints, type ResourceAccess } from '../../functions/platform/endpoints.ts';
-import { buckets, queues, tables } from '../../functions/platform/resources.ts';
+import { authorizerAccess, endpoints, riderSignInTriggerAccess, type ResourceAccess } from '../../functions/platform/endpoints.ts';
+import { buckets, queues, tables, type BucketDefinition } from '../../functions/platform/resources.ts';
 import { DEFAULT_GRAPH_SOURCE_URLS } from '../../graph-builder/sources.ts';
 import { NIGHTLY_BUILD_MEMORY_MB } from '../../lib/graph-rebuild.ts';
 import { keysOf } from '../../lib/naming.ts';
 import { actionsOn, logicalId, platform, resourcesOfType, synthesizePlatform } from './platform-template.ts';
 
 /** Every function of the stack with the access it is declared to need. */
-function declaredFunctions(): { name: string; fn: NodejsFunction; access: ResourceAccess }[] {
-  const { functions, graphRebuild, bikeShare } = platform().stack;
+function declaredFunctions(): { name: string; fn: NodejsFunction; access: ResourceAccess; settings: boolean }[] {
+  const { functions, graphRebuild, riderIdentity, bikeShare } = platform().stack;
   return [
-    ...endpoints.map((endpoint) => ({ name: endpoint.id, fn: functions.forEndpoint(endpoint.id), access: endpoint.access })),
-    { name: 'authorizer', fn: functions.authorizer.function, access: authorizerAccess },
-    { name: 'fallback', fn: functions.fallback.function, access: {} },
-    { name: 'nightly graph build', fn: graphRebuild.builder.function, access: { buckets: { graphs: 'readwrite' } } },
+    ...endpoints.map((endpoint) => ({ name: endpoint.id, fn: functions.forEndpoint(endpoint.id), access: endpoint.access, settings: true })),
+    { name: 'authorizer', fn: functions.authorizer.function, access: authorizerAccess, settings: true },
+    { name: 'fallback', fn: functions.fallback.function, access: {}, settings: false },
+    { name: 'nightly graph build', fn: graphRebuild.builder.function, access: { buckets: { graphs: 'readwrite' } }, settings: false },
+    { name: 'rider sign-in trigger', fn: riderIdentity.signInTrigger.function, access: riderSignInTriggerAccess, settings: false },
     ...Object.entries(bikeShare.ingesters).map(([city, ingester]) => ({
       name: `bike-share ingestion ${city}`,
       fn: ingester.function,
       access: { buckets: { bikeshare: 'readwrite' } } satisfies ResourceAccess,
+      settings: false,
     })),
   ];
 }
@@ -65,11 +67,19 @@ describe('Lambda functions', () => {
   });
 
   it('each function sees exactly the resources it may access, under the variables of resources.ts', () => {
-    for (const { name, fn, access } of declaredFunctions()) {
+    const settings = Object.keys(platform().stack.functions.environment);
+    expect(settings.sort()).toEqual(
+      ['OAUTH_ISSUER', 'SPOKE_MAIL_FROM', 'RIDER_IDP_ISSUER', 'RIDER_IDP_JWKS_URI', 'RIDER_IDP_AUTHORIZE_URL', 'RIDER_IDP_TOKEN_URL', 'RIDER_IDP_CONSENT_CLIENT_ID', 'RIDER_IDP_APP_CLIENT_IDS', 'RIDER_SESSION_USAGE_KEY'].sort(),
+    );
+    for (const { name, fn, access, settings: withSettings } of declaredFunctions()) {
       const expected = [
         ...keysOf(access.tables ?? {}).map((table) => tables[table].envVar),
-        ...keysOf(access.buckets ?? {}).map((bucket) => buckets[bucket].envVar),
+        ...keysOf(access.buckets ?? {}).flatMap((bucket) => {
+          const definition: BucketDefinition = buckets[bucket];
+          return [definition.envVar, ...(definition.publicUrlEnvVar ? [definition.publicUrlEnvVar] : [])];
+        }),
         ...keysOf(access.queues ?? {}).map((queue) => queues[queue].envVar),
+        ...(withSettings ? settings : []),
         'POWERTOOLS_SERVICE_NAME',
         'NODE_OPTIONS',
       ];

@@ -3,7 +3,7 @@ import { HttpError, httpErrorOf, InvalidRequestError } from '../../functions/htt
 import { AuthorizeRefusal } from '../../functions/oauth/authorize.ts';
 import { ConsentRefusal } from '../../functions/oauth/consent.ts';
 import { OAuthError } from '../../functions/oauth/errors.ts';
-import { NotFoundError } from '../../functions/platform/errors.ts';
+import { DomainError, FieldValidationError, LimitReachedError, NotFoundError } from '../../functions/platform/errors.ts';
 import { GraphUnavailableError } from '../../functions/routing/errors.ts';
 
 /** The one mapping from what domain code and the HTTP chain throw to the caller's answer. */
@@ -18,6 +18,25 @@ describe('httpErrorOf', () => {
     expect(httpErrorOf(new AuthorizeRefusal('response_type must be code.'), 'page')).toMatchObject({
       status: 400,
       body: { error: 'This app sent a sign-in request that cannot be accepted', details: 'response_type must be code.' },
+    });
+  });
+
+  it('answers the refusals of uploads and allowances: too large, used up, failed', () => {
+    expect(httpErrorOf(new DomainError('too-large', 'file: must be at most 4 MB'))).toMatchObject({ status: 413, body: { error: 'file: must be at most 4 MB' } });
+    expect(httpErrorOf(new DomainError('failed', 'Upload failed'))).toMatchObject({ status: 500, body: { error: 'Upload failed' } });
+    expect(httpErrorOf(new LimitReachedError('Rate limit exceeded: 100 images per 24 hours', 3_600))).toMatchObject({
+      status: 429,
+      body: { error: 'Rate limit exceeded: 100 images per 24 hours', retry_after_seconds: 3_600 },
+      headers: { 'Retry-After': '3600' },
+    });
+  });
+
+  it('maps each field to its messages for an input refused field by field (spec 7, profile update)', () => {
+    const refusal = new FieldValidationError({ name: ['May not be blank.'], email: ['This field is read-only.'] });
+    expect(refusal).toBeInstanceOf(DomainError);
+    expect(httpErrorOf(refusal)).toMatchObject({
+      status: 400,
+      body: { name: ['May not be blank.'], email: ['This field is read-only.'], error: 'name: May not be blank.; email: This field is read-only.' },
     });
   });
 

@@ -115,11 +115,13 @@ describe('who may call what', () => {
     expect(admission(definition({ api: 'app', auth: 'rider' }), oauth)).toMatchObject({ admit: false, status: 403 });
   });
 
-  it('admits rider tokens on rider endpoints only, and API keys on keyed endpoints only', () => {
+  it('admits rider tokens on rider endpoints and, in place of a key, on every credential endpoint; API keys on keyed endpoints only', () => {
     expect(admission(definition({ api: 'app', auth: 'rider' }), rider)).toEqual({ admit: true });
     expect(admission(definition({ api: 'app', auth: 'rider' }), key)).toMatchObject({ admit: false, status: 401 });
     expect(admission(definition({}), key)).toEqual({ admit: true });
-    expect(admission(definition({}), rider)).toMatchObject({ admit: false, status: 401 });
+    // Spec 5.1: a rider's session on routing and reports, whether or not OAuth tokens are also accepted there.
+    expect(admission(definition({}), rider)).toEqual({ admit: true });
+    expect(admission(definition({ oauthAccess: true, paths: ['/reports'], methods: ['POST'] }), rider)).toEqual({ admit: true });
   });
 
   it('accepts OAuth tokens on directions and multi-modal (both paths), and nowhere else yet', () => {

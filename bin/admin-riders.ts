@@ -1,0 +1,130 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  AdminAddUserToGroupCommand,
+  AdminRemoveUserFromGroupCommand,
+  CognitoIdentityProviderClient,
+  ListUsersCommand,
+  ListUsersInGroupCommand,
+  type UserType,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { localStateDir } from '../core/paths.ts';
+import { RIDER_ADMIN_GROUP } from '../functions/riders/identity-provider.ts';
+import { getRider } from '../functions/riders/profiles.ts';
+
+/**
+ * `npm run admin -- riders …`: the admin role of riders (spec 5.6: admins see full profiles in
+ * search) is membership of the identity provider's `admin` group, which the rider's tokens then
+ * carry in `cognito:groups`. Locally that is the local identity provider's admin API; with
+ * --aws, Amazon Cognito's (AdminAddUserToGroup, AdminRemoveUserFromGroup, ListUsers), on the user
+ * pool in RIDER_USER_POOL_ID (a stack output). Tokens issued before a change keep their groups
+ * until they expire (an hour at most); the rider signs in again to get the new ones.
+ */
+
+export class RidersUsageError extends Error {}
+
+interface DirectoryUser {
+  sub: string;
+  email: string;
+  name: string;
+  groups: string[];
+}
+
+interface RiderDirectory {
+  setGroup(email: string, member: boolean): Promise<DirectoryUser | null>;
+  list(): Promise<DirectoryUser[]>;
+}
+
+async function localDirectory(): Promise<RiderDirectory> {
+  const infoFile = join(localStateDir(), 'local-platform.json');
+  let idp: { url: string; admin_secret: string };
+  try {
+    idp = (JSON.parse(await readFile(infoFile, 'utf8')) as { identity_provider: typeof idp }).identity_provider;
+  } catch {
+    throw new RidersUsageError(`No local platform found (${infoFile} is missing). Start it with \`npm start\`, or pass --aws.`);
+  }
+  const request = async (path: string, init: RequestInit = {}) => {
+    const response = await fetch(`${idp.url}${path}`, {
+      ...init,
+      headers: { Authorization: `Bearer ${idp.admin_secret}`, 'Content-Type': 'application/json' },
+    });
+    return { status: response.status, body: (await response.json()) as unknown };
+  };
+  return {
+    async setGroup(email, member) {
+      const answer = await request('/admin/group-membership', { method: 'POST', body: JSON.stringify({ email, group: RIDER_ADMIN_GROUP, member }) });
+      if (answer.status === 404) return null;
+      if (answer.status !== 200) throw new Error(`The local identity provider answered ${answer.status}`);
+      return answer.body as DirectoryUser;
+    },
+    async list() {
+      return ((await request('/admin/users')).body as { users: DirectoryUser[] }).users;
+    },
+  };
+}
+
+function cognitoDirectory(): RiderDirectory {
+  const userPoolId = process.env.RIDER_USER_POOL_ID;
+  if (!userPoolId) throw new RidersUsageError('Set RIDER_USER_POOL_ID to the riders\' user pool id (stack output RiderUserPoolId)');
+  const client = new CognitoIdentityProviderClient({});
+  const attribute = (user: UserType, name: string) => user.Attributes?.find((candidate) => candidate.Name === name)?.Value ?? '';
+  const userOf = (user: UserType, groups: string[]): DirectoryUser => ({ sub: attribute(user, 'sub'), email: attribute(user, 'email'), name: attribute(user, 'name'), groups });
+  const adminUsernames = async (): Promise<Set<string>> => {
+    const names = new Set<string>();
+    let token: string | undefined;
+    do {
+      const page = await client.send(new ListUsersInGroupCommand({ UserPoolId: userPoolId, GroupName: RIDER_ADMIN_GROUP, NextToken: token }));
+      for (const user of page.Users ?? []) names.add(user.Username!);
+      token = page.NextToken;
+    } while (token);
+    return names;
+  };
+  return {
+    async setGroup(email, member) {
+      const found = await client.send(new ListUsersCommand({ UserPoolId: userPoolId, Filter: `email = "${email.replace(/["\\]/g, '')}"`, Limit: 1 }));
+      const user = found.Users?.[0];
+      if (!user) return null;
+      const input = { UserPoolId: userPoolId, Username: user.Username!, GroupName: RIDER_ADMIN_GROUP };
+      await client.send(member ? new AdminAddUserToGroupCommand(input) : new AdminRemoveUserFromGroupCommand(input));
+      return userOf(user, member ? [RIDER_ADMIN_GROUP] : []);
+    },
+    async list() {
+      const admins = await adminUsernames();
+      const users: DirectoryUser[] = [];
+      let token: string | undefined;
+      do {
+        const page = await client.send(new ListUsersCommand({ UserPoolId: userPoolId, PaginationToken: token }));
+        for (const user of page.Users ?? []) users.push(userOf(user, admins.has(user.Username!) ? [RIDER_ADMIN_GROUP] : []));
+        token = page.PaginationToken;
+      } while (token);
+      return users;
+    },
+  };
+}
+
+export async function ridersCommand(command: string | undefined, email: string | undefined, aws: boolean): Promise<void> {
+  const directory = aws ? cognitoDirectory() : await localDirectory();
+  switch (command) {
+    case 'grant-admin':
+    case 'revoke-admin': {
+      if (!email) throw new RidersUsageError(`Usage: admin riders ${command} <email>`);
+      const user = await directory.setGroup(email, command === 'grant-admin');
+      if (!user) throw new RidersUsageError(`No rider with the email ${email}`);
+      console.log(
+        command === 'grant-admin'
+          ? `${user.email} is an admin: tokens issued from now on carry cognito:groups ["${RIDER_ADMIN_GROUP}"] (sign in again to get one).`
+          : `${user.email} is no longer an admin once their current token expires (an hour at most).`,
+      );
+      return;
+    }
+    case 'list': {
+      for (const user of await directory.list()) {
+        const account = (await getRider(user.sub)) ? 'account' : 'no account yet';
+        console.log([user.sub, user.groups.includes(RIDER_ADMIN_GROUP) ? 'admin' : 'rider', account.padEnd(14), user.email, user.name].join('  '));
+      }
+      return;
+    }
+    default:
+      throw new RidersUsageError('Usage: admin riders grant-admin|revoke-admin <email> | admin riders list');
+  }
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { endpoint } from '../http/endpoint.ts';
+import { riderOf } from '../riders/principal.ts';
+import { getRider, RiderNotFoundError } from '../riders/profiles.ts';
+import { createRide, listRides } from './records.ts';
+import { newRideBody } from './request.ts';
+
+/**
+ * GET {app_base_url}/user/routes/?page=&limit=: the rider's history, newest first (spec 4.6).
+ * POST {app_base_url}/user/routes/: records a ride, with the weather at its start captured now.
+ * docs/riders.md has both shapes.
+ */
+
+export const DEFAULT_PAGE_SIZE = 10;
+export const MAX_PAGE_SIZE = 50;
+const MAX_PAGE = 10_000;
+
+const wholeNumber = (name: string, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, `must be a whole number`)
+    .transform(Number)
+    .refine((value) => value >= 1, `must be at least 1`)
+    .refine((value) => value <= max, `must be at most ${max}${name === 'limit' ? ' (the largest page)' : ''}`);
+
+const query = z.object({
+  page: wholeNumber('page', MAX_PAGE).default(1),
+  limit: wholeNumber('limit', MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+});
+
+export const handler = endpoint({ id: 'user-rides', body: newRideBody.optional(), query }, async ({ principal, body, query: { page, limit } }) => {
+  const rider = riderOf(principal);
+  if (!(await getRider(rider.sub))) throw new RiderNotFoundError();
+  // GET carries no body (endpoint() parses none); POST always has one.
+  if (body === undefined) return { body: await listRides(rider.sub, page, limit) };
+  // An event id that names no event is refused by createRide (RideEventNotFoundError, a 400).
+  return { status: 201, body: await createRide(rider.sub, body) };
+});
