@@ -104,7 +104,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
       for (const folder of ['dynamodb', 's3', 'identity-provider']) await rm(join(options.stateDir, folder), { recursive: true, force: true });
     }
     const dynamo = await startDynamo(join(options.stateDir, 'dynamodb'), target('dynamodb'));
-    stops.push(() => closeServer(dynamo.server));
+    stops.push(() => dynamo.close());
     const s3 = await startS3(join(options.stateDir, 's3'), target('s3'));
     stops.push(() => s3.server.close());
 

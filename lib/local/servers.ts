@@ -1,8 +1,9 @@
 import { once } from 'node:events';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { mkdir } from 'node:fs/promises';
 import dynalite from 'dynalite';
 import S3rver from 's3rver';
+import { transactionProxy } from './dynamo-transactions.ts';
 
 /** Starting the protocol servers the local platform runs on, with clear messages for taken ports. */
 
@@ -39,12 +40,33 @@ export async function closeServer(server: Server): Promise<void> {
   await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
 }
 
-/** dynalite persisting under `directory`, so a restart keeps keys, riders and reports. */
-export async function startDynamo(directory: string, target: ListenTarget): Promise<{ server: Server; port: number }> {
+/**
+ * dynalite persisting under `directory`, so a restart keeps keys, riders and reports, behind the
+ * proxy that adds `TransactWriteItems` (dynamo-transactions.ts). dynalite listens on a loopback
+ * port of its own; the endpoint the functions use is the proxy's. `close` stops both.
+ */
+export async function startDynamo(directory: string, target: ListenTarget): Promise<{ port: number; close(): Promise<void> }> {
   await mkdir(directory, { recursive: true });
-  const server = dynalite({ path: directory, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 }) as Server;
-  const port = await listen(server, target);
-  return { server, port };
+  const store = dynalite({ path: directory, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 }) as Server;
+  const storePort = await listen(store, { ...target, port: 0, host: '127.0.0.1' });
+  const proxy = transactionProxy({ host: '127.0.0.1', port: storePort });
+  const server = createServer(proxy.listener);
+  let port: number;
+  try {
+    port = await listen(server, target);
+  } catch (error) {
+    proxy.close();
+    await closeServer(store);
+    throw error;
+  }
+  return {
+    port,
+    close: async () => {
+      await closeServer(server);
+      proxy.close();
+      await closeServer(store);
+    },
+  };
 }
 
 export async function startS3(directory: string, target: ListenTarget): Promise<{ server: S3rver; port: number }> {
