@@ -17,6 +17,9 @@ export type Admission = { admit: true } | { admit: false; status: 401 | 403; err
 
 const admitted: Admission = { admit: true };
 
+/** `credential` endpoints a rider's own session may call in place of an API key (spec 4.4, 5.1). */
+const RIDER_SESSION_ENDPOINTS: ReadonlySet<string> = new Set(['reports-submit', 'reports-status']);
+
 export function admission(endpoint: EndpointDefinition, principal: Principal): Admission {
   if (principal.kind === 'oauth') {
     if (endpoint.auth === 'credential' && endpoint.oauthAccess) return admitted;
@@ -27,6 +30,7 @@ export function admission(endpoint: EndpointDefinition, principal: Principal): A
   if (endpoint.auth === 'rider') {
     return principal.kind === 'rider' ? admitted : { admit: false, status: 401, error: RIDER_TOKEN_REQUIRED };
   }
-  // Rider sessions on the routing and report endpoints (spec 5.1) arrive with their own issue.
+  // Rider sessions on the routing endpoints (spec 5.1) arrive with their own issue; reports take them already.
+  if (principal.kind === 'rider' && RIDER_SESSION_ENDPOINTS.has(endpoint.id)) return admitted;
   return principal.kind === 'apikey' ? admitted : { admit: false, status: 401, error: INVALID_CREDENTIALS };
 }

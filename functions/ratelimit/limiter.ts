@@ -22,6 +22,12 @@ interface BucketItem extends BucketUsage {
 
 const MAX_ATTEMPTS = 40;
 
+/** A bucket of tokens beside the caller's own, with its limits (reports per rider session). */
+export interface RateBucket {
+  id: string;
+  limits: RateLimits;
+}
+
 export class RateLimiterBusyError extends Error {
   constructor(bucket: string) {
     super(`Rate-limit bucket ${bucket} stayed contended after ${MAX_ATTEMPTS} attempts`);

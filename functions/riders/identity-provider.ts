@@ -21,10 +21,14 @@ import { INVALID_CREDENTIALS } from '../http/errors.ts';
  *   RIDER_IDP_CONSENT_CLIENT_ID  the public app client the consent screen signs riders in with
  *   RIDER_IDP_APP_CLIENT_IDS     comma-separated app clients of the platform's own rider apps,
  *                                whose access tokens the rider endpoints accept
+ *   RIDER_SESSION_USAGE_KEY      the API Gateway usage key that meters rider sessions on the
+ *                                metered `{base_url}` (spec 5.1: a session in place of an API key)
  *
  * Tokens follow Cognito's shapes: access tokens carry `token_use: "access"` and `client_id`,
  * id tokens `token_use: "id"` and `aud`.
  */
+
+export const RIDER_SESSION_USAGE_KEY_ENV_VAR = 'RIDER_SESSION_USAGE_KEY';
 
 export interface RiderIdentity {
   sub: string;
@@ -141,7 +145,8 @@ export const riderTokenVerifier: BearerVerifier = async (token) => {
   try {
     const payload = await verifiersFor(config).access.verify(token);
     if (typeof payload.sub !== 'string' || !payload.sub) return { allow: false, error: INVALID_CREDENTIALS };
-    return { allow: true, principal: riderPrincipal(payload.sub) };
+    const usageKey = process.env[RIDER_SESSION_USAGE_KEY_ENV_VAR];
+    return { allow: true, principal: riderPrincipal(payload.sub), ...(usageKey ? { usageIdentifierKey: usageKey } : {}) };
   } catch {
     return { allow: false, error: INVALID_CREDENTIALS };
   }

@@ -4,14 +4,17 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { projectRoot } from '../../core/paths.ts';
-import { queues } from '../../functions/platform/resources.ts';
+import { queues, type QueueDefinition } from '../../functions/platform/resources.ts';
+import { RIDER_SESSION_USAGE_KEY_ENV_VAR } from '../../functions/riders/identity-provider.ts';
 import { createGateway } from './gateway.ts';
 import { CONSENT_CLIENT_ID, LocalIdentityProvider, RIDER_APP_CLIENT_ID, RIDER_APP_REDIRECT_URI } from './identity-provider.ts';
 import { enableConcurrentInvocations } from './invocations.ts';
 import { functionEnvironment, provisionResources } from './provision.ts';
 import { LOCAL_ACCOUNT, LocalQueue } from './queue.ts';
 import { closeServer, listen, startDynamo, startS3 } from './servers.ts';
+import type { LocalScheduler } from './scheduler.ts';
 import { sqsRequestListener } from './sqs-endpoint.ts';
+import { startWorkers } from './workers.ts';
 
 /**
  * The whole platform on one machine: dynalite and s3rver on loopback, the resources the stack
@@ -61,6 +64,8 @@ export interface LocalPlatformOptions {
    * the clock read that much later (functions/platform/clock.ts). For tests only; `SPOKE_TEST_CLOCK=1`.
    */
   testClock?: boolean;
+  /** Tests only: shorter queue timings than resources.ts defines, so retries happen in seconds. */
+  queueTiming?: Partial<Pick<QueueDefinition, 'visibilityTimeoutSeconds' | 'maxBatchingWindowSeconds'>>;
   log?: (line: string) => void;
 }
 
@@ -68,6 +73,8 @@ export interface LocalPlatform {
   urls: { base: string; app: string; dynamodb: string; s3: string; sqs: string; idp: string };
   queues: ReadonlyMap<string, LocalQueue>;
   identityProvider: LocalIdentityProvider;
+  /** The scheduled workers (functions/platform/workers.ts). */
+  scheduler: LocalScheduler;
   stop(): Promise<void>;
 }
 
@@ -84,6 +91,8 @@ export function identityEnvironment(urls: { base: string; idp: string }): Record
     RIDER_IDP_TOKEN_URL: `${urls.idp}/oauth2/token`,
     RIDER_IDP_CONSENT_CLIENT_ID: CONSENT_CLIENT_ID,
     RIDER_IDP_APP_CLIENT_IDS: RIDER_APP_CLIENT_ID,
+    // The local gateway only checks that the authorizer names a usage key; AWS meters by it.
+    [RIDER_SESSION_USAGE_KEY_ENV_VAR]: 'local-rider-sessions',
   };
 }
 
@@ -118,7 +127,8 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     Object.assign(process.env, functionEnvironment(endpoints));
     for (const definition of Object.values(queues)) {
       const name = `spoke-${definition.name}`;
-      const queue = LocalQueue.fromDefinition(definition, name, (error) => log(`queue ${name}: consumer failed: ${(error as Error).message}`));
+      const timed = { ...definition, ...options.queueTiming };
+      const queue = LocalQueue.fromDefinition(timed, name, (error) => log(`queue ${name}: consumer failed: ${(error as Error).message}`));
       localQueues.set(name, queue);
       localQueues.set(queue.deadLetterQueue!.options.name, queue.deadLetterQueue!);
       process.env[definition.envVar] = `${endpoints.sqs}/${LOCAL_ACCOUNT}/${name}`;
@@ -151,7 +161,10 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     identityProvider.allowClient(RIDER_APP_CLIENT_ID, [RIDER_APP_REDIRECT_URI]);
     Object.assign(process.env, identityEnvironment(urls));
 
-    return { urls, queues: localQueues, identityProvider, stop };
+    const scheduler = await startWorkers({ queues: localQueues, load, log });
+    stops.push(() => scheduler.stop());
+
+    return { urls, queues: localQueues, identityProvider, scheduler, stop };
   } catch (error) {
     await stop();
     throw error;
