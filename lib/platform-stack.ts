@@ -8,6 +8,7 @@ import { GRAPH_SOURCES_CONTEXT_KEY, GraphRebuild, graphSourceUrls } from './grap
 import { keysOf, pascalCase } from './naming.ts';
 import { PlatformApis } from './platform-apis.ts';
 import { UsagePlans } from './usage-plans.ts';
+import { Workers } from './workers.ts';
 
 export const STACK_NAME = 'SpokePlatform';
 
@@ -22,6 +23,7 @@ export class PlatformStack extends Stack {
   readonly apis: PlatformApis;
   readonly usagePlans: UsagePlans;
   readonly graphRebuild: GraphRebuild;
+  readonly workers: Workers;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -35,6 +37,7 @@ export class PlatformStack extends Stack {
       dataStores: this.dataStores,
       sourceUrls,
     });
+    this.workers = new Workers(this, 'Workers', { dataStores: this.dataStores });
     this.addOutputs();
   }
 

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { cityIds } from '../../core/cities/cities.ts';
 import { authorizerAccess, endpoints, type ResourceAccess } from '../../functions/platform/endpoints.ts';
 import { buckets, queues, tables } from '../../functions/platform/resources.ts';
+import { workers } from '../../functions/platform/workers.ts';
 import { DEFAULT_GRAPH_SOURCE_URLS } from '../../graph-builder/sources.ts';
 import { NIGHTLY_BUILD_MEMORY_MB } from '../../lib/graph-rebuild.ts';
 import { keysOf } from '../../lib/naming.ts';
@@ -12,9 +13,10 @@ import { actionsOn, logicalId, platform, resourcesOfType, synthesizePlatform } f
 
 /** Every function of the stack with the access it is declared to need. */
 function declaredFunctions(): { name: string; fn: NodejsFunction; access: ResourceAccess }[] {
-  const { functions, graphRebuild } = platform().stack;
+  const { functions, graphRebuild, workers: workerFunctions } = platform().stack;
   return [
     ...endpoints.map((endpoint) => ({ name: endpoint.id, fn: functions.forEndpoint(endpoint.id), access: endpoint.access })),
+    ...workers.map((worker) => ({ name: worker.id, fn: workerFunctions.forWorker(worker.id).function, access: worker.access })),
     { name: 'authorizer', fn: functions.authorizer.function, access: authorizerAccess },
     { name: 'fallback', fn: functions.fallback.function, access: {} },
     { name: 'nightly graph build', fn: graphRebuild.builder.function, access: { buckets: { graphs: 'readwrite' } } },
