@@ -15,6 +15,10 @@
  *   npm run admin -- signing-keys list
  *   npm run admin -- signing-keys rotate
  *
+ *   npm run admin -- reports list [--status in_review] | show <id> | accept <id> [--note <text>]
+ *                    [--until <YYYY-MM-DDTHH:mm>] | reject <id> --note <text> | resolve <id> --note <text>
+ *                    (bin/reports-review.ts; docs/reports.md)
+ *
  * By default it works on the local platform (started with `npm start`; it reads the info file
  * in SPOKE_STATE_DIR). With --aws it uses the AWS environment: the TABLE_* names and the
  * SPOKE_USAGE_PLAN_* ids from the stack outputs, and registers keys (and each OAuth app's usage
@@ -47,6 +51,7 @@ import { revokeGrantsOfClient } from '../functions/oauth/grants.ts';
 import { listSigningKeys, rotateSigningKeys } from '../functions/oauth/signing-keys.ts';
 import { localStateDir } from '../core/paths.ts';
 import { functionEnvironment } from '../lib/local/provision.ts';
+import { reportsCommand, ReviewUsageError } from './reports-review.ts';
 
 class UsageError extends Error {}
 
@@ -95,6 +100,13 @@ function parseCommandLine(argv: string[]) {
       type: { type: 'string' },
       'redirect-uri': { type: 'string', multiple: true },
       'revoke-grants': { type: 'boolean', default: false },
+      // reports (bin/reports-review.ts)
+      status: { type: 'string' },
+      limit: { type: 'string' },
+      note: { type: 'string' },
+      until: { type: 'string' },
+      'against-geometry': { type: 'boolean' },
+      reviewer: { type: 'string' },
     },
   });
 }
@@ -190,10 +202,11 @@ async function signingKeys(command: string | undefined): Promise<void> {
 async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseCommandLine(argv);
   const [group, command, argument] = positionals;
-  if (!group || !['keys', 'clients', 'signing-keys'].includes(group)) {
-    throw new UsageError('Usage: admin keys|clients|signing-keys <command> ... (see bin/admin.ts)');
+  if (!group || !['keys', 'clients', 'signing-keys', 'reports'].includes(group)) {
+    throw new UsageError('Usage: admin keys|clients|signing-keys|reports <command> ... (see bin/admin.ts)');
   }
   if (!values.aws) await useLocalPlatform();
+  if (group === 'reports') return reportsCommand(command, argument, values);
   if (group === 'clients') return clients(command, argument, values);
   if (group === 'signing-keys') return signingKeys(command);
   if (!command) throw new UsageError('Usage: admin keys create|list|revoke ... (see bin/admin.ts)');
@@ -240,6 +253,7 @@ async function main(argv: string[]): Promise<void> {
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 main(process.argv.slice(2)).catch((error: unknown) => {
-  console.error(error instanceof UsageError ? error.message : `admin failed: ${(error as Error)?.stack ?? String(error)}`);
-  process.exit(error instanceof UsageError ? 2 : 1);
+  const usage = error instanceof UsageError || error instanceof ReviewUsageError;
+  console.error(usage ? (error as Error).message : `admin failed: ${(error as Error)?.stack ?? String(error)}`);
+  process.exit(usage ? 2 : 1);
 });
