@@ -11,8 +11,13 @@ import { call, newKey, platform, useLocalAws } from './support.ts';
 
 /** Helpers for the road-report tests against the running local platform. */
 
-/** A point on Russell Square, London (a busy road in the sample graph). */
+/**
+ * Points on named roads of the sample London graph. Tests that assert a whole summary file on a
+ * road no other test uses, since reports of the same problem nearby are grouped.
+ */
 export const RUSSELL_SQUARE: [number, number] = [-0.1246, 51.5219];
+export const GOWER_STREET: [number, number] = [-0.131, 51.521];
+export const ALFRED_MEWS: [number, number] = [-0.134, 51.521];
 
 export type Credential = { apikey: string } | { Authorization: string };
 
