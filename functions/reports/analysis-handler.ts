@@ -4,7 +4,8 @@ import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '../platform/logger.ts';
 import { queues } from '../platform/resources.ts';
-import { analyseReport } from './analysis.ts';
+import { GraphUnavailableError } from '../routing/errors.ts';
+import { analyseReport, UnknownReportError } from './analysis.ts';
 import type { AnalysisMessage } from './outbox.ts';
 
 /**
@@ -15,16 +16,24 @@ import type { AnalysisMessage } from './outbox.ts';
  * Redelivery is harmless: a report leaves `received` once (analysis.ts).
  */
 
+/** A message that can never be processed: not JSON, or without a report id. */
+class MessageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MessageError';
+  }
+}
+
 /** The report id of a message; anything else is a poison message, failed on every try. */
 export function parseAnalysisMessage(body: string): AnalysisMessage {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
   } catch {
-    throw new Error('Analysis message is not JSON');
+    throw new MessageError('Analysis message is not JSON');
   }
   const reportId = (parsed as Partial<AnalysisMessage> | null)?.report_id;
-  if (typeof reportId !== 'string' || !reportId) throw new Error('Analysis message has no report_id');
+  if (typeof reportId !== 'string' || !reportId) throw new MessageError('Analysis message has no report_id');
   return { report_id: reportId };
 }
 
@@ -35,8 +44,14 @@ async function analyseRecord(record: SQSRecord): Promise<void> {
     const outcome = await analyseReport(reportId, { lastAttempt: receives >= queues.reportAnalysis.maxReceiveCount });
     logger.info('report analysis', { reportId, outcome, receives });
   } catch (error) {
-    // The message id, never its body; the dead-letter queue keeps the body for inspection.
-    logger.error('report analysis failed', { messageId: record.messageId, receives, error: error as Error });
+    // The message id, never its body; the dead-letter queue keeps the body for inspection. An
+    // expected refusal is one line; anything else keeps its stack.
+    const expected = error instanceof MessageError || error instanceof UnknownReportError || error instanceof GraphUnavailableError;
+    logger.error('report analysis failed', {
+      messageId: record.messageId,
+      receives,
+      ...(expected ? { reason: (error as Error).message } : { error: error as Error }),
+    });
     throw error;
   }
 }

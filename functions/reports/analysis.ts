@@ -41,13 +41,13 @@ export interface AnalysisOptions {
 }
 
 async function locate(report: ReportItem, options: AnalysisOptions): Promise<Location> {
-  if (!report.city) return { road: null, roadNameCheck: 'not_located' };
+  if (!report.city) return { road: null, roadNameCheck: 'not_located', unlocated: 'outside_cities' };
   try {
     return await locateReport(report.city, report.location, report.road_name);
   } catch (error) {
     if (!(error instanceof GraphUnavailableError) || !options.lastAttempt) throw error;
     logger.warn('report analysed without a location: no graph', { reportId: report.report_id, city: report.city });
-    return { road: null, roadNameCheck: 'not_located' };
+    return { road: null, roadNameCheck: 'not_located', unlocated: 'no_graph' };
   }
 }
 
@@ -82,6 +82,7 @@ export async function analyseReport(reportId: string, options: AnalysisOptions =
     analysed_at: changeTime(report, now()),
     classified: report.issue_subtype !== null && isRecognisedSubtype(report.issue_type, report.issue_subtype),
     road: location.road,
+    unlocated: location.unlocated,
     road_name_check: location.roadNameCheck,
     // Point at the first report of the group, so a group has one head however it grew.
     duplicate_of: first ? (first.analysis?.duplicate_of ?? first.report_id) : null,

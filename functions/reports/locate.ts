@@ -22,6 +22,7 @@ export const NAMED_ROAD_MARGIN_METRES = 60;
 export interface Location {
   road: LocatedRoad | null;
   roadNameCheck: ReportAnalysis['road_name_check'];
+  unlocated: ReportAnalysis['unlocated'];
 }
 
 const ABBREVIATIONS: Readonly<Record<string, string>> = {
@@ -96,12 +97,12 @@ const round7 = (value: number) => Math.round(value * 1e7) / 1e7;
 /** Picks the road for a report among the nearby ones, and says how it compares with the reported name. */
 export function chooseRoad(roads: readonly LocatedRoad[], reportedName: string | null): Location {
   const nearest = roads[0];
-  if (!nearest) return { road: null, roadNameCheck: 'not_located' };
-  if (!reportedName) return { road: nearest, roadNameCheck: 'not_given' };
+  if (!nearest) return { road: null, roadNameCheck: 'not_located', unlocated: 'no_road_nearby' };
+  if (!reportedName) return { road: nearest, roadNameCheck: 'not_given', unlocated: null };
   const named = roads.find(
     (road) => road.name !== null && sameRoad(reportedName, road.name) && road.distance_metres <= nearest.distance_metres + NAMED_ROAD_MARGIN_METRES,
   );
-  return named ? { road: named, roadNameCheck: 'matches' } : { road: nearest, roadNameCheck: 'differs' };
+  return named ? { road: named, roadNameCheck: 'matches', unlocated: null } : { road: nearest, roadNameCheck: 'differs', unlocated: null };
 }
 
 /** Locates a report filed in `city`; throws GraphUnavailableError when the city's graph cannot be loaded. */

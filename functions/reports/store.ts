@@ -41,6 +41,8 @@ export interface ReportAnalysis {
   classified: boolean;
   /** Null when the report is outside the covered cities or no usable road is within reach. */
   road: LocatedRoad | null;
+  /** Why `road` is null: outside the covered cities, no usable road within reach, or the city's graph could not be loaded. */
+  unlocated: 'outside_cities' | 'no_road_nearby' | 'no_graph' | null;
   /** How the road the reporter named compares with the located one. */
   road_name_check: 'matches' | 'differs' | 'not_given' | 'not_located';
   /** The first report of the same problem nearby, when this one repeats it. */

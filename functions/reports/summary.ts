@@ -38,8 +38,11 @@ function whereLabel(report: ReportItem, analysis: ReportAnalysis): string {
   const place = placeLabel(report, analysis);
   if (place && analysis.road?.name) return `on ${place} (a ${CLASS_NOUNS[analysis.road.safety_class]})`;
   if (place) return `on ${place}`;
-  if (report.city) return `in ${cities[report.city].name}, not within ${MAX_SNAP_METRES} m of a mapped road`;
-  return 'outside the covered cities';
+  if (!report.city) return 'outside the covered cities';
+  const city = cities[report.city].name;
+  return analysis.unlocated === 'no_graph'
+    ? `in ${city}, not located on a road: the city's map was unavailable`
+    : `in ${city}, not within ${MAX_SNAP_METRES} m of a mapped road`;
 }
 
 export function analysisSummary(report: ReportItem, analysis: ReportAnalysis): string {
