@@ -1,7 +1,7 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { invocationLogging } from '../http/middleware/logging.ts';
 import { logger } from '../platform/logger.ts';
 import { queues } from '../platform/resources.ts';
 import { GraphUnavailableError } from '../routing/errors.ts';
@@ -57,6 +57,7 @@ async function analyseRecord(record: SQSRecord): Promise<void> {
 }
 
 export const handler = middy<SQSEvent, SQSBatchResponse>()
-  .use(injectLambdaContext(logger, { resetKeys: true }))
+  // The Lambda context and, as correlation_id, the invocation's request id on every line.
+  .use(invocationLogging())
   // A processor per batch: it holds the batch's results, and invocations may share a process.
   .handler((event: SQSEvent, context: Context) => processPartialResponse(event, analyseRecord, new BatchProcessor(EventType.SQS), { context }));

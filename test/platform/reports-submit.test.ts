@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { ISSUE_TYPES, RECOGNISED_SUBTYPES } from '../../functions/reports/fields.ts';
 import { later, newRider, refreshTokens, registerApp, riderAccessToken, tokensFor } from './oauth-support.ts';
@@ -6,6 +7,7 @@ import {
   bearer,
   enterpriseKey,
   fileReport,
+  inReview,
   keyed,
   partnerKey,
   rateBucket,
@@ -14,7 +16,7 @@ import {
   storedReport,
   type Credential,
 } from './reports-support.ts';
-import { awayFromWindowEdge, call, newKey } from './support.ts';
+import { awayFromWindowEdge, call, newKey, platform } from './support.ts';
 
 /** POST /reports/ and GET /reports/{id} (spec 4.4): fields, credentials, attribution, visibility, limits. */
 
@@ -174,8 +176,8 @@ describe('attribution and who reads a report back', () => {
   it('a rider session files the rider\'s report; an app\'s OAuth token files the rider\'s report attributed to the app', async () => {
     const rider = await newRider();
     const app = await registerApp();
-    const session = bearer(await riderAccessToken(rider));
-    const appToken = bearer((await tokensFor(app, rider)).access_token);
+    const session = { Authorization: `Bearer ${await riderAccessToken(rider)}` };
+    const appToken = { Authorization: `Bearer ${(await tokensFor(app, rider)).access_token}` };
 
     const own = await fileReport(session, valid);
     expect(own.status).toBe(200);
@@ -190,6 +192,15 @@ describe('attribution and who reads a report back', () => {
     // Both are the rider's ("My reports"): either credential reads either report.
     for (const credential of [session, appToken]) {
       for (const id of [own.body.id, viaApp.body.id]) expect((await readReport(credential, id)).status).toBe(200);
+    }
+
+    // Analysed; and nothing about the rider or their tokens is in the platform's log.
+    await inReview(session, own.body.id);
+    await inReview(session, viaApp.body.id);
+    const log = await readFile(platform.logFile, 'utf8');
+    expect(log).toContain(`"reportId":"${viaApp.body.id}"`);
+    for (const secret of [rider.sub, rider.email, session.Authorization.slice(7), appToken.Authorization.slice(7)]) {
+      expect(log.includes(secret), `log contains ${secret.slice(0, 12)}…`).toBe(false);
     }
   });
 
