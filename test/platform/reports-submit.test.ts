@@ -31,6 +31,12 @@ describe('POST /reports/', () => {
     expect(response.body.status).toBe('received');
     expect(new Date(response.body.created_at).toISOString()).toBe(response.body.created_at);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    for (const path of ['/reports/', `/reports/${response.body.id}/`]) {
+      const preflight = await call(path, { method: 'OPTIONS', headers: { Origin: 'https://any-app.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' } });
+      expect(preflight.status, path).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+      expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
+    }
     const stored = await storedReport(response.body.id);
     expect(stored).toMatchObject({
       issue_type: 'road_closed',
