@@ -20,6 +20,9 @@
  *   npm run admin -- riders grant-admin <email>     (admins see full profiles in user search; bin/admin-riders.ts)
  *   npm run admin -- riders revoke-admin <email>
  *   npm run admin -- riders list
+ *   npm run admin -- reports list [--status in_review] | show <id> | accept <id> [--note <text>]
+ *                    [--until <YYYY-MM-DDTHH:mm>] | reject <id> --note <text> | resolve <id> --note <text>
+ *                    (bin/admin-reports.ts; docs/reports.md)
  *
  * By default it works on the local platform (started with `npm start`; it reads the info file
  * in SPOKE_STATE_DIR). With --aws it uses the AWS environment: the TABLE_* names and the
@@ -55,6 +58,7 @@ import { localStateDir } from '../core/paths.ts';
 import { functionEnvironment } from '../lib/local/provision.ts';
 import { eventsAdmin } from './admin-events.ts';
 import { ridersCommand, RidersUsageError } from './admin-riders.ts';
+import { reportsCommand, ReviewUsageError } from './admin-reports.ts';
 
 class UsageError extends Error {}
 
@@ -103,6 +107,13 @@ function parseCommandLine(argv: string[]) {
       type: { type: 'string' },
       'redirect-uri': { type: 'string', multiple: true },
       'revoke-grants': { type: 'boolean', default: false },
+      // reports (bin/admin-reports.ts)
+      status: { type: 'string' },
+      limit: { type: 'string' },
+      note: { type: 'string' },
+      until: { type: 'string' },
+      'against-geometry': { type: 'boolean' },
+      reviewer: { type: 'string' },
     },
   });
 }
@@ -203,8 +214,8 @@ async function main(argv: string[]): Promise<void> {
   }
   const { values, positionals } = parseCommandLine(argv);
   const [group, command, argument] = positionals;
-  if (!group || !['keys', 'clients', 'signing-keys', 'riders'].includes(group)) {
-    throw new UsageError('Usage: admin keys|clients|signing-keys|events|riders <command> ... (see bin/admin.ts)');
+  if (!group || !['keys', 'clients', 'signing-keys', 'riders', 'reports'].includes(group)) {
+    throw new UsageError('Usage: admin keys|clients|signing-keys|events|riders|reports <command> ... (see bin/admin.ts)');
   }
   if (!values.aws) await useLocalPlatform();
   if (group === 'riders') {
@@ -215,6 +226,7 @@ async function main(argv: string[]): Promise<void> {
       throw error;
     }
   }
+  if (group === 'reports') return reportsCommand(command, argument, values);
   if (group === 'clients') return clients(command, argument, values);
   if (group === 'signing-keys') return signingKeys(command);
   if (!command) throw new UsageError('Usage: admin keys create|list|revoke ... (see bin/admin.ts)');
@@ -261,6 +273,7 @@ async function main(argv: string[]): Promise<void> {
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 main(process.argv.slice(2)).catch((error: unknown) => {
-  console.error(error instanceof UsageError ? error.message : `admin failed: ${(error as Error)?.stack ?? String(error)}`);
-  process.exit(error instanceof UsageError ? 2 : 1);
+  const usage = error instanceof UsageError || error instanceof ReviewUsageError;
+  console.error(usage ? (error as Error).message : `admin failed: ${(error as Error)?.stack ?? String(error)}`);
+  process.exit(usage ? 2 : 1);
 });

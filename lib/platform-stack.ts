@@ -11,6 +11,7 @@ import { keysOf, pascalCase } from './naming.ts';
 import { PlatformApis } from './platform-apis.ts';
 import { RiderIdentity } from './rider-identity.ts';
 import { UsagePlans } from './usage-plans.ts';
+import { Workers } from './workers.ts';
 
 /** The one setting the operator supplies for each deployment, with the rules CloudFormation checks. */
 export const stackParameters = {
@@ -45,6 +46,7 @@ export class PlatformStack extends Stack {
   readonly graphRebuild: GraphRebuild;
   readonly riderIdentity: RiderIdentity;
   readonly bikeShare: BikeShareIngestion;
+  readonly workers: Workers;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -83,6 +85,7 @@ export class PlatformStack extends Stack {
       dataStores: this.dataStores,
       feeds: this.node.tryGetContext(BIKESHARE_FEEDS_CONTEXT_KEY),
     });
+    this.workers = new Workers(this, 'Workers', { dataStores: this.dataStores });
     this.addOutputs();
   }
 

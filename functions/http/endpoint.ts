@@ -4,8 +4,10 @@ import type { z } from 'zod';
 import type { Principal } from '../auth/principal.ts';
 import { endpointDefinition, type HttpMethod } from '../platform/endpoints.ts';
 import { boundary } from './boundary.ts';
+import type { RateBucket } from '../ratelimit/limiter.ts';
 import { admitCaller } from './middleware/admission.ts';
 import { allowMethods } from './middleware/allow-methods.ts';
+import { callerRules } from './middleware/caller-rules.ts';
 import { formBody } from './middleware/form-body.ts';
 import { handlerState, type HttpContext, type HttpMiddleware } from './middleware/http-state.ts';
 import { jsonBody } from './middleware/json-body.ts';
@@ -63,6 +65,17 @@ export interface EndpointOptions<B extends z.ZodType, Q extends z.ZodType> {
    * `{error: "invalid_request", error_description}` and no response may be cached.
    */
   oauth?: boolean;
+  /**
+   * Rules of the body that depend on who calls (a partner key must name its source): the problem
+   * as a field message, or null. Checked after admission and before any token is spent, so a
+   * request they refuse is not charged.
+   */
+  callerRules?: (input: { body: z.output<B>; principal: Principal }) => string | null;
+  /**
+   * Buckets charged beside the caller's own, all of which must admit the request (reports: 60 an
+   * hour per rider session). `X-RateLimit-*` report the tightest.
+   */
+  rateBuckets?: (input: { principal: Principal; headers: Record<string, string | undefined> }) => RateBucket[];
 }
 
 export type ApiHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -91,7 +104,15 @@ export function endpoint<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodTy
   if (options.query) chain.use(queryParameters());
   chain.use(validate({ body: options.body, query: options.query }));
   if (definition.auth !== 'public') {
-    chain.use(rateLimit((http) => (options.cost ? options.cost({ body: http.body as z.output<B>, query: http.query as z.output<Q> }) : 1)));
+    const rules = options.callerRules;
+    if (rules) chain.use(callerRules((http) => rules({ body: http.body as z.output<B>, principal: http.principal! })));
+    const buckets = options.rateBuckets;
+    chain.use(
+      rateLimit(
+        (http) => (options.cost ? options.cost({ body: http.body as z.output<B>, query: http.query as z.output<Q> }) : 1),
+        buckets ? (http, event) => buckets({ principal: http.principal!, headers: event.headers ?? {} }) : undefined,
+      ),
+    );
   }
   return chain.handler(async (event, context) => {
     const http = handlerState(context);

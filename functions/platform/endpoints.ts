@@ -256,6 +256,27 @@ export const endpoints: readonly EndpointDefinition[] = [
     auth: 'public',
     access: { tables: { events: 'read', destinations: 'read', categories: 'read' } },
   },
+  // Road reports (spec 4.4); docs/reports.md. The analysis and the outbox are workers (workers.ts).
+  {
+    id: 'reports-submit',
+    api: 'base',
+    paths: ['/reports'],
+    methods: ['POST'],
+    entry: 'functions/reports/submit-handler.ts',
+    auth: 'credential',
+    oauthAccess: true,
+    access: { tables: { ...rateLimited.tables, reports: 'readwrite', reportAudit: 'readwrite' }, queues: { reportAnalysis: 'send' } },
+  },
+  {
+    id: 'reports-status',
+    api: 'base',
+    paths: ['/reports/{id}'],
+    methods: ['GET'],
+    entry: 'functions/reports/status-handler.ts',
+    auth: 'credential',
+    oauthAccess: true,
+    access: { tables: { ...rateLimited.tables, reports: 'read' } },
+  },
 ];
 
 /**

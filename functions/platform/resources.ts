@@ -199,6 +199,27 @@ export const tables = {
     ],
     purpose: 'Ride history (spec 2.2) under each rider, newest first through the date-started index, which also feeds the statistics.',
   },
+  // Road reports (spec 2.5, 3.1, 4.4); docs/reports.md, docs/data-model.md.
+  reports: {
+    name: 'reports',
+    envVar: 'TABLE_REPORTS',
+    partitionKey: { name: 'report_id', type: 'S' },
+    indexes: [
+      // Sparse: only reports not yet handed to the analysis queue carry `outbox`.
+      { name: 'by-outbox', partitionKey: { name: 'outbox', type: 'S' }, sortKey: { name: 'outbox_due_at', type: 'S' } },
+      { name: 'by-status', partitionKey: { name: 'status', type: 'S' }, sortKey: { name: 'updated_at', type: 'S' } },
+      // Sparse: only reports the analysis located on a road carry `way_key` (`<city>:<way id>`).
+      { name: 'by-way', partitionKey: { name: 'way_key', type: 'S' }, sortKey: { name: 'created_at', type: 'S' } },
+    ],
+    purpose: 'Road reports: what was filed, by whom, its status, the analysis (located road, duplicates, summary) and the outbox marker.',
+  },
+  reportAudit: {
+    name: 'report-audit',
+    envVar: 'TABLE_REPORT_AUDIT',
+    partitionKey: { name: 'report_id', type: 'S' },
+    sortKey: { name: 'entry_id', type: 'S' },
+    purpose: 'Every status change of every report: who moved it, from what, to what, when, and the reviewer\'s note.',
+  },
 } as const satisfies Record<string, TableDefinition>;
 
 export const buckets = {
@@ -224,7 +245,9 @@ export const queues = {
   reportAnalysis: {
     name: 'report-analysis',
     envVar: 'QUEUE_REPORT_ANALYSIS_URL',
-    visibilityTimeoutSeconds: 60,
+    // Six times the consumer's timeout (functions/platform/workers.ts), as AWS advises for SQS
+    // event sources; five tries put a poison message in the dead-letter queue within 15 minutes.
+    visibilityTimeoutSeconds: 180,
     maxReceiveCount: 5,
     batchSize: 10,
     maxBatchingWindowSeconds: 2,

@@ -24,6 +24,12 @@ const PREFIX: Record<WindowKind, string> = { minute: 'm', hour: 'h', day: 'd' };
 const SECONDS: Record<WindowKind, number> = { minute: 60, hour: 3_600, day: 86_400 };
 const WINDOW_ATTRIBUTE = /^[mhd]\d+$/;
 
+/** A bucket of tokens beside the caller's own, with its limits (reports per rider session). */
+export interface RateBucket {
+  id: string;
+  limits: RateLimits;
+}
+
 const attributeOf = (kind: WindowKind, start: number): string => `${PREFIX[kind]}${start}`;
 const limitOf = (limits: RateLimits, kind: WindowKind): number =>
   kind === 'minute' ? limits.perMinute : kind === 'hour' ? limits.perHour : limits.perDay;

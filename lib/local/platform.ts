@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { projectRoot } from '../../core/paths.ts';
 import type { Context, PostAuthenticationTriggerEvent } from 'aws-lambda';
 import { riderSignInTriggerEntry } from '../../functions/platform/endpoints.ts';
-import { queues } from '../../functions/platform/resources.ts';
+import { queues, type QueueDefinition } from '../../functions/platform/resources.ts';
 import { RIDER_SESSION_USAGE_KEY_ENV_VAR } from '../../functions/riders/identity-provider.ts';
 import { startLocalBikeShare } from './bikeshare.ts';
 import { createGateway } from './gateway.ts';
@@ -15,7 +15,9 @@ import { enableConcurrentInvocations, invoke } from './invocations.ts';
 import { functionEnvironment, provisionResources } from './provision.ts';
 import { lambdaContext, LOCAL_ACCOUNT, LocalQueue } from './queue.ts';
 import { closeServer, listen, startDynamo, startS3 } from './servers.ts';
+import type { LocalScheduler } from './scheduler.ts';
 import { sqsRequestListener } from './sqs-endpoint.ts';
+import { startWorkers } from './workers.ts';
 
 /**
  * The whole platform on one machine: dynalite and s3rver on loopback, the resources the stack
@@ -70,6 +72,8 @@ export interface LocalPlatformOptions {
    * (lib/local/bikeshare.ts). Default true; tests that drive the ingestion themselves turn it off.
    */
   bikeShare?: boolean;
+  /** Tests only: shorter queue timings than resources.ts defines, so retries happen in seconds. */
+  queueTiming?: Partial<Pick<QueueDefinition, 'visibilityTimeoutSeconds' | 'maxBatchingWindowSeconds'>>;
   log?: (line: string) => void;
 }
 
@@ -77,6 +81,8 @@ export interface LocalPlatform {
   urls: { base: string; app: string; dynamodb: string; s3: string; sqs: string; idp: string; gbfsFixtures: string | null };
   queues: ReadonlyMap<string, LocalQueue>;
   identityProvider: LocalIdentityProvider;
+  /** The scheduled workers (functions/platform/workers.ts). */
+  scheduler: LocalScheduler;
   stop(): Promise<void>;
 }
 
@@ -143,7 +149,8 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     Object.assign(process.env, functionEnvironment(endpoints));
     for (const definition of Object.values(queues)) {
       const name = `spoke-${definition.name}`;
-      const queue = LocalQueue.fromDefinition(definition, name, (error) => log(`queue ${name}: consumer failed: ${(error as Error).message}`));
+      const timed = { ...definition, ...options.queueTiming };
+      const queue = LocalQueue.fromDefinition(timed, name, (error) => log(`queue ${name}: consumer failed: ${(error as Error).message}`));
       localQueues.set(name, queue);
       localQueues.set(queue.deadLetterQueue!.options.name, queue.deadLetterQueue!);
       process.env[definition.envVar] = `${endpoints.sqs}/${LOCAL_ACCOUNT}/${name}`;
@@ -188,7 +195,10 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     });
     Object.assign(process.env, identityEnvironment(urls));
 
-    return { urls, queues: localQueues, identityProvider, stop };
+    const scheduler = await startWorkers({ queues: localQueues, load, log });
+    stops.push(() => scheduler.stop());
+
+    return { urls, queues: localQueues, identityProvider, scheduler, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { cityIds } from '../../core/cities/cities.ts';
 import { authorizerAccess, endpoints, riderSignInTriggerAccess, type ResourceAccess } from '../../functions/platform/endpoints.ts';
 import { buckets, queues, tables, type BucketDefinition } from '../../functions/platform/resources.ts';
+import { workers } from '../../functions/platform/workers.ts';
 import { DEFAULT_GRAPH_SOURCE_URLS } from '../../graph-builder/sources.ts';
 import { NIGHTLY_BUILD_MEMORY_MB } from '../../lib/graph-rebuild.ts';
 import { keysOf } from '../../lib/naming.ts';
@@ -12,9 +13,10 @@ import { actionsOn, logicalId, platform, resourcesOfType, synthesizePlatform } f
 
 /** Every function of the stack with the access it is declared to need. */
 function declaredFunctions(): { name: string; fn: NodejsFunction; access: ResourceAccess; settings: boolean }[] {
-  const { functions, graphRebuild, riderIdentity, bikeShare } = platform().stack;
+  const { functions, graphRebuild, riderIdentity, bikeShare, workers: workerFunctions } = platform().stack;
   return [
     ...endpoints.map((endpoint) => ({ name: endpoint.id, fn: functions.forEndpoint(endpoint.id), access: endpoint.access, settings: true })),
+    ...workers.map((worker) => ({ name: worker.id, fn: workerFunctions.forWorker(worker.id).function, access: worker.access, settings: false })),
     { name: 'authorizer', fn: functions.authorizer.function, access: authorizerAccess, settings: true },
     { name: 'fallback', fn: functions.fallback.function, access: {}, settings: false },
     { name: 'nightly graph build', fn: graphRebuild.builder.function, access: { buckets: { graphs: 'readwrite' } }, settings: false },

@@ -124,9 +124,15 @@ describe('who may call what', () => {
     expect(admission(definition({ oauthAccess: true, paths: ['/reports'], methods: ['POST'] }), rider)).toEqual({ admit: true });
   });
 
-  it('accepts OAuth tokens on directions and multi-modal (both paths), and nowhere else yet', () => {
+  it('accepts OAuth tokens on directions, multi-modal (both paths) and reports, and nowhere else yet', () => {
     const accepting = endpoints.filter((candidate) => candidate.oauthAccess).flatMap((candidate) => candidate.paths);
-    expect(accepting.sort()).toEqual(['/directions', '/directions/v2', '/multi-modal', '/multi-modal/v2']);
+    expect(accepting.sort()).toEqual(['/directions', '/directions/v2', '/multi-modal', '/multi-modal/v2', '/reports', '/reports/{id}']);
+  });
+
+  it("admits a rider's own session on the report endpoints", () => {
+    for (const id of ['reports-submit', 'reports-status']) {
+      expect(admission(endpoints.find((candidate) => candidate.id === id)!, rider)).toEqual({ admit: true });
+    }
   });
 
   it('gives every authorized resource path to one endpoint only, across both APIs', () => {

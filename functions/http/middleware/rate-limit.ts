@@ -1,5 +1,6 @@
 import { logger } from '../../platform/logger.ts';
-import { consumeTokens, peekTokens } from '../../ratelimit/limiter.ts';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { consumeTokens, peekTokens, type RateBucket } from '../../ratelimit/limiter.ts';
 import type { RateDecision } from '../../ratelimit/windows.ts';
 import { httpErrorOf, rateLimitExceeded } from '../errors.ts';
 import { httpStateOf, type HttpMiddleware, type HttpState } from './http-state.ts';
@@ -13,25 +14,35 @@ function rateHeaders(decision: RateDecision): Record<string, string> {
 }
 
 /**
- * Charges the caller's bucket `cost` tokens, all or none (spec 8), and reports the tightest
- * window in `X-RateLimit-*`. Requests refused before this point (method, validation, admission)
- * are not charged but still carry the headers; a fault is answered without them.
+ * Charges the caller's bucket `cost` tokens, all or none (spec 8), then any further buckets the
+ * endpoint names (`extraBuckets`, each of which must admit the request too), and reports the
+ * tightest window of them in `X-RateLimit-*`. Requests refused before this point (method,
+ * validation, admission) are not charged but still carry the headers; a fault is answered
+ * without them.
  */
-export function rateLimit(cost: (http: HttpState) => number): HttpMiddleware {
+export function rateLimit(
+  cost: (http: HttpState) => number,
+  extraBuckets?: (http: HttpState, event: APIGatewayProxyEvent) => RateBucket[],
+): HttpMiddleware {
   return {
     before: async (request) => {
       const http = httpStateOf(request);
       if (!http.principal) throw new Error('Credentialed endpoint reached without an authorizer principal');
       const tokens = cost(http);
-      const decision = await consumeTokens(http.principal.rateBucket, http.principal.limits, tokens);
-      http.rateDecision = decision;
-      Object.assign(http.responseHeaders, rateHeaders(decision));
-      if (!decision.allowed) {
-        const refusal = rateLimitExceeded(decision.retryAfterSeconds ?? 1);
-        if (decision.exceedsWindow) {
-          refusal.body.details = `This request costs ${tokens} tokens, more than the ${decision.exceedsWindow.limit} per ${decision.exceedsWindow.kind} your plan allows`;
+      const buckets = [{ id: http.principal.rateBucket, limits: http.principal.limits }, ...(extraBuckets?.(http, request.event) ?? [])];
+      for (const bucket of buckets) {
+        const decision = await consumeTokens(bucket.id, bucket.limits, tokens);
+        if (!http.rateDecision || !decision.allowed || decision.report.remaining < http.rateDecision.report.remaining) {
+          http.rateDecision = decision;
+          Object.assign(http.responseHeaders, rateHeaders(decision));
         }
-        throw refusal;
+        if (!decision.allowed) {
+          const refusal = rateLimitExceeded(decision.retryAfterSeconds ?? 1);
+          if (decision.exceedsWindow) {
+            refusal.body.details = `This request costs ${tokens} tokens, more than the ${decision.exceedsWindow.limit} per ${decision.exceedsWindow.kind} your plan allows`;
+          }
+          throw refusal;
+        }
       }
     },
     onError: async (request) => {

@@ -1,0 +1,22 @@
+import { endpoint } from '../http/endpoint.ts';
+import { sourceProblem } from './attribution.ts';
+import { reportSubmissionBuckets } from './quota.ts';
+import { reportSubmission } from './request.ts';
+import { submitReport } from './submit.ts';
+
+/**
+ * POST /reports/ (spec 4.4): an API key of any plan, a rider's own session, or an app's OAuth
+ * access token for a rider. Answers as soon as the report is stored; analysis follows.
+ */
+export const handler = endpoint(
+  {
+    id: 'reports-submit',
+    body: reportSubmission,
+    callerRules: ({ body, principal }) => sourceProblem(principal, body.source),
+    rateBuckets: ({ principal, headers }) => reportSubmissionBuckets(principal, headers),
+  },
+  async ({ body, principal }) => {
+    if (!principal) throw new Error('reports-submit reached without a principal');
+    return { body: await submitReport(principal, body) };
+  },
+);

@@ -1,0 +1,87 @@
+import { execFile } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { expect } from 'vitest';
+import { projectRoot } from '../../core/paths.ts';
+import { dynamo } from '../../functions/platform/aws.ts';
+import { tableName } from '../../functions/platform/resources.ts';
+import { getReport, type ReportItem } from '../../functions/reports/store.ts';
+import { call, newKey, platform, useLocalAws } from './support.ts';
+
+/** Helpers for the road-report tests against the running local platform. */
+
+/**
+ * Points on named roads of the sample London graph. Tests that assert a whole summary file on a
+ * road no other test uses, since reports of the same problem nearby are grouped.
+ */
+export const RUSSELL_SQUARE: [number, number] = [-0.1246, 51.5219];
+export const GOWER_STREET: [number, number] = [-0.131, 51.521];
+export const ALFRED_MEWS: [number, number] = [-0.134, 51.521];
+
+export type Credential = { apikey: string } | { Authorization: string };
+
+export const bearer = (token: string): Credential => ({ Authorization: `Bearer ${token}` });
+export const keyed = (key: string): Credential => ({ apikey: key });
+
+export async function fileReport(credential: Credential, body: unknown, headers: Record<string, string> = {}) {
+  return call('/reports/', { method: 'POST', headers: { ...credential, ...headers }, body });
+}
+
+export async function readReport(credential: Credential, id: string, path = `/reports/${id}`) {
+  return call(path, { headers: { ...credential } });
+}
+
+/** A partner key with generous limits, so tests that file many reports never meet them. */
+export async function partnerKey(source: string): Promise<string> {
+  return newKey({ name: `partner ${source}`, plan: 'partner', source, limits: { perMinute: 500, perHour: 5_000, perDay: 50_000 } });
+}
+
+export async function enterpriseKey(): Promise<string> {
+  return newKey({ name: 'enterprise', plan: 'enterprise', limits: { perMinute: 500, perHour: 5_000, perDay: 50_000 } });
+}
+
+/** The stored report, straight from DynamoDB. */
+export async function storedReport(id: string): Promise<ReportItem> {
+  useLocalAws();
+  const report = await getReport(id);
+  expect(report, `report ${id} is stored`).not.toBeNull();
+  return report!;
+}
+
+/** Polls GET /reports/{id} as a client would (only faster), until `done` holds. */
+export async function pollReport(credential: Credential, id: string, done: (body: any) => boolean, timeoutMs = 20_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await readReport(credential, id);
+    expect(response.status).toBe(200);
+    if (done(response.body)) return response.body;
+    if (Date.now() > deadline) throw new Error(`report ${id} stayed ${JSON.stringify(response.body)}`);
+    await sleep(200);
+  }
+}
+
+export const inReview = (credential: Credential, id: string) => pollReport(credential, id, (body) => body.status === 'in_review');
+
+/** A rate-limit bucket's item (functions/ratelimit/limiter.ts). */
+export async function rateBucket(bucketId: string): Promise<{ hour: { used: number }; day: { used: number } } | undefined> {
+  useLocalAws();
+  const result = await dynamo().send(new GetCommand({ TableName: tableName('rateLimits'), Key: { bucket_id: bucketId }, ConsistentRead: true }));
+  return result.Item as { hour: { used: number }; day: { used: number } } | undefined;
+}
+
+const run = promisify(execFile);
+
+/** The operator CLI against the running platform, as an operator runs it. */
+export async function admin(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'bin/admin.ts', ...args], {
+      cwd: projectRoot,
+      env: { ...process.env, SPOKE_STATE_DIR: platform.state_dir, SPOKE_REVIEWER: 'test-reviewer' },
+    });
+    return { stdout, stderr, code: 0 };
+  } catch (error) {
+    const failed = error as { stdout: string; stderr: string; code: number };
+    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
+  }
+}
