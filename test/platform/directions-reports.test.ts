@@ -6,6 +6,7 @@ import { haversineMetres } from '../../core/geo.ts';
 import { dynamo } from '../../functions/platform/aws.ts';
 import { tableName } from '../../functions/platform/resources.ts';
 import type { AvoidanceItem } from '../../functions/routing/avoidances.ts';
+import { admin, fileReport, inReview, keyed } from './reports-support.ts';
 import { call, newKey, useLocalAws } from './support.ts';
 
 /**
@@ -61,4 +62,39 @@ describe('accepted reports in routing', () => {
     expect(passesNear(later.body.route.geometry.coordinates, closed, 5)).toBe(true);
     expect(later.body.disruptions ?? []).not.toContainEqual(expect.objectContaining({ id: `report-${item.report_id}` }));
   });
+
+  it('end to end: a closure filed over HTTP, analysed, accepted by a reviewer, bends the route; resolved, it no longer does', async () => {
+    const key = await enterprise();
+    // A departure a day ahead, inside the closure the reviewer accepts until three days ahead.
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const departure_time = `${day(1)}T12:00`;
+    const route = async () => (await call('/directions/v2/', { key, body: { coordinates, departure_time } })).body;
+    const before = await route();
+    const longest = before.route.steps.reduce((best: any, step: any) => (step.distance > best.distance ? step : best));
+    const line: [number, number][] = longest.geometry.coordinates;
+    const closed = line[Math.floor(line.length / 2)]!;
+
+    const filed = await fileReport(keyed(key), { issue_type: 'road_closed', issue_subtype: 'temporary_closure', location: closed });
+    expect(filed.status).toBe(200);
+    await inReview(keyed(key), filed.body.id);
+    const accepted = await admin('reports', 'accept', filed.body.id, '--until', `${day(3)}T18:00`);
+    expect(accepted.code, accepted.stderr).toBe(0);
+
+    const until = async (goesPast: boolean) => {
+      let body = await route();
+      for (let attempt = 0; attempt < 60 && passesNear(body.route.geometry.coordinates, closed, 5) !== goesPast; attempt++) {
+        await sleep(500);
+        body = await route();
+      }
+      return body;
+    };
+    const bent = await until(false);
+    expect(passesNear(bent.route.geometry.coordinates, closed, 5)).toBe(false);
+    expect(bent.disruptions).toContainEqual(expect.objectContaining({ id: `report-${filed.body.id}`, source: 'report', type: 'closure' }));
+
+    const resolved = await admin('reports', 'resolve', filed.body.id, '--note', 'Reopened');
+    expect(resolved.code, resolved.stderr).toBe(0);
+    expect(passesNear((await until(true)).route.geometry.coordinates, closed, 5)).toBe(true);
+  });
 });
+

@@ -63,11 +63,16 @@ export async function pollReport(credential: Credential, id: string, done: (body
 
 export const inReview = (credential: Credential, id: string) => pollReport(credential, id, (body) => body.status === 'in_review');
 
-/** A rate-limit bucket's item (functions/ratelimit/limiter.ts). */
+/**
+ * A rate-limit bucket's counts (functions/ratelimit/limiter.ts keeps one attribute per window,
+ * named after its start): the busiest hour and day window the item holds.
+ */
 export async function rateBucket(bucketId: string): Promise<{ hour: { used: number }; day: { used: number } } | undefined> {
   useLocalAws();
   const result = await dynamo().send(new GetCommand({ TableName: tableName('rateLimits'), Key: { bucket_id: bucketId }, ConsistentRead: true }));
-  return result.Item as { hour: { used: number }; day: { used: number } } | undefined;
+  if (!result.Item) return undefined;
+  const busiest = (prefix: string) => Math.max(0, ...Object.entries(result.Item!).filter(([name]) => new RegExp(`^${prefix}\\d+$`).test(name)).map(([, used]) => Number(used)));
+  return { hour: { used: busiest('h') }, day: { used: busiest('d') } };
 }
 
 const run = promisify(execFile);
