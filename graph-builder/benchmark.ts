@@ -219,6 +219,8 @@ async function main(): Promise<void> {
   lines.push(
     `City-scale build: the Lower Manhattan extract tiled ${tiles} x ${tiles} (${tiled.nodes.toLocaleString('en')} OSM nodes, ${tiled.ways.toLocaleString('en')} ways, ${megabytes.toFixed(0)} MB of PBF in ${tiles * tiles} files): ${scale.nodes.toLocaleString('en')} graph nodes, ${scale.edges.toLocaleString('en')} directed edges, built in ${scale.build_seconds.toFixed(1)} s (${scale.cpu_seconds.toFixed(1)} s CPU) with ${scale.peak_rss_mb} MB peak RSS into a ${(scale.output_bytes / 2 ** 20).toFixed(0)} MB graph: ${(megabytes / scale.build_seconds).toFixed(1)} MB of PBF per second, ${((scale.peak_rss_mb - 130) / megabytes).toFixed(1)} MB of memory per MB of PBF above Node's baseline.`,
     '',
+    `Its stages (wall seconds, docs/graph-format.md): ${scale.stages.map((stage) => `${stage.name} ${stage.seconds.toFixed(2)}`).join(', ')}.`,
+    '',
     ...lambdaSizing(megabytes / scale.build_seconds, (scale.peak_rss_mb - 130) / megabytes),
     '',
     SECTION_END,

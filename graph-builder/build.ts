@@ -69,8 +69,8 @@ export interface BuildReport {
   readonly cpu_seconds: number;
   readonly peak_rss_mb: number;
   readonly output_bytes: number;
-  /** Each stage in build order (reports of older builds lack it). */
-  readonly stages?: readonly StageTiming[];
+  /** Each stage's wall-clock time, in build order. */
+  readonly stages: readonly StageTiming[];
 }
 
 export interface BuildOptions {

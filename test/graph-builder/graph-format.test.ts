@@ -71,7 +71,7 @@ describe('graph file', () => {
 
 describe('build report', () => {
   it('times every stage of the build once, in build order, within the build time', () => {
-    const stages = built.report.stages ?? [];
+    const stages = built.report.stages;
     expect(stages.map((stage) => stage.name)).toEqual([
       'hash-inputs', 'read', 'clip', 'graph-nodes', 'plan-ways', 'edges', 'pavements', 'restrictions', 'junction-control',
       'connectivity', 'renumber', 'restriction-table', 'elevation', 'segments', 'sections', 'landmarks', 'write', 'report',
