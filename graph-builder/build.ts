@@ -28,13 +28,10 @@ import { writeGraph } from './stages/write.ts';
 
 /**
  * Building one city: a fixed list of named stages, each a function from what it needs to what it
- * produces (modules in graph-builder/stages/, docs/graph-format.md "How a graph is built"):
- *
- *   hash-inputs, read, clip, graph-nodes, plan-ways, edges, pavements, restrictions,
- *   junction-control, connectivity, renumber, restriction-table, elevation, segments, sections,
- *   landmarks, write, report
- *
- * then the report and, last, the pointer (each written atomically). The output folder mirrors the
+ * produces (modules in graph-builder/stages/; docs/graph-format.md, "How a graph is built"). The
+ * `clock.run(name, …)` calls below are that list, in order: `hash-inputs`, the stages of
+ * `assembleGraph` from `read` to `sections`, then `landmarks`, `write` and `report`. Then the
+ * report file and, last, the pointer are written (each atomically). The output folder mirrors the
  * S3 layout: `cities/<city>/graphs/<graph_version>.graph` plus `cities/<city>/current.json`, with
  * the report beside it as `cities/<city>/report.json`.
  */
@@ -151,41 +148,45 @@ interface AssembleJob {
  */
 async function assembleGraph({ city, dataPath, builtAt, strings, warnings, onProgress }: AssembleJob, clock: StageClock): Promise<AssembledGraph> {
   const context = { drivingSide: DRIVING_SIDE[city.countryCode], lightingData: city.lightingData, warnings };
-  const { collected, dem, areas } = await clock.run('read', () => readInputs({ city, paths: cityInputPaths(city, dataPath), context, strings, onProgress }));
+  const read = await clock.run('read', () => readInputs({ city, paths: cityInputPaths(city, dataPath), context, strings, onProgress }));
+  const { collected, dem } = read;
   const { ways, nodes } = collected;
   const windows = new TimeWindowCompiler(city, builtAt, warnings);
-  const clipped = await clock.run('clip', () => clipToCity({ boundary: city.boundary, ways, nodes }));
-  const { wayKept } = clipped;
+
+  const clip = await clock.run('clip', () => clipToCity({ boundary: city.boundary, ways, nodes }));
+  const { wayKept } = clip;
   const { isGraphNode } = await clock.run('graph-nodes', () => findGraphNodes({ ways, nodes, wayKept, warnings }));
   const plans = await clock.run('plan-ways', () => planWays({ ways, wayKept, routes: collected.routes, strings, windows, warnings }));
+  const wayRoutes = plans.routes;
   const { graphNodes, segments, edges, segmentEdges, csr } = await clock.run('edges', () => buildEdges({ ways, nodes, wayKept, isGraphNode, plans }));
   const pavements = await clock.run('pavements', () => removeCarriagewaysWithPavements({ ways, nodes, segments, segmentEdges, edgeFlags: edges.flags }));
   const restrictions = await clock.run('restrictions', () => resolveRestrictions({
-    specs: collected.restrictions, ways, wayKept, nodes, graphNodes, segments, segmentEdges, edges, edgeFlags: pavements.edgeFlags, csr, wayRoutes: plans.routes, windows,
+    specs: collected.restrictions, ways, wayKept, nodes, graphNodes, segments, segmentEdges, edges, edgeFlags: pavements.edgeFlags, csr, wayRoutes, windows,
   }));
   const controlled = await clock.run('junction-control', () => markJunctionControl({ nodes, graphNodes, edges, edgeFlags: pavements.edgeFlags, csr }));
   const connected = await clock.run('connectivity', () => keepConnectedNetworks({
     ways, nodes, sourceCount: collected.sources.length, graphNodes, segments, edges, edgeFlags: controlled.edgeFlags, csr, strings: strings.strings,
   }));
+
   const final = await clock.run('renumber', () => renumber({ nodes, graphNodes, edges, edgeFlags: connected.edgeFlags, segmentEdges }));
-  const table = await clock.run('restriction-table', () => restrictionTable({ pending: restrictions.pending, edgeNewIndex: final.edgeNewIndex, edgeFlags: final.edges.flags }));
   const { nodeCount, denseOfNode } = final;
+  const table = await clock.run('restriction-table', () => restrictionTable({ pending: restrictions.pending, edgeNewIndex: final.edgeNewIndex, edgeFlags: final.edges.flags }));
   const elevation = await clock.run('elevation', () => nodeElevations({ nodes, dem, nodeCount, denseOfNode, firstOut: final.csr.firstOut, edgeHead: final.edges.head, warnings }));
   const segmentArrays = await clock.run('segments', () => segmentSections({
-    ways, nodes, wayRoutes: plans.routes, segments, segmentNew: final.segmentNew, liveSegments: final.liveSegments, segmentEdges: final.segmentEdges,
-    edges: final.edges, nodeElevation: elevation.nodeElevation, dem, useOsmElevation: elevation.useOsm, strings,
+    ways, nodes, wayRoutes, segments, segmentNew: final.segmentNew, liveSegments: final.liveSegments, segmentEdges: final.segmentEdges, edges: final.edges,
+    nodeElevation: elevation.nodeElevation, dem, useOsmElevation: elevation.useOsm, strings,
   }));
   const laidOut = await clock.run('sections', () => layoutSections({
     nodes, nodeCount, denseOfNode, edges: final.edges, csr: final.csr, pointCoords: segmentArrays.pointCoords, segmentFirstPoint: segmentArrays.segmentFirstPoint,
-    areas, windows, strings,
+    areas: read.areas, windows, strings,
   }));
-  const { restrictionFirst, restrictionEdges, restrictionFlags, restrictionWindow } = table;
   return {
     sections: {
-      ...laidOut.sections, ...segmentArrays, restrictionFirst, restrictionEdges, restrictionFlags, restrictionWindow, nodeElevation: elevation.nodeElevation,
+      ...laidOut.sections, ...segmentArrays, nodeElevation: elevation.nodeElevation,
       firstOut: final.csr.firstOut, firstIn: final.csr.firstIn, inEdges: final.csr.inEdges,
       edgeHead: final.edges.head, edgeTail: final.edges.tail, edgeLength: final.edges.length, edgeFlags: table.edgeFlags,
       edgeSegment: final.edges.segment, edgeClosure: final.edges.closure,
+      restrictionFirst: table.restrictionFirst, restrictionEdges: table.restrictionEdges, restrictionFlags: table.restrictionFlags, restrictionWindow: table.restrictionWindow,
       closureWindow: plans.closureRecords.window, closureFlags: plans.closureRecords.flags, closureSource: plans.closureRecords.source,
     },
     grid: laidOut.grid,
@@ -194,11 +195,11 @@ async function assembleGraph({ city, dataPath, builtAt, strings, warnings, onPro
     elevation: { source: elevation.source, nodes_by_source: elevation.nodesBySource },
     components: connected.components,
     restrictions: {
-      relations: collected.restrictions.length, applied: restrictions.applied, sequences: restrictionFlags.length, conditional: restrictions.conditional,
+      relations: collected.restrictions.length, applied: restrictions.applied, sequences: table.restrictionFlags.length, conditional: restrictions.conditional,
       bicycleSpecific: restrictions.bicycleSpecific, viaWay: restrictions.viaWay, sameCyclewayExempt: table.sameCyclewayExempt, skipped: restrictions.skipped,
     },
     closures: { ways: plans.closedWays, records: plans.closureRecords.window.length },
-    waysOutsideCity: clipped.waysOutsideCity,
+    waysOutsideCity: clip.waysOutsideCity,
     separatePavements: pavements.separatePavements,
     sources: collected.sources,
   };
