@@ -1,7 +1,9 @@
-/** Small spherical geometry on [lon, lat] degrees, shared by snapping, search and guidance. */
+/** Small spherical geometry on [lon, lat] degrees (or 1e-7 degree integers), shared by snapping, search, guidance and the graph builder. */
 
 export const EARTH_RADIUS_METRES = 6_371_008.8;
 const RADIANS = Math.PI / 180;
+/** Radians per 1e-7 degree, the unit OSM and the graph store coordinates in. */
+const RADIANS_PER_E7 = RADIANS / 1e7;
 
 /** A coordinate as requests give it: `[longitude, latitude]` in degrees, GeoJSON order. */
 export type LonLat = readonly [number, number];
@@ -28,7 +30,7 @@ export function haversineMetres(lon1: number, lat1: number, lon2: number, lat2: 
  * builder's edge lengths are defined by this one.
  */
 export function haversineMetresE7(lon1E7: number, lat1E7: number, lon2E7: number, lat2E7: number): number {
-  return haversine(lon1E7, lat1E7, lon2E7, lat2E7, RADIANS / 1e7);
+  return haversine(lon1E7, lat1E7, lon2E7, lat2E7, RADIANS_PER_E7);
 }
 
 /** `[west, south, east, north]`: the smallest and largest longitude and latitude, in the points' unit. */

@@ -30,7 +30,7 @@ import { writeGraph } from './stages/write.ts';
  * Building one city: a fixed list of named stages, each a function from what it needs to what it
  * produces (modules in graph-builder/stages/; docs/graph-format.md, "How a graph is built"). The
  * `clock.run(name, …)` calls below are that list, in order: `hash-inputs`, the stages of
- * `assembleGraph` from `read` to `sections`, then `landmarks`, `write` and `report`. Then the
+ * `assembleGraph` from `read` to `sections`, then `landmarks`, `write` and `statistics`. Then the
  * report file and, last, the pointer are written (each atomically). The output folder mirrors the
  * S3 layout: `cities/<city>/graphs/<graph_version>.graph` plus `cities/<city>/current.json`, with
  * the report beside it as `cities/<city>/report.json`.
@@ -255,7 +255,7 @@ export async function buildCity(options: BuildOptions): Promise<BuildResult> {
     const landmarks = await clock.run('landmarks', () => landmarkTables({ header, sections }));
     const written = await clock.run('write', () => writeGraph({ outDir, header, sections, landmarks }));
     const pointer: CurrentGraphPointer = { graph_version: graphVersion, key: written.key, built_at: header.built_at, source_hash: inputs.hash };
-    const checks = await clock.run('report', () => ({
+    const checks = await clock.run('statistics', () => ({
       statistics: graphStatistics(sections),
       spotChecks: (spotChecks[city.id] ?? []).map((check) => spotCheck(sections, strings.strings, check)),
     }));
