@@ -186,7 +186,7 @@ async function main(): Promise<void> {
     SECTION_START,
     '## Graph build',
     '',
-    `Measured by \`npx tsx graph-builder/benchmark.ts\` on ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}; each build in a fresh process (median of ${runs} builds). Peak RSS is sampled every 25 ms during the build and includes Node itself (about 130 MB for an empty tsx process). Load average when the run started: ${loadavg()[0]!.toFixed(1)}${loadavg()[0]! > cpus().length ? ' (other work shared the cores, so times are inflated accordingly)' : ''}.`,
+    `Measured by \`npx tsx graph-builder/benchmark.ts\` on ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}; each build in a fresh process (median of ${runs} builds). Peak RSS is the build process's high-water mark (getrusage maxrss, which also sees the peaks inside synchronous stages that sampling every 25 ms missed) and includes Node itself (about 130 MB for an empty tsx process). Load average when the run started: ${loadavg()[0]!.toFixed(1)}${loadavg()[0]! > cpus().length ? ' (other work shared the cores, so times are inflated accordingly)' : ''}.`,
     '',
     '| City | Input (OSM extracts) | Nodes | Directed edges | Build (wall / CPU) | Peak RSS | Graph file |',
     '|---|---|---|---|---|---|---|',

@@ -64,6 +64,7 @@ export interface BuildReport {
   readonly build_seconds: number;
   /** CPU seconds (user + system, all threads) of the build: steadier than wall time on a shared machine. */
   readonly cpu_seconds: number;
+  /** Peak resident memory of the build, Node included (see PeakMemory). */
   readonly peak_rss_mb: number;
   readonly output_bytes: number;
   /** Each stage's wall-clock time, in build order. */
@@ -106,14 +107,42 @@ export function readPointer(outDir: string, cityId: string): Promise<CurrentGrap
   return readGraphPointer(folderReader(outDir), cityId).catch(() => null);
 }
 
+/**
+ * Peak resident memory of one build. A timer samples RSS, but timers only fire while the build
+ * waits for I/O, never inside a synchronous stage, so sampling alone misses most peaks. The
+ * process's high-water mark (getrusage `maxrss`) does not; it is the answer whenever this build
+ * raised it, which is always in a process of its own (the CLI and the benchmark build each city
+ * in one). Otherwise the build stayed below an earlier one's peak and the samples are all we know.
+ */
+class PeakMemory {
+  private readonly highWaterAtStart = process.resourceUsage().maxRSS;
+  private sampled = process.memoryUsage().rss;
+  private readonly timer = setInterval(() => this.sample(), 25);
+
+  sample(): void {
+    this.sampled = Math.max(this.sampled, process.memoryUsage().rss);
+  }
+
+  /** Stops sampling; the peak in bytes. */
+  stop(): number {
+    clearInterval(this.timer);
+    this.sample();
+    const highWater = process.resourceUsage().maxRSS;
+    return highWater > this.highWaterAtStart ? highWater * 1024 : this.sampled;
+  }
+}
+
 /** Runs the stages of one build and records each one's wall-clock time, in order. */
 class StageClock {
   readonly timings: StageTiming[] = [];
+
+  constructor(private readonly memory: PeakMemory) {}
 
   async run<T>(name: string, stage: () => T | Promise<T>): Promise<T> {
     const started = performance.now();
     const result = await stage();
     this.timings.push({ name, seconds: Math.round(performance.now() - started) / 1000 });
+    this.memory.sample();
     return result;
   }
 }
@@ -240,11 +269,10 @@ export async function buildCity(options: BuildOptions): Promise<BuildResult> {
   const { city, dataPath, outDir } = options;
   const started = performance.now();
   const cpuStarted = process.cpuUsage();
-  let peakRss = process.memoryUsage().rss;
-  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 25);
+  const memory = new PeakMemory();
   try {
     const builtAt = options.now ?? new Date();
-    const clock = new StageClock();
+    const clock = new StageClock(memory);
     const inputs = await clock.run('hash-inputs', () => cityInputs(city, dataPath));
     const graphVersion = `${city.id}-${compactTimestamp(builtAt)}-${inputs.hash.slice(0, 8)}`;
     const warnings = new Warnings();
@@ -281,7 +309,7 @@ export async function buildCity(options: BuildOptions): Promise<BuildResult> {
       spot_checks: checks.spotChecks,
       build_seconds: Math.round((performance.now() - started) / 10) / 100,
       cpu_seconds: Math.round((cpu.user + cpu.system) / 10_000) / 100,
-      peak_rss_mb: Math.round(Math.max(peakRss, process.memoryUsage().rss) / 1048576),
+      peak_rss_mb: Math.round(memory.stop() / 1048576),
       output_bytes: written.bytes,
       stages: clock.timings,
     };
@@ -291,7 +319,7 @@ export async function buildCity(options: BuildOptions): Promise<BuildResult> {
     await removeOldVersions(outDir, city.id, graphVersion);
     return { graphPath: written.path, pointer, report };
   } finally {
-    clearInterval(sampler);
+    memory.stop();
   }
 }
 
