@@ -111,7 +111,7 @@ export function readPointer(outDir: string, cityId: string): Promise<CurrentGrap
  * Peak resident memory of one build. A timer samples RSS, but timers only fire while the build
  * waits for I/O, never inside a synchronous stage, so sampling alone misses most peaks. The
  * process's high-water mark (getrusage `maxrss`) does not; it is the answer whenever this build
- * raised it, which is always in a process of its own (the CLI and the benchmark build each city
+ * raised it, as it always does in a process of its own (the CLI and the benchmark build each city
  * in one). Otherwise the build stayed below an earlier one's peak and the samples are all we know.
  */
 class PeakMemory {
