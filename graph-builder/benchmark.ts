@@ -186,7 +186,7 @@ async function main(): Promise<void> {
     SECTION_START,
     '## Graph build',
     '',
-    `Measured by \`npx tsx graph-builder/benchmark.ts\` on ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}; each build in a fresh process (median of ${runs} builds). Peak RSS is sampled every 25 ms during the build and includes Node itself (about 130 MB for an empty tsx process). Load average when the run started: ${loadavg()[0]!.toFixed(1)}${loadavg()[0]! > cpus().length ? ' (other work shared the cores, so times are inflated accordingly)' : ''}.`,
+    `Measured by \`npx tsx graph-builder/benchmark.ts\` on ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}; each build in a fresh process (median of ${runs} builds). Peak RSS is the build process's high-water mark (getrusage maxrss, which also sees the peaks inside synchronous stages that sampling every 25 ms missed) and includes Node itself (about 130 MB for an empty tsx process). Load average when the run started: ${loadavg()[0]!.toFixed(1)}${loadavg()[0]! > cpus().length ? ' (other work shared the cores, so times are inflated accordingly)' : ''}.`,
     '',
     '| City | Input (OSM extracts) | Nodes | Directed edges | Build (wall / CPU) | Peak RSS | Graph file |',
     '|---|---|---|---|---|---|---|',
@@ -218,6 +218,8 @@ async function main(): Promise<void> {
   const megabytes = tiled.bytes / 2 ** 20;
   lines.push(
     `City-scale build: the Lower Manhattan extract tiled ${tiles} x ${tiles} (${tiled.nodes.toLocaleString('en')} OSM nodes, ${tiled.ways.toLocaleString('en')} ways, ${megabytes.toFixed(0)} MB of PBF in ${tiles * tiles} files): ${scale.nodes.toLocaleString('en')} graph nodes, ${scale.edges.toLocaleString('en')} directed edges, built in ${scale.build_seconds.toFixed(1)} s (${scale.cpu_seconds.toFixed(1)} s CPU) with ${scale.peak_rss_mb} MB peak RSS into a ${(scale.output_bytes / 2 ** 20).toFixed(0)} MB graph: ${(megabytes / scale.build_seconds).toFixed(1)} MB of PBF per second, ${((scale.peak_rss_mb - 130) / megabytes).toFixed(1)} MB of memory per MB of PBF above Node's baseline.`,
+    '',
+    `Its stages (wall seconds, docs/graph-format.md): ${scale.stages.map((stage) => `${stage.name} ${stage.seconds.toFixed(2)}`).join(', ')}.`,
     '',
     ...lambdaSizing(megabytes / scale.build_seconds, (scale.peak_rss_mb - 130) / megabytes),
     '',

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { City, CityId } from '../core/cities/cities.ts';
 import { buildableCities } from './cities.ts';
 import { graphOutputDir, sharedDataPath } from '../core/paths.ts';
-import { buildCity, cityInputs, readPointer, type BuildReport } from './build.ts';
+import { buildCity, readPointer, type BuildReport } from './build.ts';
+import { cityInputs } from './source-hash.ts';
 import type { ProgressListener } from './collect.ts';
 
 export { buildCity, readPointer, type BuildReport, type BuildResult } from './build.ts';

@@ -12,7 +12,8 @@ import { s3 } from '../functions/platform/aws.ts';
 import { withInvocationLogging } from '../functions/platform/invocation-logging.ts';
 import { logger } from '../functions/platform/logger.ts';
 import { bucketName } from '../functions/platform/resources.ts';
-import { buildCity, cityInputs } from './build.ts';
+import { buildCity } from './build.ts';
+import { cityInputs } from './source-hash.ts';
 import { publishedPointer, publishGraph } from './publish.ts';
 import { parseGraphSourceUrls } from './sources.ts';
 

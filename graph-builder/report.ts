@@ -35,6 +35,8 @@ function lines(report: BuildReport): string[] {
     `Ways outside the city boundary dropped: ${report.ways_outside_city}`,
     `Warnings: ${report.warnings.map((w) => `${w.count} ${w.key}${w.examples.length ? ` (e.g. ${w.examples.map((e) => JSON.stringify(e)).join(', ')})` : ''}`).join('; ') || 'none'}`,
     `Build: ${report.build_seconds.toFixed(2)} s (${(report.cpu_seconds ?? 0).toFixed(2)} s CPU), peak RSS ${report.peak_rss_mb} MB, output ${mb(report.output_bytes)}`,
+    // Reports of builds before the stages were timed have no list.
+    ...(report.stages ? [`Stages (wall seconds): ${report.stages.map((stage) => `${stage.name} ${stage.seconds.toFixed(2)}`).join(', ')}`] : []),
   ];
 }
 

@@ -56,3 +56,13 @@ export function sourceHash(city: BuildableCity, inputs: readonly InputFile[]): s
   }));
   return hash.digest('hex');
 }
+
+/** Every input file of a city's build with its hash, and the city's source hash. */
+export async function cityInputs(city: BuildableCity, dataPath: string): Promise<{ files: InputFile[]; hash: string }> {
+  const paths = cityInputPaths(city, dataPath);
+  const files: InputFile[] = [];
+  for (const path of [...paths.extracts, paths.dem, paths.areas]) {
+    if (path) files.push(await hashFile(path));
+  }
+  return { files, hash: sourceHash(city, files) };
+}

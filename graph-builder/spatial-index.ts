@@ -5,6 +5,7 @@
  * walking each piece's bounding cells, which over-approximates by at most a cell per piece).
  */
 
+import { emptyBoundingBox, extendBoundingBox } from '../core/geo.ts';
 import type { GridSpec } from '../core/graph/layout.ts';
 
 export const GRID_CELL_METRES = 100;
@@ -20,16 +21,9 @@ export interface Grid {
 /** `pointCoords` holds lon, lat pairs (1e-7 degrees); segment s has points segmentFirstPoint[s] .. [s+1]-1. */
 export function buildGrid(pointCoords: Int32Array, segmentFirstPoint: Uint32Array): Grid {
   const segmentCount = segmentFirstPoint.length - 1;
-  let minLon = Infinity;
-  let minLat = Infinity;
-  let maxLon = -Infinity;
-  let maxLat = -Infinity;
-  for (let i = 0; i < pointCoords.length; i += 2) {
-    minLon = Math.min(minLon, pointCoords[i]!);
-    maxLon = Math.max(maxLon, pointCoords[i]!);
-    minLat = Math.min(minLat, pointCoords[i + 1]!);
-    maxLat = Math.max(maxLat, pointCoords[i + 1]!);
-  }
+  const box = emptyBoundingBox();
+  for (let i = 0; i < pointCoords.length; i += 2) extendBoundingBox(box, pointCoords[i]!, pointCoords[i + 1]!);
+  const [minLon, minLat, maxLon, maxLat] = box;
   if (segmentCount === 0) {
     return { spec: { min_lon_e7: 0, min_lat_e7: 0, cell_lon_e7: 1, cell_lat_e7: 1, cols: 1, rows: 1 }, first: new Uint32Array(2), segments: new Uint32Array(0) };
   }

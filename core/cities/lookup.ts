@@ -1,4 +1,4 @@
-import { LocalProjection, type LonLat } from '../geo.ts';
+import { boundingBox, LocalProjection, type BoundingBox, type LonLat } from '../geo.ts';
 import type { Ring } from './boundaries.ts';
 import { allCities, type City } from './cities.ts';
 
@@ -16,14 +16,10 @@ export function pointInRing(point: LonLat, ring: Ring): boolean {
 
 interface IndexedCity {
   readonly city: City;
-  readonly bbox: readonly [number, number, number, number];
+  readonly bbox: Readonly<BoundingBox>;
 }
 
-const indexed: readonly IndexedCity[] = allCities.map((city) => {
-  const lons = city.boundary.map((p) => p[0]);
-  const lats = city.boundary.map((p) => p[1]);
-  return { city, bbox: [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)] };
-});
+const indexed: readonly IndexedCity[] = allCities.map((city) => ({ city, bbox: boundingBox(city.boundary) }));
 
 /** The covered city containing the coordinate, or null. */
 export function cityForCoordinate(coordinate: LonLat): City | null {

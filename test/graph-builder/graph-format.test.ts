@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GRAPH_FORMAT_VERSION, openGraph, readGraphHeader, sectionNames } from '../../core/graph/layout.ts';
 import { currentPointerKey, graphKey } from '../../core/graph/catalog.ts';
+import { haversineMetresE7 } from '../../core/geo.ts';
 import { localMinutes, minuteOfWeek } from '../../core/local-time.ts';
 import { buildFixture, type BuiltFixture } from './helpers.ts';
 
@@ -50,9 +51,34 @@ describe('graph file', () => {
     expect(() => openGraph(bytes.subarray(0, bytes.length - 64))).toThrow(/truncated in section/);
   });
 
+  it('stores each edge length as the great-circle length of its segment geometry in 1e-7 degrees', () => {
+    const graph = built.graph;
+    for (let e = 0; e < graph.edgeCount; e++) {
+      const s = graph.edgeSegment[e]!;
+      let metres = 0;
+      for (let p = graph.segmentFirstPoint[s]! + 1; p < graph.segmentFirstPoint[s + 1]!; p++) {
+        metres += haversineMetresE7(graph.pointCoords[2 * p - 2]!, graph.pointCoords[2 * p - 1]!, graph.pointCoords[2 * p]!, graph.pointCoords[2 * p + 1]!);
+      }
+      expect(graph.edgeLength[e], `edge ${e}`).toBe(Math.fround(metres));
+    }
+  });
+
   it('names objects in the S3 layout', () => {
     expect(graphKey('london', 'london-20261121T030000-1a2b3c4d')).toBe('cities/london/graphs/london-20261121T030000-1a2b3c4d.graph');
     expect(currentPointerKey('sf-bay')).toBe('cities/sf-bay/current.json');
+  });
+});
+
+describe('build report', () => {
+  it('times every stage of the build once, in build order, within the build time', () => {
+    const stages = built.report.stages;
+    expect(stages.map((stage) => stage.name)).toEqual([
+      'hash-inputs', 'read', 'clip', 'graph-nodes', 'plan-ways', 'edges', 'pavements', 'restrictions', 'junction-control',
+      'connectivity', 'renumber', 'restriction-table', 'elevation', 'segments', 'sections', 'landmarks', 'write', 'statistics',
+    ]);
+    for (const stage of stages) expect(stage.seconds, stage.name).toBeGreaterThanOrEqual(0);
+    const total = stages.reduce((sum, stage) => sum + stage.seconds, 0);
+    expect(total).toBeLessThanOrEqual(built.report.build_seconds + 0.01);
   });
 });
 

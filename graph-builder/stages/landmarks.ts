@@ -1,0 +1,22 @@
+import { graphOf, type GraphSections } from '../../core/graph/layout.ts';
+import { computeLandmarkSections, type LandmarkSections } from '../../core/routing/landmarks.ts';
+import { RoutingNetwork } from '../../core/routing/network.ts';
+import type { HeaderWithoutSections } from '../writer.ts';
+
+/**
+ * Stage `landmarks`: the landmark tables that bound the router's searches, computed by the
+ * router's own costing on the builder's arrays seen as the router will see the graph.
+ */
+
+export type LandmarkSectionName = keyof LandmarkSections['sections'];
+
+export interface LandmarksInput {
+  readonly header: Omit<HeaderWithoutSections, 'landmarks'>;
+  readonly sections: Omit<GraphSections, LandmarkSectionName>;
+}
+
+export function landmarkTables({ header, sections }: LandmarksInput): LandmarkSections {
+  const noLandmarks = { landmarkNodes: new Uint32Array(0), landmarkLeave: new Uint8Array(0), landmarkFrom: new Uint16Array(0), landmarkTo: new Uint16Array(0) };
+  const graph = graphOf({ ...header, landmarks: { costing: '', count: 0, metrics: [] } }, { ...sections, ...noLandmarks });
+  return computeLandmarkSections(new RoutingNetwork(graph));
+}

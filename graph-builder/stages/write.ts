@@ -1,0 +1,34 @@
+import { join } from 'node:path';
+import { graphKey } from '../../core/graph/catalog.ts';
+import type { GraphSections } from '../../core/graph/layout.ts';
+import type { LandmarkSections } from '../../core/routing/landmarks.ts';
+import { serializeGraph, writeFileAtomically, type HeaderWithoutSections } from '../writer.ts';
+import type { LandmarkSectionName } from './landmarks.ts';
+
+/**
+ * Stage `write`: the graph serialised (docs/graph-format.md) and written atomically to
+ * `cities/<city>/graphs/<graph_version>.graph` in the output folder. The pointer and the report
+ * are written after the build, pointer last.
+ */
+
+export interface WriteInput {
+  readonly outDir: string;
+  readonly header: Omit<HeaderWithoutSections, 'landmarks'>;
+  readonly sections: Omit<GraphSections, LandmarkSectionName>;
+  readonly landmarks: LandmarkSections;
+}
+
+export interface WrittenGraph {
+  /** The graph's key, relative to the output folder (as in the graphs bucket). */
+  readonly key: string;
+  readonly path: string;
+  readonly bytes: number;
+}
+
+export async function writeGraph({ outDir, header, sections, landmarks }: WriteInput): Promise<WrittenGraph> {
+  const bytes = serializeGraph({ ...header, landmarks: landmarks.header }, { ...sections, ...landmarks.sections });
+  const key = graphKey(header.city, header.graph_version);
+  const path = join(outDir, key);
+  await writeFileAtomically(path, bytes);
+  return { key, path, bytes: bytes.byteLength };
+}
