@@ -246,6 +246,7 @@ function graphHeader(city: BuildableCity, graphVersion: string, builtAt: Date, i
     sources: inputs.files.map((file) => ({ name: sourceName(file.path), bytes: file.bytes, sha256: file.sha256 })),
     time_zone: city.timeZone,
     lighting_data: city.lightingData,
+    ...(city.graph.folded ? { folded_reports: [...city.graph.folded.reports] } : {}),
     elevation: graph.elevation,
     bbox: graph.bbox,
     grid: graph.grid,

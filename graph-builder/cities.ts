@@ -26,6 +26,15 @@ export interface CityGraphRecipe {
   readonly areas?: NamedAreaSource;
   /** Full-city extracts the nightly job downloads (overridable per deployment, see graph-builder/sources.ts). */
   readonly nightlySources: readonly string[];
+  /** Permanent accepted road reports folded into the graph (core/avoidances.ts `foldedTags`): set by the nightly job. */
+  readonly folded?: FoldedReports;
+}
+
+export interface FoldedReports {
+  /** The reports folded in, recorded in the graph's header so routers no longer apply them. */
+  readonly reports: readonly string[];
+  /** Tags laid over each way (by OSM way id) before the tag rules read it. */
+  readonly wayTags: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
 /** A city with its recipe: what every builder stage is given. */

@@ -98,7 +98,14 @@ function collectRoute(tags: Tags, members: readonly { type: string; ref: number 
   }
 }
 
-export async function collectOsm(paths: readonly string[], context: RuleContext, strings: StringTable, onProgress?: ProgressListener): Promise<Collected> {
+export async function collectOsm(
+  paths: readonly string[],
+  context: RuleContext,
+  strings: StringTable,
+  onProgress?: ProgressListener,
+  /** Tags laid over ways by OSM id before classification (accepted reports folded in). */
+  wayTagOverrides: Readonly<Record<string, Readonly<Record<string, string>>>> = {},
+): Promise<Collected> {
   const { warnings } = context;
   const wayIndex = new IdIndex(1 << 14);
   /** Highway ways seen but in neither network, so a later extract's older copy stays out too. */
@@ -151,7 +158,8 @@ export async function collectOsm(paths: readonly string[], context: RuleContext,
       wayKey: 'highway',
       way(id, refs, tags) {
         if (wayIndex.has(id) || droppedWays.has(id) || refs.length < 2) return;
-        const attributeIndex = classifyCached(tags);
+        const override = wayTagOverrides[String(id)];
+        const attributeIndex = classifyCached(override ? { ...tags, ...override } : tags);
         if (attributeIndex === null) {
           // The earlier extract's version wins even when it takes the way out of both networks
           // (bicycle=no on a road with separate pavements): an older copy elsewhere must not bring it back.

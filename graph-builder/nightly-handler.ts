@@ -7,11 +7,13 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
 import { cityIds, isCityId, type CityId } from '../core/cities/cities.ts';
-import { buildableCity, type BuildableCity } from './cities.ts';
+import { buildableCity, type BuildableCity, type FoldedReports } from './cities.ts';
 import { s3 } from '../functions/platform/aws.ts';
 import { withInvocationLogging } from '../functions/platform/invocation-logging.ts';
 import { logger } from '../functions/platform/logger.ts';
-import { bucketName } from '../functions/platform/resources.ts';
+import { queryAll } from '../functions/platform/dynamo-pages.ts';
+import { bucketName, tableName, tables } from '../functions/platform/resources.ts';
+import { foldedTags, type AvoidanceItem } from '../core/avoidances.ts';
 import { buildCity } from './build.ts';
 import { cityInputs } from './source-hash.ts';
 import { publishedPointer, publishGraph } from './publish.ts';
@@ -71,6 +73,29 @@ async function fetchAuxiliaryInput(bucket: string, relative: string, dataPath: s
   }
 }
 
+/** The city's accepted-report avoidances; none where the deployment gives the job no reports table. */
+async function acceptedAvoidances(city: CityId): Promise<AvoidanceItem[]> {
+  if (!process.env[tables.routeAvoidances.envVar]) return [];
+  return queryAll<AvoidanceItem>({ TableName: tableName('routeAvoidances'), KeyConditionExpression: 'city = :city', ExpressionAttributeValues: { ':city': city } });
+}
+
+/**
+ * What the rebuild folds into the city's ways: every permanent avoidance the graph can hold as
+ * tags (core/avoidances.ts `foldedTags`), keyed by way, with the reports it came from. Null when
+ * there is nothing to fold, so the source hash stays that of the extracts alone.
+ */
+export function foldedReports(items: readonly AvoidanceItem[]): FoldedReports | null {
+  const wayTags: Record<string, Record<string, string>> = {};
+  const reports: string[] = [];
+  for (const item of [...items].sort((a, b) => a.report_id.localeCompare(b.report_id))) {
+    const tags = foldedTags(item);
+    if (!tags || item.way_id === null) continue;
+    wayTags[String(item.way_id)] = { ...wayTags[String(item.way_id)], ...tags };
+    reports.push(item.report_id);
+  }
+  return reports.length ? { reports, wayTags } : null;
+}
+
 async function rebuildCity(city: BuildableCity, urls: readonly string[], bucket: string, workDir: string): Promise<CityOutcome> {
   const started = Date.now();
   const dataPath = join(workDir, 'data');
@@ -83,8 +108,9 @@ async function rebuildCity(city: BuildableCity, urls: readonly string[], bucket:
   }
   const dem = city.graph.dem && (await fetchAuxiliaryInput(bucket, city.graph.dem, dataPath)) ? city.graph.dem : undefined;
   const areas = city.graph.areas && (await fetchAuxiliaryInput(bucket, city.graph.areas.file, dataPath)) ? city.graph.areas : undefined;
+  const folded = foldedReports(await acceptedAvoidances(city.id));
   // Absolute extract paths resolve to themselves against the data folder.
-  const nightlyCity: BuildableCity = { ...city, graph: { ...city.graph, extracts, dem, areas } };
+  const nightlyCity: BuildableCity = { ...city, graph: { ...city.graph, extracts, dem, areas, ...(folded ? { folded } : {}) } };
 
   const { hash } = await cityInputs(nightlyCity, dataPath);
   const published = await publishedPointer(bucket, city.id);

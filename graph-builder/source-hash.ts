@@ -52,6 +52,8 @@ export function sourceHash(city: BuildableCity, inputs: readonly InputFile[]): s
     costing: COSTING_FINGERPRINT,
     landmarks: LANDMARK_COUNT,
     city: { id: city.id, timeZone: city.timeZone, countryCode: city.countryCode, region: city.region, boundary: city.boundary, lighting: city.lightingData },
+    // Folded reports change the graph as much as an edit of the extract would.
+    folded: city.graph.folded ?? null,
     inputs: inputs.map((input) => input.sha256),
   }));
   return hash.digest('hex');

@@ -3,6 +3,7 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Construct } from 'constructs';
 import { parseGraphSourceUrls, type GraphSourceUrls } from '../graph-builder/sources.ts';
+import type { ResourceAccess } from '../functions/platform/endpoints.ts';
 import type { DataStores } from './data-stores.ts';
 import { PlatformFunction } from './platform-function.ts';
 
@@ -16,6 +17,9 @@ export const NIGHTLY_BUILD_ENTRY = 'graph-builder/nightly-handler.ts';
  * Lambda maximum, and 4 GiB of /tmp holds the downloaded extracts next to the compiled graphs.
  */
 export const NIGHTLY_BUILD_MEMORY_MB = 3008;
+
+/** It publishes graphs, and reads the accepted reports it folds into them (core/avoidances.ts). */
+export const NIGHTLY_BUILD_ACCESS: ResourceAccess = { buckets: { graphs: 'readwrite' }, tables: { routeAvoidances: 'read' } };
 export const NIGHTLY_BUILD_TIMEOUT = Duration.minutes(15);
 export const NIGHTLY_BUILD_EPHEMERAL_STORAGE = Size.gibibytes(4);
 
@@ -49,7 +53,7 @@ export class GraphRebuild extends Construct {
     super(scope, id);
     this.builder = new PlatformFunction(this, 'NightlyBuild', {
       entry: NIGHTLY_BUILD_ENTRY,
-      access: { buckets: { graphs: 'readwrite' } },
+      access: NIGHTLY_BUILD_ACCESS,
       dataStores: props.dataStores,
       description: 'Nightly graph rebuild: downloads OSM extracts, compiles and publishes city graphs',
       memoryMb: NIGHTLY_BUILD_MEMORY_MB,

@@ -1,8 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../platform/aws.ts';
 import { tableName } from '../platform/resources.ts';
 import type { Plan, RateLimits } from './principal.ts';
+import { scanAll } from '../platform/dynamo-pages.ts';
 
 /**
  * API keys look like `spk_<key id>_<secret>`. The key id is public (it names the key in the
@@ -113,13 +114,7 @@ export async function verifyApiKey(key: string): Promise<ApiKeyRecord | null> {
 }
 
 export async function listApiKeys(): Promise<ApiKeyRecord[]> {
-  const records: ApiKeyRecord[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo().send(new ScanCommand({ TableName: tableName('apiKeys'), ExclusiveStartKey: startKey }));
-    records.push(...((page.Items ?? []) as ApiKeyRecord[]));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  const records = await scanAll<ApiKeyRecord>({ TableName: tableName('apiKeys') });
   return records.sort((a, b) => a.created_at.localeCompare(b.created_at));
 }
 

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
 import { cities, cityForCoordinate } from '../../core/cities/index.ts';
 import { dynamo } from '../platform/aws.ts';
@@ -7,6 +7,7 @@ import { now } from '../platform/clock.ts';
 import { tableName, type TableName } from '../platform/resources.ts';
 import { nextId } from './ids.ts';
 import type { Category, CategoryItem, Destination, DestinationItem } from './model.ts';
+import { scanAll } from '../platform/dynamo-pages.ts';
 
 /** Categories and destinations (spec 2.4): created and changed by the operator, read with every event. */
 
@@ -26,17 +27,6 @@ export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.ou
   throw new EventInputError(`${issue.path.join('.') || 'input'}: ${issue.message}`);
 }
 
-async function scanAll<T>(table: TableName): Promise<T[]> {
-  const items: T[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo().send(new ScanCommand({ TableName: tableName(table), ExclusiveStartKey: start }));
-    items.push(...((page.Items ?? []) as T[]));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items;
-}
-
 /** Items by key (functions/platform/batch-get.ts: 100 keys per request, retrying what DynamoDB leaves unprocessed). */
 export async function batchGet<T>(table: TableName, keyName: string, keys: readonly string[]): Promise<T[]> {
   return batchGetItems<T>(tableName(table), [...new Set(keys)].map((key) => ({ [keyName]: key })));
@@ -49,7 +39,7 @@ const timestamp = () => now().toISOString();
 export const categoryView = ({ id, name, emoji }: CategoryItem): Category => ({ id, name, emoji });
 
 export async function listCategories(): Promise<CategoryItem[]> {
-  return (await scanAll<CategoryItem>('categories')).sort((a, b) => a.id - b.id);
+  return (await scanAll<CategoryItem>({ TableName: tableName('categories') })).sort((a, b) => a.id - b.id);
 }
 
 const categoryFields = z.object({
@@ -111,7 +101,7 @@ export async function getDestination(id: number): Promise<DestinationItem | null
 }
 
 export async function listDestinations(): Promise<DestinationItem[]> {
-  return (await scanAll<DestinationItem>('destinations')).sort((a, b) => a.id - b.id);
+  return (await scanAll<DestinationItem>({ TableName: tableName('destinations') })).sort((a, b) => a.id - b.id);
 }
 
 const destinationFields = z.object({

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
 import { cities, type CityId } from '../../core/cities/index.ts';
 import { haversineMetres, type LonLat } from '../../core/geo.ts';
@@ -11,6 +11,7 @@ import { decodeRoute, encodeRoute, eventCity, routeBbox } from './geometry.ts';
 import { nextId } from './ids.ts';
 import { eventFlags, type CategoryItem, type DestinationItem, type EventItem, type EventRoute, type EventView } from './model.ts';
 import { planEventRoute } from './routes.ts';
+import { queryAll, scanAll } from '../platform/dynamo-pages.ts';
 
 /**
  * Events (spec 2.3): written by the operator (bin/admin.ts `events ...`), read by
@@ -246,34 +247,17 @@ export async function recordEventVisit(id: number): Promise<void> {
 }
 
 /** Every event of a city, archived ones included (GSI `by-city`). */
-export async function eventsInCity(city: CityId): Promise<EventItem[]> {
-  const items: EventItem[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo().send(
-      new QueryCommand({
-        TableName: tableName('events'),
-        IndexName: 'by-city',
-        KeyConditionExpression: 'city = :city',
-        ExpressionAttributeValues: { ':city': city },
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...((page.Items ?? []) as EventItem[]));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items;
+export function eventsInCity(city: CityId): Promise<EventItem[]> {
+  return queryAll<EventItem>({
+    TableName: tableName('events'),
+    IndexName: 'by-city',
+    KeyConditionExpression: 'city = :city',
+    ExpressionAttributeValues: { ':city': city },
+  });
 }
 
 export async function listEvents(): Promise<EventItem[]> {
-  const items: EventItem[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo().send(new ScanCommand({ TableName: tableName('events'), ExclusiveStartKey: start }));
-    items.push(...((page.Items ?? []) as EventItem[]));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items.sort((a, b) => a.id - b.id);
+  return (await scanAll<EventItem>({ TableName: tableName('events') })).sort((a, b) => a.id - b.id);
 }
 
 /** What a view of events needs besides the events: their destinations and every category. */

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../platform/aws.ts';
 import { now } from '../platform/clock.ts';
 import { tableName } from '../platform/resources.ts';
 import { revokeGrantsOfClient } from './grants.ts';
 import { checkRedirectUri } from './redirect-uris.ts';
 import { matchesHash, randomHandle, sha256 } from './secrets.ts';
+import { scanAll } from '../platform/dynamo-pages.ts';
 
 /**
  * The registry of third-party apps (spec 5.5). The operator registers an app with the name the
@@ -115,13 +116,7 @@ export async function getActiveClient(clientId: string): Promise<OAuthClientReco
 }
 
 export async function listClients(): Promise<OAuthClientRecord[]> {
-  const records: OAuthClientRecord[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo().send(new ScanCommand({ TableName: tableName('oauthClients'), ExclusiveStartKey: startKey }));
-    records.push(...((page.Items ?? []) as OAuthClientRecord[]));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  const records = await scanAll<OAuthClientRecord>({ TableName: tableName('oauthClients') });
   return records.sort((a, b) => a.created_at.localeCompare(b.created_at));
 }
 

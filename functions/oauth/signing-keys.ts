@@ -1,10 +1,11 @@
 import { createPrivateKey, generateKeyPairSync, sign, type JsonWebKey } from 'node:crypto';
-import { GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import { dynamo } from '../platform/aws.ts';
 import { now, nowMs } from '../platform/clock.ts';
 import { tableName } from '../platform/resources.ts';
 import { kmsCustody } from './kms-custody.ts';
+import { scanAll } from '../platform/dynamo-pages.ts';
 
 /**
  * ES256 signing keys for access and id tokens, with rotation. The key table lists every key
@@ -78,15 +79,7 @@ function configuredCustody(): KeyCustody {
 }
 
 export async function listSigningKeys(): Promise<SigningKeyRecord[]> {
-  const records: SigningKeyRecord[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo().send(
-      new ScanCommand({ TableName: tableName('oauthSigningKeys'), ConsistentRead: true, ExclusiveStartKey: startKey }),
-    );
-    records.push(...((page.Items ?? []) as SigningKeyRecord[]));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  const records = await scanAll<SigningKeyRecord>({ TableName: tableName('oauthSigningKeys'), ConsistentRead: true });
   return records.sort((a, b) => b.created_at.localeCompare(a.created_at));
 }
 

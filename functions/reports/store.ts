@@ -12,6 +12,7 @@ import { dynamo } from '../platform/aws.ts';
 import { tableName } from '../platform/resources.ts';
 import type { IssueType } from './fields.ts';
 import { MOVES, type MoveName, type ReportStatus } from './lifecycle.ts';
+import { queryAll } from '../platform/dynamo-pages.ts';
 
 /**
  * Reports and their audit trail in DynamoDB (docs/data-model.md, "Road reports"). A report is one
@@ -187,23 +188,13 @@ export async function reportsWithStatus(status: ReportStatus, limit: number): Pr
 }
 
 /** Reports located on one way (`<city>:<way id>`) filed at or after `since`, oldest first. */
-export async function reportsOnWay(wayKey: string, since: string): Promise<ReportItem[]> {
-  const found: ReportItem[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo().send(
-      new QueryCommand({
-        TableName: reports(),
-        IndexName: 'by-way',
-        KeyConditionExpression: 'way_key = :way AND created_at >= :since',
-        ExpressionAttributeValues: { ':way': wayKey, ':since': since },
-        ExclusiveStartKey: start,
-      }),
-    );
-    found.push(...((page.Items ?? []) as ReportItem[]));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return found;
+export function reportsOnWay(wayKey: string, since: string): Promise<ReportItem[]> {
+  return queryAll<ReportItem>({
+    TableName: reports(),
+    IndexName: 'by-way',
+    KeyConditionExpression: 'way_key = :way AND created_at >= :since',
+    ExpressionAttributeValues: { ':way': wayKey, ':since': since },
+  });
 }
 
 /** A report's audit trail, oldest first. */

@@ -1,21 +1,20 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { DateTime } from 'luxon';
 import type { CityId } from '../../core/cities/index.ts';
 import type { LonLat } from '../../core/geo.ts';
 import { EDGE_CYCLING, EDGE_REVERSED } from '../../core/graph/flags.ts';
 import { localMinutes } from '../../core/local-time.ts';
 import { RouteOverlay, type OverlayEffectSource } from '../../core/routing/overlay.ts';
-import { dynamo } from '../platform/aws.ts';
+import { queryAll } from '../platform/dynamo-pages.ts';
 import { logger } from '../platform/logger.ts';
 import { RefreshedValue } from '../platform/refreshed-value.ts';
 import { tableName } from '../platform/resources.ts';
-import type { AvoidanceItem } from './avoidances.ts';
+import type { AvoidanceItem } from '../../core/avoidances.ts';
 import type { LoadedGraph } from './graph-store.ts';
 import { snapCandidates } from './snap.ts';
 
 /**
  * Accepted road reports as the router applies them: each city's avoidance items
- * (functions/routing/avoidances.ts), read from DynamoDB at most every
+ * (core/avoidances.ts), read from DynamoDB at most every
  * ROUTE_OVERLAY_REFRESH_SECONDS (default 20, so an acceptance reaches warm routers within the
  * minute), located on the loaded graph and turned into a RouteOverlay the costing applies. No
  * graph rebuild is needed: the overlay only raises costs, so the graph's landmark bounds hold.
@@ -44,23 +43,9 @@ const overlays = new Map<CityId, { graphVersion: string; value: RefreshedValue<C
 
 const refreshIntervalMs = (): number => Number(process.env.ROUTE_OVERLAY_REFRESH_SECONDS ?? 20) * 1000;
 
-/** Every avoidance item of a city. A city has a handful to a few hundred: one query, paged. */
-export async function readAvoidances(city: CityId): Promise<AvoidanceItem[]> {
-  const items: AvoidanceItem[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo().send(
-      new QueryCommand({
-        TableName: tableName('routeAvoidances'),
-        KeyConditionExpression: 'city = :city',
-        ExpressionAttributeValues: { ':city': city },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...((page.Items ?? []) as AvoidanceItem[]));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
+/** Every avoidance item of a city: a handful to a few hundred, one query. */
+export function readAvoidances(city: CityId): Promise<AvoidanceItem[]> {
+  return queryAll<AvoidanceItem>({ TableName: tableName('routeAvoidances'), KeyConditionExpression: 'city = :city', ExpressionAttributeValues: { ':city': city } });
 }
 
 /** The wall-clock minute in the city's zone at which an ISO instant falls. */
@@ -71,14 +56,15 @@ function localMinuteOf(instant: string, timeZone: string): number {
 
 /**
  * The segment a report is about: the reported way's nearest segment to the location, or, when
- * the way is unknown or gone from this graph, the nearest rideable segment.
+ * the analysis found no way, the nearest rideable segment. A way gone from this graph's cycling
+ * network locates nothing: another road must not take its place.
  */
 function locateSegment(loaded: LoadedGraph, item: AvoidanceItem): number | null {
   const graph = loaded.network.graph;
   const cycling = (edge: number) => (graph.edgeFlags[edge]! & EDGE_CYCLING) !== 0;
   const onWay = (edge: number) => cycling(edge) && graph.segmentWayId[graph.edgeSegment[edge]!] === item.way_id;
   const location = item.location as LonLat;
-  const found = (item.way_id !== null ? snapCandidates(loaded.network, onWay, location, 1)[0] : undefined) ?? snapCandidates(loaded.network, cycling, location, 1)[0];
+  const found = snapCandidates(loaded.network, item.way_id !== null ? onWay : cycling, location, 1)[0];
   return found && found.distanceMetres <= LOCATE_METRES ? found.segment : null;
 }
 
@@ -120,7 +106,9 @@ function apply(loaded: LoadedGraph, overlay: RouteOverlay, item: AvoidanceItem, 
 export function buildOverlay(loaded: LoadedGraph, items: readonly AvoidanceItem[]): CityOverlay {
   const overlay = new RouteOverlay(loaded.network.graph.edgeCount);
   const timeZone = loaded.network.graph.header.time_zone;
-  const avoidances = items.map((item) => {
+  // Reports the nightly rebuild folded into this graph are part of its ways already.
+  const folded = new Set(loaded.network.graph.header.folded_reports ?? []);
+  const avoidances = items.filter((item) => !folded.has(item.report_id)).map((item) => {
     const untilMinute = item.until ? localMinuteOf(item.until, timeZone) : Infinity;
     return { item, untilMinute, edges: apply(loaded, overlay, item, untilMinute) };
   });

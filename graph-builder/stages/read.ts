@@ -33,7 +33,7 @@ export interface ReadOutput {
 }
 
 export async function readInputs({ city, paths, context, strings, onProgress }: ReadInput): Promise<ReadOutput> {
-  const collected = await collectOsm(paths.extracts, context, strings, onProgress);
+  const collected = await collectOsm(paths.extracts, context, strings, onProgress, city.graph.folded?.wayTags);
   const dem = paths.dem ? await loadDem(paths.dem) : null;
   const areaSource = city.graph.areas;
   const areas = paths.areas && areaSource ? await readAreas(paths.areas, areaSource.kind, areaSource.nameProperty) : [];

@@ -7,7 +7,7 @@ import { authorizerAccess, endpoints, riderSignInTriggerAccess, type ResourceAcc
 import { buckets, queues, tables, type BucketDefinition } from '../../functions/platform/resources.ts';
 import { workers } from '../../functions/platform/workers.ts';
 import { DEFAULT_GRAPH_SOURCE_URLS } from '../../graph-builder/sources.ts';
-import { NIGHTLY_BUILD_MEMORY_MB } from '../../lib/graph-rebuild.ts';
+import { NIGHTLY_BUILD_ACCESS, NIGHTLY_BUILD_MEMORY_MB } from '../../lib/graph-rebuild.ts';
 import { keysOf } from '../../lib/naming.ts';
 import { actionsOn, logicalId, platform, resourcesOfType, synthesizePlatform } from './platform-template.ts';
 
@@ -19,7 +19,7 @@ function declaredFunctions(): { name: string; fn: NodejsFunction; access: Resour
     ...workers.map((worker) => ({ name: worker.id, fn: workerFunctions.forWorker(worker.id).function, access: worker.access, settings: false })),
     { name: 'authorizer', fn: functions.authorizer.function, access: authorizerAccess, settings: true },
     { name: 'fallback', fn: functions.fallback.function, access: {}, settings: false },
-    { name: 'nightly graph build', fn: graphRebuild.builder.function, access: { buckets: { graphs: 'readwrite' } }, settings: false },
+    { name: 'nightly graph build', fn: graphRebuild.builder.function, access: NIGHTLY_BUILD_ACCESS, settings: false },
     { name: 'rider sign-in trigger', fn: riderIdentity.signInTrigger.function, access: riderSignInTriggerAccess, settings: false },
     ...Object.entries(bikeShare.ingesters).map(([city, ingester]) => ({
       name: `bike-share ingestion ${city}`,

@@ -1,14 +1,15 @@
-import type { CityId } from '../../core/cities/index.ts';
-import type { LonLat } from '../../core/geo.ts';
+import type { CityId } from './cities/index.ts';
+import type { LonLat } from './geo.ts';
 
 /**
  * What an accepted road report does to routing (spec 4.4, 1: "reports feed back into routing in
  * real time"). The reports pipeline decides when a report is accepted; on acceptance it writes one
  * avoidance item per report into the `routeAvoidances` table, in the same transaction as the
  * report's status change. Routers read the items of their city (functions/routing/report-overlay.ts)
- * and apply them through the costing's overlay; the nightly rebuild folds permanent closures into
- * the graph. This module is the contract between the two sides: the item's shape and which
- * reports have which effect.
+ * and apply them through the costing's overlay; the nightly rebuild folds permanent closures and
+ * one-way reports into the graph's own tags (graph-builder/nightly-handler.ts). This module is the
+ * contract between the three: the item's shape, which reports have which effect, and what a
+ * permanent one becomes in the graph.
  */
 
 /**
@@ -61,3 +62,16 @@ export function avoidanceEffect(issueType: string, issueSubtype: string | null):
 
 /** A temporary closure ends; everything else stays until the nightly rebuild folds it in or a reviewer lifts it. */
 export const isPermanent = (item: Pick<AvoidanceItem, 'until'>): boolean => item.until === null;
+
+/**
+ * The tags a permanent avoidance lays over its way when the nightly rebuild folds it into the
+ * graph: a closed road is closed to bicycles, a one-way report makes the way one-way for them
+ * (along its drawing, or against it). Removed turns and hazards stay overlay effects (the graph
+ * has no tag for either); temporary ones stay too, and so does anything without a located way.
+ */
+export function foldedTags(item: Pick<AvoidanceItem, 'effect' | 'until' | 'way_id' | 'against_geometry'>): Readonly<Record<string, string>> | null {
+  if (!isPermanent(item) || item.way_id === null) return null;
+  if (item.effect === 'closed') return { bicycle: 'no' };
+  if (item.effect === 'one_way') return { 'oneway:bicycle': item.against_geometry ? '-1' : 'yes' };
+  return null;
+}
