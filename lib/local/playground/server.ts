@@ -25,20 +25,18 @@ const leafletDir = join(dirname(createRequire(import.meta.url).resolve('leaflet/
 
 /** The only files served: the page's own and Leaflet's build, by exact name. */
 const WEB_FILE = /^[a-z][a-z0-9-]*\.(js|css|svg)$/;
-const LEAFLET_FILES = new Set(['leaflet-src.esm.js', 'leaflet.css', 'images/layers.png', 'images/layers-2x.png']);
+const LEAFLET_FILES = new Set(['leaflet-src.esm.js', 'leaflet.css']);
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.json': 'application/json',
 };
 
 export interface PlaygroundOptions {
-  /** Where the page finds the platform: the two APIs, the identity provider, photos (S3). */
-  urls: { base: string; app: string; idp: string; s3: string };
+  /** Where the page finds the platform: the two APIs and the identity provider. */
+  urls: { base: string; app: string; idp: string };
   /** The identity provider's client of the platform's own rider app, which the page signs in as. */
   riderAppClientId: string;
   /** Cities the platform serves; those with a built graph are offered. */
@@ -101,7 +99,7 @@ export class Playground {
   };
 
   private async page(response: ServerResponse): Promise<void> {
-    const { base, app, idp, s3 } = this.options.urls;
+    const { base, app, idp } = this.options.urls;
     send(response, 200, await readFile(join(webDir, 'index.html')), {
       'Content-Type': CONTENT_TYPES['.html']!,
       'Cache-Control': 'no-cache',
@@ -109,7 +107,7 @@ export class Playground {
       'Content-Security-Policy': [
         "default-src 'self'",
         `connect-src 'self' ${base} ${app} ${idp}`,
-        `img-src 'self' data: ${s3}`,
+        "img-src 'self' data:",
         "style-src 'self' 'unsafe-inline'",
         "frame-ancestors 'none'",
       ].join('; '),

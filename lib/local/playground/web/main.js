@@ -15,6 +15,9 @@ import { completeSignIn } from './rider.js';
  */
 
 const STATE = 'spoke-playground-state';
+
+/** The city id an address's fragment names (`#new-york`), if the platform serves it. */
+const cityIn = (config, hash) => config.cities.find((city) => city.id === decodeURIComponent(hash.slice(1)))?.id ?? null;
 const PIN_LABELS = { start: 'A', end: 'B' };
 const MAX_STOPS = 23;
 
@@ -25,9 +28,11 @@ class Playground {
     this.network = null;
     this.baseLayer = null;
     this.calls = [];
-    const saved = JSON.parse(sessionStorage.getItem(STATE) ?? 'null');
-    const wanted = decodeURIComponent(location.hash.slice(1));
-    const city = config.cities.find((candidate) => candidate.id === (saved?.city ?? wanted)) ?? config.cities[0];
+    // A city named in the address wins; the tab's saved trip is kept when it is in that city.
+    const wanted = cityIn(config, location.hash);
+    let saved = JSON.parse(sessionStorage.getItem(STATE) ?? 'null');
+    if (wanted && saved?.city !== wanted) saved = saved && { options: saved.options, tab: saved.tab };
+    const city = wanted ?? config.cities.find((candidate) => candidate.id === saved?.city)?.id ?? config.cities[0].id;
     this.state = {
       start: null,
       end: null,
@@ -35,7 +40,7 @@ class Playground {
       tab: 'route',
       options: { profile: 'cycling', language: 'en', night: 'auto', departure: '' },
       ...saved,
-      city: city.id,
+      city,
     };
     this.waypointNames = [];
   }
@@ -53,7 +58,8 @@ class Playground {
   }
 
   async start() {
-    this.map = L.map('map', { minZoom: 9, maxZoom: 19, zoomSnap: 0.5 });
+    // No fading: the tiles are transparent, so a level being faded out would show through the new one.
+    this.map = L.map('map', { minZoom: 9, maxZoom: 19, zoomSnap: 0.5, fadeAnimation: false });
     this.map.attributionControl.setPrefix('Leaflet');
     this.map.attributionControl.addAttribution('Map data © OpenStreetMap contributors (ODbL), drawn from the Spoke routing graph');
     L.control.scale({ imperial: false }).addTo(this.map);
@@ -97,6 +103,10 @@ class Playground {
     fill(select, this.config.cities.map((city) => h('option', { value: city.id }, city.name)));
     select.disabled = false;
     select.addEventListener('change', () => this.loadCity(select.value));
+    window.addEventListener('hashchange', () => {
+      const city = cityIn(this.config, location.hash);
+      if (city && city !== this.state.city) this.loadCity(city);
+    });
 
     for (const input of document.querySelectorAll('input[name="click-mode"]')) input.addEventListener('change', () => (this.state.mode = input.value));
     this.setMode(this.state.mode ?? 'start');

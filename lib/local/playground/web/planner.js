@@ -129,9 +129,11 @@ export class Planner {
     const fitKey = JSON.stringify(coordinates);
     if (this.fittedFor !== fitKey) {
       this.fittedFor = fitKey;
+      // Clear of the legend in the bottom right corner.
+      const legend = this.map.getContainer().querySelector('.legend');
       this.map.fitBounds(L.latLngBounds(Object.values(this.results).flatMap((body) => body.route.geometry.coordinates.map(([lon, lat]) => [lat, lon]))), {
         paddingTopLeft: [40, 40],
-        paddingBottomRight: [40, 40],
+        paddingBottomRight: [40, (legend?.offsetHeight ?? 0) + 30],
         maxZoom: 17,
       });
     }
@@ -191,24 +193,25 @@ export class Planner {
     const route = body.route;
     const breakdown = body.metadata?.safety_breakdown;
     const selected = variant === this.selected;
+    const sameAsOther = variant === 'direct' && JSON.stringify(route.geometry) === JSON.stringify(this.results.supersafe?.route?.geometry);
     const kinds = breakdown ? [...SAFETY_CLASSES, 'pushed'] : [];
     const rows = kinds.map((kind) => {
-          const value = breakdown[kind] ?? 0;
-          const colour = kind === 'pushed' ? KIND_STYLES.push.colour : KIND_STYLES[kind].colour;
-          return h(
-            'span',
-            { class: 'bar-row', 'data-class': kind },
-            h('span', { class: 'bar-label' }, kind),
-            h('span', { class: 'bar-track' }, h('span', { class: 'bar', style: { width: `${Math.min(100, (value / route.distance) * 100)}%`, background: colour } })),
-            h('span', { class: 'bar-value' }, metres(value)),
-          );
-        });
+      const value = breakdown[kind] ?? 0;
+      const colour = kind === 'pushed' ? KIND_STYLES.push.colour : KIND_STYLES[kind].colour;
+      return h(
+        'span',
+        { class: 'bar-row', 'data-class': kind },
+        h('span', { class: 'bar-label' }, kind),
+        h('span', { class: 'bar-track' }, h('span', { class: 'bar', style: { width: `${Math.min(100, (value / route.distance) * 100)}%`, background: colour } })),
+        h('span', { class: 'bar-value' }, metres(value)),
+      );
+    });
     const spoken = kinds.map((kind) => `${kind} ${metres(breakdown[kind] ?? 0)}`).join(', ');
     return h(
       'button',
       { type: 'button', class: `route-card${selected ? ' selected' : ''}`, 'data-variant': variant, 'aria-pressed': String(selected), onclick: () => this.select(variant) },
       h('span', { class: 'card-title' }, VARIANTS[variant].title),
-      h('span', { class: 'card-note' }, VARIANTS[variant].note),
+      h('span', { class: 'card-note' }, sameAsOther ? 'the same route as supersafe here' : VARIANTS[variant].note),
       h('span', { class: 'figures' }, h('strong', { class: 'distance' }, metres(route.distance)), ' · ', h('span', { class: 'duration' }, duration(route.duration))),
       body.sublabel ? h('span', { class: 'sublabel' }, body.sublabel) : null,
       rows.length ? h('span', { class: 'breakdown', role: 'img', 'aria-label': `Safety breakdown: ${spoken}` }, rows) : null,

@@ -19,6 +19,8 @@ const ISSUE_TYPES = {
   other: { label: 'Something else', subtypes: [] },
 };
 const FINAL_STATUSES = new Set(['accepted', 'rejected', 'resolved']);
+/** The gateway's answer for a path no endpoint defines (README, "Using the API"). */
+const UNKNOWN_ENDPOINT = 'Unknown endpoint or API version';
 /** Seconds between status checks: soon after filing (analysis takes seconds here), then each minute as the spec advises. */
 const POLL_DELAYS = [2, 3, 5, 10, 20, 40, 60];
 
@@ -110,7 +112,7 @@ export class Reports {
       if (value) body[field] = value;
     }
     const result = await this.api.base('POST', '/reports/', body);
-    if (result.status === 404) this.notice = notAvailableNotice('Road reports (POST /reports/) are', result);
+    if (result.status === 404 && result.body?.error === UNKNOWN_ENDPOINT) this.notice = notAvailableNotice('Road reports (POST /reports/) are', result);
     else if (!result.ok) this.notice = failureNotice(result, { what: 'The report', demoKey: this.api.usingDemoKey });
     else {
       const report = { ...result.body, issue_type: body.issue_type, road_name: body.road_name ?? null, location: body.location, summary: null };
@@ -134,13 +136,12 @@ export class Reports {
   async check(report, attempt = 0) {
     clearTimeout(this.timers.get(report.id));
     const result = await this.api.base('GET', `/reports/${report.id}`);
-    if (result.ok) {
-      Object.assign(report, { status: result.body.status, summary: result.body.summary, updated_at: result.body.updated_at });
-      report.problem = null;
-    } else {
-      report.problem = result.status === 404 && !result.body?.error?.startsWith('Unknown endpoint') ? 'The platform does not know this report for this key (it answers 404).' : null;
-      if (!report.problem) this.notice = result.status === 404 ? notAvailableNotice('Road reports (GET /reports/{id}) are', result) : failureNotice(result, { what: 'The status check', demoKey: this.api.usingDemoKey });
-    }
+    report.problem = null;
+    if (result.ok) Object.assign(report, { status: result.body.status, summary: result.body.summary, updated_at: result.body.updated_at });
+    else if (result.status === 404 && result.body?.error === UNKNOWN_ENDPOINT) this.notice = notAvailableNotice('Road reports (GET /reports/{id}) are', result);
+    // The report's own 404: unknown, or not this key's (another key set under Settings).
+    else if (result.status === 404) report.problem = `The platform does not know this report for the key in use (${result.body?.error ?? 'HTTP 404'}).`;
+    else this.notice = failureNotice(result, { what: 'The status check', demoKey: this.api.usingDemoKey });
     this.save();
     this.render();
     if (!FINAL_STATUSES.has(report.status) && result.status !== 404) this.follow(report, attempt);
