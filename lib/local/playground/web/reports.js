@@ -154,7 +154,7 @@ export class Reports {
       { class: 'report', 'data-report-id': report.id, 'data-status': report.status },
       h('span', { class: `badge status ${report.status}` }, words(report.status)),
       ' ',
-      h('strong', {}, words(report.issue_type)),
+      h('strong', {}, ISSUE_TYPES[report.issue_type]?.label ?? words(report.issue_type)),
       report.road_name ? ` · ${report.road_name}` : '',
       h('p', { class: 'summary' }, report.summary ?? (report.status === 'received' ? 'Waiting for the automated analysis…' : '')),
       report.problem ? h('p', { class: 'meta' }, report.problem) : null,
