@@ -216,11 +216,17 @@ describe('the map playground', () => {
       for (const answer of answers) expect(answer.request.coordinates).toHaveLength(2);
       await expectRoutesShown(page, answers);
       expect(await page.locator('#points .point-label').allTextContents()).toEqual(['Start', 'Destination']);
-      // Choosing the direct route shows its turns.
-      await page.locator('.route-card[data-variant="direct"]').click();
+      // Clicking the grey direct route on the map selects it and shows its turns, without moving a point.
+      const asked = opened.answers.length;
+      const places = await page.locator('#points .point-place').allTextContents();
+      await page.locator('path.route-direct').dispatchEvent('click');
+      expect(await page.locator('#points .point-place').allTextContents()).toEqual(places);
+      await expect.poll(() => page.locator('.route-card.selected').getAttribute('data-variant')).toBe('direct');
       const direct = answers.find((answer) => variantOf(answer) === 'direct')!;
       expect(await page.locator('.steps .instruction').allTextContents()).toEqual(direct.body.route.steps.map((step: any) => step.maneuver.instruction));
       await page.locator('.route-card[data-variant="supersafe"]').click();
+      expect(await page.locator('path.route-supersafe.selected').count()).toBe(1);
+      expect(opened.answers.length).toBe(asked);
       await page.getByRole('button', { name: 'Clear' }).click();
     }
   });

@@ -15,11 +15,12 @@ import { completeSignIn } from './rider.js';
  */
 
 const STATE = 'spoke-playground-state';
+const PIN_LABELS = { start: 'A', end: 'B' };
+/** Directions take at most 25 coordinates (spec 8), multi-modal 23 stops. */
+const MAX_STOPS = 23;
 
 /** The city id an address's fragment names (`#new-york`), if the platform serves it. */
 const cityIn = (config, hash) => config.cities.find((city) => city.id === decodeURIComponent(hash.slice(1)))?.id ?? null;
-const PIN_LABELS = { start: 'A', end: 'B' };
-const MAX_STOPS = 23;
 
 class Playground {
   constructor(config) {
@@ -91,10 +92,10 @@ class Playground {
     if (signIn) this.state.tab = 'nearby';
     this.showTab(this.state.tab);
     await this.loadCity(this.state.city, { keepTrip: true });
+    // Signed in to see bikes: show them.
     if (signIn?.rider) {
-      this.nearby.showBikes = true;
+      this.nearby.toggleBikes(true);
       this.nearby.render();
-      this.nearby.loadBikes();
     }
   }
 
@@ -267,7 +268,6 @@ class Playground {
         draggable: true,
         autoPan: true,
         title: point.label,
-        alt: point.label,
         icon: L.divIcon({ className: `pin pin-${point.role}`, html: point.pin, iconSize: [28, 28] }),
       })
         .on('dragend', (event) => this.moved(point, lonLatOf(event.target.getLatLng())))

@@ -72,14 +72,14 @@ export class MultiModal {
     this.layer.clearLayers();
     for (const leg of option.legs ?? []) {
       const line = (leg.geometry?.coordinates ?? []).map(([lon, lat]) => [lat, lon]);
-      L.polyline(line, leg.mode === 'walking' ? { color: '#343a40', weight: 4, dashArray: '2 7' } : { color: '#0b7285', weight: 6, opacity: 0.85 }).addTo(this.layer);
+      L.polyline(line, leg.mode === 'walking' ? { color: '#343a40', weight: 4, dashArray: '2 7', interactive: false } : { color: '#0b7285', weight: 6, opacity: 0.85, interactive: false }).addTo(this.layer);
     }
     for (const [station, label] of [[option.pickup_station, 'Pick up'], [option.dropoff_station, 'Drop off']]) {
       if (!station?.location) continue;
       L.marker([station.location[1], station.location[0]], { icon: L.divIcon({ className: 'pin pin-station', html: '🚲', iconSize: [24, 24] }), title: `${label}: ${station.name}` }).addTo(this.layer);
     }
     if (option.vehicle?.location) {
-      L.circleMarker([option.vehicle.location[1], option.vehicle.location[0]], { radius: 7, color: '#fff', weight: 2, fillColor: '#7048e8', fillOpacity: 1 })
+      L.circleMarker([option.vehicle.location[1], option.vehicle.location[0]], { radius: 7, color: '#fff', weight: 2, fillColor: '#7048e8', fillOpacity: 1, bubblingMouseEvents: false })
         .bindTooltip(`${option.vehicle.vehicle_type} ${option.vehicle.bike_id}`)
         .addTo(this.layer);
     }

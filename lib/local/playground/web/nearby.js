@@ -116,7 +116,7 @@ export class Nearby {
         .addTo(this.bikesLayer);
     }
     for (const bike of dockless) {
-      L.circleMarker([bike.lat, bike.lon], { radius: 5, color: '#fff', weight: 1.5, fillColor: '#7048e8', fillOpacity: 1 })
+      L.circleMarker([bike.lat, bike.lon], { radius: 5, color: '#fff', weight: 1.5, fillColor: '#7048e8', fillOpacity: 1, bubblingMouseEvents: false })
         .bindTooltip(`${bike.brand} ${bike.vehicle_type}`)
         .addTo(this.bikesLayer);
     }
@@ -151,7 +151,7 @@ export class Nearby {
     for (const event of result.body.events) {
       const label = `${event.emoji ?? ''} ${event.name} · ${when(event)}`;
       if (event.route?.polyline) {
-        L.polyline(decodePolyline(event.route.polyline), { color: '#d6336c', weight: 4, opacity: 0.8 }).bindTooltip(label, { sticky: true }).addTo(this.eventsLayer);
+        L.polyline(decodePolyline(event.route.polyline), { color: '#d6336c', weight: 4, opacity: 0.8, bubblingMouseEvents: false }).bindTooltip(label, { sticky: true }).addTo(this.eventsLayer);
       }
       L.marker([event.destination.latitude, event.destination.longitude], {
         icon: L.divIcon({ className: 'pin pin-event', html: event.emoji ?? '★', iconSize: [26, 26] }),

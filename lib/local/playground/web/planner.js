@@ -314,7 +314,8 @@ export class Planner {
       if (variant === this.selected) continue;
       const line = latLngs(body.route.geometry.coordinates);
       L.polyline(line, { color: '#fff', weight: 10, opacity: 0.9, interactive: false }).addTo(this.layer);
-      L.polyline(line, { color: '#495057', weight: 6, dashArray: '10 8', className: `route-line route-${variant}` })
+      // Clicking it selects it; the click is not also a click on the map (which would move a point).
+      L.polyline(line, { color: '#495057', weight: 6, dashArray: '10 8', className: `route-line route-${variant}`, bubblingMouseEvents: false })
         .bindTooltip(`${VARIANTS[variant].title}: ${metres(body.route.distance)} · click to select`, { sticky: true })
         .on('click', () => this.select(variant))
         .addTo(this.layer);
