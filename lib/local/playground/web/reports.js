@@ -21,8 +21,12 @@ const ISSUE_TYPES = {
 const FINAL_STATUSES = new Set(['accepted', 'rejected', 'resolved']);
 /** The gateway's answer for a path no endpoint defines (README, "Using the API"). */
 const UNKNOWN_ENDPOINT = 'Unknown endpoint or API version';
-/** Seconds between status checks: soon after filing (analysis takes seconds here), then each minute as the spec advises. */
-const POLL_DELAYS = [2, 3, 5, 10, 20, 40, 60];
+/**
+ * Seconds between the status checks of a report filed from the page: soon after filing (the
+ * analysis takes seconds here), then every two minutes until a reviewer decides (spec 4.4 advises
+ * every one to two minutes); each check spends one of the key's requests.
+ */
+const POLL_DELAYS = [2, 3, 5, 10, 20, 40, 60, 120];
 
 const words = (value) => value.replaceAll('_', ' ');
 
@@ -34,9 +38,11 @@ export class Reports {
     this.reports = JSON.parse(localStorage.getItem(this.storageKey) ?? '[]');
     this.layer = L.layerGroup().addTo(this.map);
     this.timers = new Map();
+    /** Reports filed in this page, followed until decided; those kept from before are checked once. */
+    this.followed = new Set();
     this.draft = null;
     this.notice = null;
-    for (const report of this.reports) if (!FINAL_STATUSES.has(report.status)) this.follow(report, 0);
+    for (const report of this.reports) if (!FINAL_STATUSES.has(report.status)) this.check(report);
   }
 
   save() {
@@ -121,6 +127,7 @@ export class Reports {
       this.save();
       this.draft = null;
       this.notice = h('p', { class: 'notice success', role: 'status' }, `Report sent: ${report.id} (${words(report.status)}).`);
+      this.followed.add(report.id);
       this.follow(report, 0);
     }
     this.render();
@@ -144,7 +151,7 @@ export class Reports {
     else this.notice = failureNotice(result, { what: 'The status check', demoKey: this.api.usingDemoKey });
     this.save();
     this.render();
-    if (!FINAL_STATUSES.has(report.status) && result.status !== 404) this.follow(report, attempt);
+    if (this.followed.has(report.id) && !FINAL_STATUSES.has(report.status) && result.status !== 404) this.follow(report, attempt);
   }
 
   item(report) {
