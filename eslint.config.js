@@ -70,4 +70,16 @@ export default tseslint.config(
     files: ['bin/**', 'graph-builder/cli.ts', 'test/bench/**', 'lib/local/**'],
     rules: { 'no-console': 'off' },
   },
+  {
+    // The map playground's page: plain browser modules, served as they are (docs/playground.md).
+    files: ['lib/local/playground/web/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: Object.fromEntries(
+        ['window', 'document', 'location', 'history', 'navigator', 'fetch', 'Headers', 'URL', 'URLSearchParams', 'FormData', 'Node', 'localStorage', 'sessionStorage',
+          'crypto', 'TextEncoder', 'TextDecoder', 'atob', 'btoa', 'performance', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval',
+          'requestAnimationFrame', 'cancelAnimationFrame', 'speechSynthesis', 'SpeechSynthesisUtterance', 'Intl'].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
 );

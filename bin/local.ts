@@ -2,7 +2,8 @@
  * `npm start`: the whole platform on this machine. Settings (all optional):
  *   SPOKE_STATE_DIR      state folder (default .local-data): DynamoDB, S3 objects, graphs, info file
  *   SPOKE_DATA_PATH      input data (default ../shared/data)
- *   SPOKE_BASE_PORT, SPOKE_APP_PORT, SPOKE_DYNAMODB_PORT, SPOKE_S3_PORT, SPOKE_SQS_PORT, SPOKE_IDP_PORT (0 = any free port)
+ *   SPOKE_BASE_PORT, SPOKE_APP_PORT, SPOKE_DYNAMODB_PORT, SPOKE_S3_PORT, SPOKE_SQS_PORT, SPOKE_IDP_PORT,
+ *   SPOKE_PLAYGROUND_PORT (0 = any free port)
  *   SPOKE_CITIES         comma-separated city ids to build and serve (default: all four)
  *   SPOKE_TEST_CLOCK=1   tests only: honour the X-Spoke-Test-Clock-Offset request header (lib/local/platform.ts)
  *   --reset              start from empty tables, buckets and identity-provider users
@@ -56,10 +57,12 @@ async function main(): Promise<void> {
   // Seeding planned the leisure routes with the routing code in this process; the local Lambdas
   // start cold all the same, as deployed ones do, and load their graphs on their first request.
   forgetLoadedGraphs();
+  platform.playground?.server.useDemo(demo);
   const info = {
     base_url: platform.urls.base,
     app_base_url: platform.urls.app,
     consent_url: `${platform.urls.base}/auth/v1/consent`,
+    playground_url: platform.playground?.url ?? null,
     services: { dynamodb: platform.urls.dynamodb, s3: platform.urls.s3, sqs: platform.urls.sqs, gbfs_fixtures: platform.urls.gbfsFixtures },
     identity_provider: { url: platform.urls.idp, admin_secret: platform.identityProvider.adminSecret },
     state_dir: stateDir,
@@ -75,6 +78,7 @@ async function main(): Promise<void> {
       'Spoke platform is running locally.',
       `  {base_url}      ${info.base_url}`,
       `  {app_base_url}  ${info.app_base_url}`,
+      `  Playground      ${info.playground_url}  (open in a browser: the safety map and routes; docs/playground.md)`,
       `  DynamoDB        ${info.services.dynamodb} (dynalite)`,
       `  S3              ${info.services.s3} (s3rver)`,
       `  SQS             ${info.services.sqs} (in-process queues)`,

@@ -27,6 +27,11 @@ export const RIDER_APP_CLIENT_ID = 'spoke-rider-app';
 export const RIDER_APP_REDIRECT_URI = 'http://localhost:8977/rider-app/callback';
 
 const TOKEN_SECONDS = 3_600;
+/**
+ * What a browser app may read from another origin, as from Cognito's hosted endpoints: the code
+ * exchange of a single-page app (the playground) and the documents that verify its tokens.
+ */
+const CROSS_ORIGIN_ROUTES = new Set(['POST /oauth2/token', 'GET /.well-known/openid-configuration', 'GET /.well-known/jwks.json']);
 const CODE_SECONDS = 300;
 
 interface StoredUser {
@@ -229,6 +234,7 @@ export class LocalIdentityProvider {
     try {
       const url = new URL(request.url ?? '/', this.url);
       const route = `${request.method} ${url.pathname}`;
+      if (CROSS_ORIGIN_ROUTES.has(route)) response.setHeader('Access-Control-Allow-Origin', '*');
       switch (route) {
         case 'GET /.well-known/openid-configuration':
           return sendJson(response, 200, this.discovery());

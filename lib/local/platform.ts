@@ -12,6 +12,8 @@ import { startLocalBikeShare } from './bikeshare.ts';
 import { createGateway } from './gateway.ts';
 import { CONSENT_CLIENT_ID, LocalIdentityProvider, RIDER_APP_CLIENT_ID, RIDER_APP_REDIRECT_URI, type LocalUser } from './identity-provider.ts';
 import { enableConcurrentInvocations, invoke } from './invocations.ts';
+import { citiesFromEnvironment } from './graphs.ts';
+import { Playground } from './playground/server.ts';
 import { functionEnvironment, provisionResources } from './provision.ts';
 import { lambdaContext, LOCAL_ACCOUNT, LocalQueue } from './queue.ts';
 import { closeServer, listen, startDynamo, startS3 } from './servers.ts';
@@ -32,6 +34,8 @@ export interface LocalPorts {
   s3: number;
   sqs: number;
   idp: number;
+  /** The map playground (docs/playground.md); not started when absent. */
+  playground?: number;
 }
 
 export const portSettings: Record<keyof LocalPorts, { envVar: string; defaultPort: number; service: string }> = {
@@ -41,6 +45,7 @@ export const portSettings: Record<keyof LocalPorts, { envVar: string; defaultPor
   s3: { envVar: 'SPOKE_S3_PORT', defaultPort: 4568, service: 'S3 (s3rver)' },
   sqs: { envVar: 'SPOKE_SQS_PORT', defaultPort: 4569, service: 'the local SQS endpoint' },
   idp: { envVar: 'SPOKE_IDP_PORT', defaultPort: 3002, service: 'the local identity provider' },
+  playground: { envVar: 'SPOKE_PLAYGROUND_PORT', defaultPort: 3003, service: 'the map playground' },
 };
 
 export function portsFromEnvironment(environment: NodeJS.ProcessEnv = process.env): LocalPorts {
@@ -83,6 +88,8 @@ export interface LocalPlatform {
   identityProvider: LocalIdentityProvider;
   /** The scheduled workers (functions/platform/workers.ts). */
   scheduler: LocalScheduler;
+  /** The map playground (null when not started), and its address. */
+  playground: { server: Playground; url: string } | null;
   stop(): Promise<void>;
 }
 
@@ -121,7 +128,7 @@ function postAuthenticationEvent(user: LocalUser, clientId: string): PostAuthent
 export async function startLocalPlatform(options: LocalPlatformOptions): Promise<LocalPlatform> {
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? (() => undefined);
-  const target = (name: keyof LocalPorts) => ({ port: options.ports[name], host, ...portSettings[name] });
+  const target = (name: keyof LocalPorts) => ({ port: options.ports[name] ?? 0, host, ...portSettings[name] });
   const url = (port: number) => `http://${host}:${port}`;
   const stops: (() => Promise<void>)[] = [];
   const stop = async () => {
@@ -198,7 +205,18 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     const scheduler = await startWorkers({ queues: localQueues, load, log });
     stops.push(() => scheduler.stop());
 
-    return { urls, queues: localQueues, identityProvider, scheduler, stop };
+    let playground: LocalPlatform['playground'] = null;
+    if (options.ports.playground !== undefined) {
+      const server = new Playground({ urls, riderAppClientId: RIDER_APP_CLIENT_ID, cities: citiesFromEnvironment(), log });
+      const listener = createServer(server.listener);
+      const port = await listen(listener, target('playground'));
+      stops.push(() => closeServer(listener));
+      playground = { server, url: url(port) };
+      // The page signs riders in as the platform's own rider app, and they come back to it.
+      identityProvider.allowClient(RIDER_APP_CLIENT_ID, [RIDER_APP_REDIRECT_URI, ...Playground.redirectUris(port)]);
+    }
+
+    return { urls, queues: localQueues, identityProvider, scheduler, playground, stop };
   } catch (error) {
     await stop();
     throw error;

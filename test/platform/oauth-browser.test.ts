@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import * as oauth from 'oauth4webapi';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/browser.ts';
 import { directionsWith, emailCodeFromLog, later, newRider, passedAuthorizer, registerApp, type TestApp } from './oauth-support.ts';
 import { platform } from './support.ts';
 
@@ -22,20 +23,7 @@ let as: oauth.AuthorizationServer;
 
 beforeAll(async () => {
   userDataDir = await mkdtemp(join(tmpdir(), 'spoke-chromium-'));
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
   // The apps' redirect URIs: nothing listens there, so the browser's arrival is answered here.
   await context.route(/^(http:\/\/localhost:8976\/|com\.example)/, (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'back in the app' }));
   as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oidc', ...insecure }));

@@ -13,6 +13,7 @@ export interface PlatformInfo {
   base_url: string;
   app_base_url: string;
   consent_url: string;
+  playground_url: string;
   services: { dynamodb: string; s3: string; sqs: string };
   identity_provider: { url: string; admin_secret: string };
   state_dir: string;
@@ -34,6 +35,7 @@ const ALL_PORTS_FREE = {
   SPOKE_S3_PORT: '0',
   SPOKE_SQS_PORT: '0',
   SPOKE_IDP_PORT: '0',
+  SPOKE_PLAYGROUND_PORT: '0',
 };
 
 export async function startLocalProcess(

@@ -1,0 +1,14 @@
+import type { CityId } from '../../../core/cities/index.ts';
+import type { LonLat } from '../../../core/geo.ts';
+
+/**
+ * One route per city that the sample extracts cover (the README's "Points that route"), offered
+ * by the playground's "Sample route" button: a newcomer sees a route without knowing where the
+ * loaded map data ends.
+ */
+export const sampleRoutes: Readonly<Record<CityId, readonly [LonLat, LonLat]>> = {
+  london: [[-0.1337, 51.5246], [-0.1246, 51.5219]],
+  'new-york': [[-74.006, 40.7128], [-73.9899, 40.6955]],
+  'los-angeles': [[-118.4426, 34.0739], [-118.434, 34.0622]],
+  'sf-bay': [[-122.3041, 37.8078], [-122.2972, 37.8118]],
+};

@@ -1,0 +1,343 @@
+import * as L from '/vendor/leaflet/leaflet-src.esm.js';
+import { failureNotice, notAvailableNotice } from './api.js';
+import { KIND_STYLES, SAFETY_CLASSES } from './base-map.js';
+import { cityTime, duration, fill, h, metres } from './dom.js';
+
+/**
+ * Directions side by side: the supersafe and the direct route (or the walking route) from
+ * `POST /directions/v2/`, each with its distance, time and safety breakdown, the explanation
+ * sentence from `POST /explain-supersafe/`, the disruptions, and the selected route's turn by
+ * turn list with its banners and voice cues (spoken by the browser on request).
+ */
+
+const VARIANTS = {
+  supersafe: { title: 'Supersafe', note: 'prefers quiet streets and cycleways' },
+  direct: { title: 'Direct', note: 'shortest reasonable ride' },
+  walking: { title: 'Walking', note: 'footways, paths and crossings' },
+};
+
+const ARROWS = {
+  left: '↰',
+  right: '↱',
+  'slight left': '↖',
+  'slight right': '↗',
+  'sharp left': '↙',
+  'sharp right': '↘',
+  straight: '↑',
+  uturn: '↶',
+};
+
+function arrowOf(maneuver) {
+  if (maneuver.type === 'Start') return '●';
+  if (maneuver.type === 'roundabout') return '⟳';
+  if (maneuver.type === 'U-turn') return '↶';
+  if (maneuver.type === 'Arrive') return '⚑';
+  return ARROWS[maneuver.modifier] ?? '↑';
+}
+
+/** Speaks one cue with the browser's voice for the route's language, when the browser has speech. */
+export function speak(text, language) {
+  if (!('speechSynthesis' in window)) return;
+  speechSynthesis.cancel();
+  const utterance = new SpeechSynthesisUtterance(text);
+  utterance.lang = language === 'es' ? 'es-ES' : 'en-GB';
+  speechSynthesis.speak(utterance);
+}
+
+/** The explanation's sentence: the spec leaves the response field's name open (4.3); `explanation` is read first. */
+function explanationOf(body) {
+  if (typeof body?.explanation === 'string') return body.explanation;
+  const text = Object.entries(body ?? {}).find(([name, value]) => typeof value === 'string' && !/(^|_)id$|version/.test(name));
+  return text ? text[1] : null;
+}
+
+export class Planner {
+  /**
+   * @param {{ api, map, container: HTMLElement, city: () => object, onNight: (night: boolean) => void, onWaypoints: (waypoints) => void }} options
+   */
+  constructor(options) {
+    Object.assign(this, options);
+    this.layer = L.layerGroup().addTo(this.map);
+    this.cache = new Map();
+    this.sequence = 0;
+    this.results = null;
+    this.selected = 'supersafe';
+    this.fittedFor = null;
+    this.retryTimer = null;
+  }
+
+  clear(message) {
+    this.sequence++;
+    clearInterval(this.retryTimer);
+    this.results = null;
+    this.layer.clearLayers();
+    this.map.getContainer().classList.remove('has-route');
+    fill(this.container, message ? h('p', { class: 'hint' }, message) : null);
+  }
+
+  /** Asks the API once per distinct request body; failures are asked again next time. */
+  request(path, body) {
+    const key = `${path} ${JSON.stringify(body)}`;
+    if (!this.cache.has(key)) {
+      const pending = this.api.base('POST', path, body).then((result) => {
+        if (!result.ok) this.cache.delete(key);
+        return result;
+      });
+      this.cache.set(key, pending);
+    }
+    return this.cache.get(key);
+  }
+
+  async plan(coordinates, options) {
+    const sequence = ++this.sequence;
+    clearInterval(this.retryTimer);
+    this.container.setAttribute('aria-busy', 'true');
+    this.container.prepend(h('p', { class: 'planning', role: 'status' }, 'Planning…'));
+    const cycling = options.profile === 'cycling';
+    const common = { coordinates, profile: options.profile, language: options.language };
+    if (cycling && options.departure) common.departure_time = options.departure;
+    if (cycling && options.night !== 'auto') common.nighttime = options.night === 'night';
+    const variants = cycling ? ['supersafe', 'direct'] : ['walking'];
+    const [results, explanation] = await Promise.all([
+      Promise.all(variants.map((variant) => this.request('/directions/v2/', cycling ? { ...common, supersafe: variant === 'supersafe' } : common))),
+      cycling ? this.request('/explain-supersafe/', { coordinates, language: options.language, ...(common.departure_time ? { departure_time: common.departure_time } : {}), ...(common.nighttime !== undefined ? { nighttime: common.nighttime } : {}) }) : null,
+    ]);
+    if (sequence !== this.sequence) return;
+    this.container.removeAttribute('aria-busy');
+    const failed = results.find((result) => !result.ok);
+    if (failed) return this.showFailure(failed, () => this.plan(coordinates, options));
+    this.results = Object.fromEntries(variants.map((variant, index) => [variant, results[index].body]));
+    if (!variants.includes(this.selected)) this.selected = variants[0];
+    this.language = options.language;
+    const first = results[0].body;
+    this.onWaypoints(first.waypoints ?? []);
+    this.onNight(first.metadata?.nighttime === true);
+    if (!first.route) {
+      this.layer.clearLayers();
+      fill(
+        this.container,
+        h(
+          'div',
+          { class: 'notice', role: 'status' },
+          h('p', {}, 'No route between these points.'),
+          h('p', { class: 'meta' }, 'A point more than 250 m from any road of the loaded map data has no route (the sample extracts cover only part of each city); the coloured streets show where routing works.'),
+        ),
+      );
+      return;
+    }
+    this.render(explanation);
+    const fitKey = JSON.stringify(coordinates);
+    if (this.fittedFor !== fitKey) {
+      this.fittedFor = fitKey;
+      // Clear of the legend in the bottom right corner.
+      const legend = this.map.getContainer().querySelector('.legend');
+      this.map.fitBounds(L.latLngBounds(Object.values(this.results).flatMap((body) => body.route.geometry.coordinates.map(([lon, lat]) => [lat, lon]))), {
+        paddingTopLeft: [40, 40],
+        paddingBottomRight: [40, (legend?.offsetHeight ?? 0) + 30],
+        maxZoom: 17,
+      });
+    }
+  }
+
+  /** A failed plan: the notice, and after a 429 a countdown and one automatic retry. */
+  showFailure(result, retry) {
+    this.layer.clearLayers();
+    const notice = failureNotice(result, { what: 'The route', demoKey: this.api.usingDemoKey });
+    fill(this.container, notice);
+    const wait = result.status === 429 ? result.retryAfter : null;
+    if (!wait) return;
+    let left = wait;
+    const countdown = h('p', { class: 'meta countdown' }, `Planning again in ${left} s…`);
+    notice.append(countdown);
+    this.retryTimer = setInterval(() => {
+      left -= 1;
+      countdown.textContent = `Planning again in ${left} s…`;
+      if (left > 0) return;
+      clearInterval(this.retryTimer);
+      retry();
+    }, 1000);
+  }
+
+  select(variant) {
+    if (!this.results?.[variant] || this.selected === variant) return;
+    this.selected = variant;
+    this.render(this.lastExplanation);
+  }
+
+  render(explanation) {
+    this.lastExplanation = explanation;
+    const variants = Object.keys(this.results);
+    const cards = h('div', { class: 'route-cards' }, variants.map((variant) => this.card(variant)));
+    // A sentence goes above the routes it explains; a missing endpoint's notice below them.
+    const sentence = explanation?.ok ? this.explanation(explanation) : null;
+    fill(
+      this.container,
+      sentence,
+      cards,
+      explanation && !sentence ? this.explanation(explanation) : null,
+      this.disruptions(),
+      h('h3', { class: 'steps-title' }, `Turn by turn · ${VARIANTS[this.selected].title}`),
+      this.steps(this.results[this.selected].route.steps),
+    );
+    this.draw();
+  }
+
+  explanation(result) {
+    if (result.ok) return h('p', { class: 'explanation' }, explanationOf(result.body));
+    if (result.notBuiltYet) return notAvailableNotice('Explaining why the supersafe route differs (POST /explain-supersafe/) is', result);
+    return failureNotice(result, { what: 'The explanation', demoKey: this.api.usingDemoKey });
+  }
+
+  card(variant) {
+    const body = this.results[variant];
+    const route = body.route;
+    const breakdown = body.metadata?.safety_breakdown;
+    const selected = variant === this.selected;
+    const sameAsOther = variant === 'direct' && JSON.stringify(route.geometry) === JSON.stringify(this.results.supersafe?.route?.geometry);
+    const kinds = breakdown ? [...SAFETY_CLASSES, 'pushed'] : [];
+    const rows = kinds.map((kind) => {
+      const value = breakdown[kind] ?? 0;
+      const colour = kind === 'pushed' ? KIND_STYLES.push.colour : KIND_STYLES[kind].colour;
+      return h(
+        'span',
+        { class: 'bar-row', 'data-class': kind },
+        h('span', { class: 'bar-label' }, kind),
+        h('span', { class: 'bar-track' }, h('span', { class: 'bar', style: { width: `${Math.min(100, (value / route.distance) * 100)}%`, background: colour } })),
+        h('span', { class: 'bar-value' }, metres(value)),
+      );
+    });
+    const spoken = kinds.map((kind) => `${kind} ${metres(breakdown[kind] ?? 0)}`).join(', ');
+    return h(
+      'button',
+      { type: 'button', class: `route-card${selected ? ' selected' : ''}`, 'data-variant': variant, 'aria-pressed': String(selected), onclick: () => this.select(variant) },
+      h('span', { class: 'card-title' }, VARIANTS[variant].title),
+      h('span', { class: 'card-note' }, sameAsOther ? 'the same route as supersafe here' : VARIANTS[variant].note),
+      h('span', { class: 'figures' }, h('strong', { class: 'distance' }, metres(route.distance)), ' · ', h('span', { class: 'duration' }, duration(route.duration))),
+      body.sublabel ? h('span', { class: 'sublabel' }, body.sublabel) : null,
+      rows.length ? h('span', { class: 'breakdown', role: 'img', 'aria-label': `Safety breakdown: ${spoken}` }, rows) : null,
+    );
+  }
+
+  disruptions() {
+    const byId = new Map();
+    for (const body of Object.values(this.results)) for (const disruption of body.disruptions ?? []) byId.set(disruption.id, disruption);
+    if (!byId.size) return null;
+    const timeZone = this.city().time_zone;
+    return h(
+      'section',
+      { class: 'disruptions', 'aria-label': 'Disruptions' },
+      h('h3', {}, 'Disruptions near the route'),
+      h(
+        'ul',
+        {},
+        [...byId.values()].map((disruption) =>
+          h(
+            'li',
+            { 'data-source': disruption.source },
+            h('span', { class: `badge ${disruption.type}` }, disruption.type.replace('_', ' ')),
+            ' ',
+            h('strong', {}, disruption.road_name || 'Unnamed way'),
+            h('span', { class: 'meta' }, [
+              disruption.active_at_departure ? 'in force at departure' : `from ${cityTime(disruption.starts_at, timeZone)}`,
+              disruption.ends_at ? ` until ${cityTime(disruption.ends_at, timeZone)}` : '',
+              ` · ${disruption.source === 'report' ? 'road report' : 'OpenStreetMap'}`,
+              disruption.detail ? ` · ${disruption.detail}` : '',
+            ]),
+          ),
+        ),
+      ),
+    );
+  }
+
+  steps(steps) {
+    const language = this.language;
+    return h(
+      'ol',
+      { class: 'steps', lang: language },
+      steps.map((step, index) => {
+        const banner = step.banner_instructions?.[0];
+        const cues = step.voice_instructions ?? [];
+        return h(
+          'li',
+          { class: `step${step.mode === 'walking' ? ' walking' : ''}`, 'data-index': index },
+          h(
+            'details',
+            { ontoggle: (event) => event.target.open && this.map.panTo([step.maneuver.location[1], step.maneuver.location[0]]) },
+            h(
+              'summary',
+              {},
+              h('span', { class: 'arrow', 'aria-hidden': 'true' }, arrowOf(step.maneuver)),
+              h('span', { class: 'instruction' }, step.maneuver.instruction),
+              step.distance > 0 ? h('span', { class: 'step-distance' }, metres(step.distance)) : null,
+              step.safety_classification ? h('span', { class: 'dot', title: step.safety_classification, style: { background: KIND_STYLES[step.safety_classification].colour } }) : null,
+            ),
+            banner
+              ? h(
+                  'p',
+                  { class: 'banner' },
+                  h('span', { class: 'banner-label' }, 'Banner'),
+                  h('strong', {}, banner.primary.text),
+                  banner.secondary ? ` · ${banner.secondary.text}` : '',
+                  banner.sub ? h('span', { class: 'sub' }, `then ${banner.sub.text}`) : null,
+                )
+              : null,
+            cues.length
+              ? h(
+                  'ul',
+                  { class: 'cues' },
+                  cues.map((cue) =>
+                    h(
+                      'li',
+                      {},
+                      h('span', { class: 'cue-distance' }, `${metres(cue.distance_along_geometry)} before`),
+                      h('q', { class: 'cue' }, cue.announcement),
+                      'speechSynthesis' in window
+                        ? h('button', { type: 'button', class: 'speak', 'aria-label': `Speak: ${cue.announcement}`, title: 'Speak', onclick: () => speak(cue.announcement, language) }, '▶')
+                        : null,
+                    ),
+                  ),
+                )
+              : null,
+          ),
+        );
+      }),
+    );
+  }
+
+  /** The routes on the map: the selected one coloured by safety class, the other grey and clickable. */
+  draw() {
+    this.layer.clearLayers();
+    // The routes stand out over a faded base map.
+    this.map.getContainer().classList.add('has-route');
+    const latLngs = (coordinates) => coordinates.map(([lon, lat]) => [lat, lon]);
+    for (const [variant, body] of Object.entries(this.results)) {
+      if (variant === this.selected) continue;
+      const line = latLngs(body.route.geometry.coordinates);
+      L.polyline(line, { color: '#fff', weight: 10, opacity: 0.9, interactive: false }).addTo(this.layer);
+      // Clicking it selects it; the click is not also a click on the map (which would move a point).
+      L.polyline(line, { color: '#495057', weight: 6, dashArray: '10 8', className: `route-line route-${variant}`, bubblingMouseEvents: false })
+        .bindTooltip(`${VARIANTS[variant].title}: ${metres(body.route.distance)} · click to select`, { sticky: true })
+        .on('click', () => this.select(variant))
+        .addTo(this.layer);
+    }
+    const route = this.results[this.selected].route;
+    L.polyline(latLngs(route.geometry.coordinates), { color: '#1b1f24', weight: 13, opacity: 0.9, interactive: false, className: `route-line route-${this.selected} selected` }).addTo(this.layer);
+    for (const step of route.steps) {
+      const coordinates = step.geometry.coordinates;
+      for (const segment of step.segments ?? []) {
+        const piece = latLngs(coordinates.slice(segment.start_index, segment.end_index + 1));
+        const kind = segment.safety_classification;
+        L.polyline(piece, kind ? { color: KIND_STYLES[kind].colour, weight: 8, interactive: false } : { color: '#f8f9fa', weight: 5, dashArray: '2 9', interactive: false }).addTo(this.layer);
+      }
+    }
+    for (const body of Object.values(this.results)) {
+      for (const disruption of body.disruptions ?? []) {
+        L.marker([disruption.location[1], disruption.location[0]], {
+          icon: L.divIcon({ className: 'pin pin-disruption', html: '!', iconSize: [22, 22] }),
+          title: `${disruption.type}: ${disruption.road_name || 'unnamed way'}`,
+          keyboard: false,
+        }).addTo(this.layer);
+      }
+    }
+  }
+}

@@ -1,0 +1,179 @@
+import * as L from '/vendor/leaflet/leaflet-src.esm.js';
+import { failureNotice, notAvailableNotice } from './api.js';
+import { cityTime, fill, formatLonLat, h } from './dom.js';
+
+/**
+ * Road reports (spec 4.4): a place picked on the map, a category, a subtype and a few words go to
+ * `POST /reports/`; the report's status is then followed with `GET /reports/{id}` (received, in
+ * review once the automated analysis has run, then a reviewer's decision). The reports filed from
+ * this browser are kept in its local storage so they can be followed after a reload.
+ */
+
+/** Spec 4.4's categories and their recognised subtypes (`other` is accepted under each). */
+const ISSUE_TYPES = {
+  road_closed: { label: 'Road closed (impassable)', subtypes: ['private_locked', 'barrier_gate', 'no_cycling_zone', 'temporary_closure', 'permanent_closure', 'one_way', 'road_missing'] },
+  road_unsafe: { label: 'Road unsafe', subtypes: ['poor_bike_lane', 'too_many_peds', 'too_many_vehicles'] },
+  bad_routing: { label: 'Bad routing (a better route exists)', subtypes: ['faster_route', 'quieter_route', 'fewer_turns'] },
+  unclear_instructions: { label: 'Unclear instructions', subtypes: ['wrong_direction', 'unclear_instruction', 'missing_instruction'] },
+  unpleasant: { label: 'Rideable but unpleasant', subtypes: ['cobbles_rough', 'too_hilly', 'too_many_peds'] },
+  other: { label: 'Something else', subtypes: [] },
+};
+const FINAL_STATUSES = new Set(['accepted', 'rejected', 'resolved']);
+/** The gateway's answer for a path no endpoint defines (README, "Using the API"). */
+const UNKNOWN_ENDPOINT = 'Unknown endpoint or API version';
+/**
+ * Seconds between the status checks of a report filed from the page: soon after filing (the
+ * analysis takes seconds here), then every two minutes until a reviewer decides (spec 4.4 advises
+ * every one to two minutes); each check spends one of the key's requests.
+ */
+const POLL_DELAYS = [2, 3, 5, 10, 20, 40, 60, 120];
+
+const words = (value) => value.replaceAll('_', ' ');
+
+export class Reports {
+  /** @param {{ api, map, container: HTMLElement, city: () => object, roadNameAt: (latlng) => string }} options */
+  constructor(options) {
+    Object.assign(this, options);
+    this.storageKey = `spoke-playground-reports:${this.api.config.base_url}`;
+    this.reports = JSON.parse(localStorage.getItem(this.storageKey) ?? '[]');
+    this.layer = L.layerGroup().addTo(this.map);
+    this.timers = new Map();
+    /** Reports filed in this page, followed until decided; those kept from before are checked once. */
+    this.followed = new Set();
+    this.draft = null;
+    this.notice = null;
+    for (const report of this.reports) if (!FINAL_STATUSES.has(report.status)) this.check(report);
+  }
+
+  save() {
+    localStorage.setItem(this.storageKey, JSON.stringify(this.reports));
+  }
+
+  /** Starts a report at a place on the map. */
+  beginAt(latlng) {
+    this.draft = { location: [Math.round(latlng.lng * 1e6) / 1e6, Math.round(latlng.lat * 1e6) / 1e6], roadName: this.roadNameAt(latlng) };
+    this.notice = null;
+    this.render();
+    this.container.querySelector('#report-type')?.focus();
+  }
+
+  render() {
+    this.layer.clearLayers();
+    if (this.draft) {
+      L.marker([this.draft.location[1], this.draft.location[0]], { icon: L.divIcon({ className: 'pin pin-report draft', html: '?', iconSize: [24, 24] }), title: 'New report', keyboard: false }).addTo(this.layer);
+    }
+    for (const report of this.reports) {
+      L.marker([report.location[1], report.location[0]], {
+        icon: L.divIcon({ className: `pin pin-report ${report.status}`, html: '!', iconSize: [22, 22] }),
+        title: `Report ${words(report.issue_type)}: ${words(report.status)}`,
+        keyboard: false,
+      }).addTo(this.layer);
+    }
+    fill(
+      this.container,
+      h('p', { class: 'hint' }, 'Choose "Report" under "Clicking the map sets", then click the place on the map.'),
+      this.notice,
+      this.draft ? this.form() : null,
+      this.reports.length ? h('h3', {}, 'Reports from this browser') : null,
+      this.reports.length ? h('ul', { class: 'reports' }, [...this.reports].reverse().map((report) => this.item(report))) : null,
+    );
+  }
+
+  form() {
+    const subtypes = h('select', { id: 'report-subtype', name: 'issue_subtype' });
+    const fillSubtypes = (type) =>
+      fill(subtypes, h('option', { value: '' }, 'Not sure'), [...ISSUE_TYPES[type].subtypes, 'other'].map((subtype) => h('option', { value: subtype }, words(subtype))));
+    const type = h(
+      'select',
+      { id: 'report-type', name: 'issue_type', onchange: (event) => fillSubtypes(event.target.value) },
+      Object.entries(ISSUE_TYPES).map(([value, { label }]) => h('option', { value }, label)),
+    );
+    fillSubtypes('road_closed');
+    const form = h(
+      'form',
+      { class: 'report-form', 'aria-label': 'New road report', onsubmit: (event) => (event.preventDefault(), this.submit(new FormData(form))) },
+      h('p', { class: 'meta' }, `At ${formatLonLat(this.draft.location)}`),
+      h('label', { for: 'report-type' }, 'What is wrong'),
+      type,
+      h('label', { for: 'report-subtype' }, 'More precisely'),
+      subtypes,
+      h('label', { for: 'report-road' }, 'Road'),
+      h('input', { id: 'report-road', name: 'road_name', maxlength: 200, value: this.draft.roadName }),
+      h('label', { for: 'report-description' }, 'Description (optional)'),
+      h('textarea', { id: 'report-description', name: 'description', maxlength: 2000, rows: 3 }),
+      h(
+        'div',
+        { class: 'buttons' },
+        h('button', { type: 'submit', class: 'primary' }, 'Send report'),
+        h('button', { type: 'button', onclick: () => ((this.draft = null), this.render()) }, 'Cancel'),
+      ),
+    );
+    return form;
+  }
+
+  async submit(form) {
+    const body = { issue_type: form.get('issue_type'), location: this.draft.location };
+    for (const field of ['issue_subtype', 'road_name', 'description']) {
+      const value = String(form.get(field) ?? '').trim();
+      if (value) body[field] = value;
+    }
+    const result = await this.api.base('POST', '/reports/', body);
+    if (result.status === 404 && result.body?.error === UNKNOWN_ENDPOINT) this.notice = notAvailableNotice('Road reports (POST /reports/) are', result);
+    else if (!result.ok) this.notice = failureNotice(result, { what: 'The report', demoKey: this.api.usingDemoKey });
+    else {
+      const report = { ...result.body, issue_type: body.issue_type, road_name: body.road_name ?? null, location: body.location, summary: null };
+      report.updated_at ??= report.created_at;
+      this.reports.push(report);
+      this.save();
+      this.draft = null;
+      this.notice = h('p', { class: 'notice success', role: 'status' }, `Report sent: ${report.id} (${words(report.status)}).`);
+      this.followed.add(report.id);
+      this.follow(report, 0);
+    }
+    this.render();
+  }
+
+  /** Checks a report's status after the attempt's delay, until a reviewer has decided. */
+  follow(report, attempt) {
+    clearTimeout(this.timers.get(report.id));
+    const delay = POLL_DELAYS[Math.min(attempt, POLL_DELAYS.length - 1)];
+    this.timers.set(report.id, setTimeout(() => this.check(report, attempt + 1), delay * 1000));
+  }
+
+  async check(report, attempt = 0) {
+    clearTimeout(this.timers.get(report.id));
+    const result = await this.api.base('GET', `/reports/${report.id}`);
+    report.problem = null;
+    if (result.ok) Object.assign(report, { status: result.body.status, summary: result.body.summary, updated_at: result.body.updated_at });
+    else if (result.status === 404 && result.body?.error === UNKNOWN_ENDPOINT) this.notice = notAvailableNotice('Road reports (GET /reports/{id}) are', result);
+    // The report's own 404: unknown, or not this key's (another key set under Settings).
+    else if (result.status === 404) report.problem = `The platform does not know this report for the key in use (${result.body?.error ?? 'HTTP 404'}).`;
+    else this.notice = failureNotice(result, { what: 'The status check', demoKey: this.api.usingDemoKey });
+    this.save();
+    this.render();
+    if (this.followed.has(report.id) && !FINAL_STATUSES.has(report.status) && result.status !== 404) this.follow(report, attempt);
+  }
+
+  item(report) {
+    const timeZone = this.city().time_zone;
+    return h(
+      'li',
+      { class: 'report', 'data-report-id': report.id, 'data-status': report.status },
+      h('span', { class: `badge status ${report.status}` }, words(report.status)),
+      ' ',
+      h('strong', {}, ISSUE_TYPES[report.issue_type]?.label ?? words(report.issue_type)),
+      report.road_name ? ` · ${report.road_name}` : '',
+      h('p', { class: 'summary' }, report.summary ?? (report.status === 'received' ? 'Waiting for the automated analysis…' : '')),
+      report.problem ? h('p', { class: 'meta' }, report.problem) : null,
+      report.status === 'in_review' ? h('p', { class: 'meta' }, 'A reviewer decides next: ', h('code', {}, `npm run admin -- reports accept ${report.id}`)) : null,
+      h(
+        'p',
+        { class: 'meta' },
+        `Filed ${cityTime(report.created_at, timeZone)}, changed ${cityTime(report.updated_at, timeZone)} · `,
+        h('code', {}, report.id),
+        ' ',
+        h('button', { type: 'button', class: 'link', onclick: () => this.check(report) }, 'Check now'),
+      ),
+    );
+  }
+}

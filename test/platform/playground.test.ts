@@ -1,0 +1,483 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../../core/paths.ts';
+import { launchChromium } from '../support/browser.ts';
+import { awayFromWindowEdge, call, newKey, platform } from './support.ts';
+
+/**
+ * The map playground in Debian's headless Chromium, driven as a person uses it: it loads the
+ * safety map drawn from the platform's own data with nothing from the internet, plans routes in
+ * every city with two clicks, switches language and night mode, signs the demo rider in for bikes,
+ * and says plainly what fails. Everything it shows is checked against what the public API answered
+ * the page. The report flow, the multi-modal options and the explanation run against their
+ * endpoints once those exist; while an endpoint answers 404 or 503, the test of what it shows is
+ * skipped with the reason, and the test of the page's "not available" notice runs instead.
+ */
+
+// The callbacks of page.evaluate run in the page.
+declare const window: any;
+declare const document: any;
+declare const localStorage: any;
+
+interface CityConfig {
+  id: string;
+  name: string;
+  lighting_data: boolean;
+  sample_route: [[number, number], [number, number]];
+}
+
+const config = (await (await fetch(`${platform.playground_url}/config.json`)).json()) as { cities: CityConfig[]; api_key: string };
+const cityById = (id: string) => config.cities.find((city) => city.id === id)!;
+const london = cityById('london');
+/** A key of its own with room to spare, so the page's calls never meet another test's limits. */
+const key = await newKey({ name: 'playground browser tests', plan: 'enterprise', limits: { perMinute: 1_000, perHour: 10_000, perDay: 100_000 } });
+
+// Which capabilities being built elsewhere this platform has yet (404 or 503: not yet).
+const reportsProbe = await call('/reports/', { key, body: {} });
+const multiModalProbe = await call('/multi-modal/v2/', { key, body: { origin: london.sample_route[0], destination: london.sample_route[1] } });
+const explainProbe = await call('/explain-supersafe/', { key, body: { coordinates: london.sample_route } });
+const built = (probe: { status: number }) => probe.status !== 404 && probe.status !== 503;
+/** Every trip leaves at this time, city time, so no test leans on the hour it runs at. */
+const DEPARTURE = '2026-06-15T10:30';
+
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+interface Opened {
+  page: Page;
+  /** Every URL the page asked for. */
+  requests: string[];
+  /** The API's answers to the page, in order, with the request body. */
+  answers: { method: string; path: string; status: number; request: any; body: any }[];
+}
+
+/** Opens the playground on a city at the fixed departure, with the test's key set under Settings as a person would. */
+async function open(city: string, options: { apiKey?: string } = {}): Promise<Opened> {
+  const context: BrowserContext = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const apiKey = options.apiKey ?? key;
+  await context.addInitScript((value) => localStorage.setItem('spoke-playground-api-key', value), apiKey);
+  const page = await context.newPage();
+  const requests: string[] = [];
+  const answers: Opened['answers'] = [];
+  page.on('request', (request) => requests.push(request.url()));
+  page.on('response', async (response: Response) => {
+    const url = new URL(response.url());
+    if (url.origin !== platform.base_url && url.origin !== platform.app_base_url) return;
+    if (response.request().method() === 'OPTIONS') return;
+    const text = await response.text().catch(() => '');
+    answers.push({
+      method: response.request().method(),
+      path: url.pathname,
+      status: response.status(),
+      request: response.request().postData() ? JSON.parse(response.request().postData()!) : null,
+      body: text ? JSON.parse(text) : null,
+    });
+  });
+  await page.goto(`${platform.playground_url}/#${city}`);
+  await page.locator(`#map[data-ready="true"][data-city="${city}"]`).waitFor();
+  await page.getByLabel('Departure (city time)').fill(DEPARTURE);
+  return { page, requests, answers };
+}
+
+/** A real click on the map where a [lon, lat] is shown. */
+async function clickAt(page: Page, [lon, lat]: [number, number]): Promise<void> {
+  const point = await page.evaluate(([latitude, longitude]) => (window as any).playground.map.latLngToContainerPoint([latitude, longitude]), [lat, lon]);
+  const box = (await page.locator('#map').boundingBox())!;
+  await page.mouse.click(box.x + point.x, box.y + point.y);
+}
+
+/** Waits for the page's next answers from `POST /directions/v2/` (two for cycling, one for walking). */
+async function directionsAnswers(opened: Opened, count: number, after: number): Promise<Opened['answers']> {
+  await expect.poll(() => opened.answers.slice(after).filter((answer) => answer.path === '/directions/v2/').length, { timeout: 30_000 }).toBeGreaterThanOrEqual(count);
+  return opened.answers.slice(after).filter((answer) => answer.path === '/directions/v2/').slice(0, count);
+}
+
+const variantOf = (answer: Opened['answers'][number]) => (answer.request.profile === 'walking' ? 'walking' : answer.request.supersafe ? 'supersafe' : 'direct');
+
+/** What the page shows for a distance, as dom.js formats it. */
+const metres = (value: number) => (value < 1000 ? `${Math.round(value)} m` : `${(value / 1000).toFixed(value < 10_000 ? 1 : 0)} km`);
+
+/** Checks the route cards and the turn-by-turn list against the API's answers. */
+async function expectRoutesShown(page: Page, answers: Opened['answers']): Promise<void> {
+  await expect.poll(() => page.locator('.route-card').count()).toBe(answers.length);
+  for (const answer of answers) {
+    expect(answer.status).toBe(200);
+    const route = answer.body.route;
+    expect(route).not.toBeNull();
+    const card = page.locator(`.route-card[data-variant="${variantOf(answer)}"]`);
+    expect(await card.locator('.distance').textContent()).toBe(metres(route.distance));
+    const breakdown = answer.body.metadata.safety_breakdown;
+    if (breakdown) {
+      for (const kind of ['quiet', 'cycleway', 'moderate', 'busy', 'shared', 'pushed']) {
+        expect(await card.locator(`.bar-row[data-class="${kind}"] .bar-value`).textContent()).toBe(metres(breakdown[kind]));
+      }
+    }
+  }
+  const selectedVariant = await page.locator('.route-card.selected').getAttribute('data-variant');
+  const selected = answers.find((answer) => variantOf(answer) === selectedVariant)!;
+  const steps = selected.body.route.steps;
+  expect(await page.locator('.steps .instruction').allTextContents()).toEqual(steps.map((step: any) => step.maneuver.instruction));
+  expect(await page.locator('path.route-line.selected').count()).toBe(1);
+}
+
+describe('the map playground', () => {
+  it('is served by npm start: the page, Leaflet from the project, the demo key, and the base map of each city from its graph', async () => {
+    const page = await fetch(platform.playground_url);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(await page.text()).toContain('<title>Spoke playground</title>');
+    const leaflet = await fetch(`${platform.playground_url}/vendor/leaflet/leaflet-src.esm.js`);
+    expect(leaflet.status).toBe(200);
+    expect(await leaflet.text()).toContain('Leaflet 1.9.4');
+    expect(config.api_key).toBe(platform.demo.api_key);
+    expect(config.cities.map((city) => city.id).sort()).toEqual(['london', 'los-angeles', 'new-york', 'sf-bay']);
+    expect(JSON.stringify(config)).not.toContain(platform.identity_provider.admin_secret);
+    expect(JSON.stringify(config)).not.toContain(platform.demo.partner_api_key);
+
+    for (const city of config.cities) {
+      const response = await fetch(`${platform.playground_url}/cities/${city.id}/base-map.json`);
+      expect(response.status).toBe(200);
+      const map = (await response.json()) as any;
+      // The graph the router routes on is the one drawn.
+      const routed = await call('/directions/v2/', { key, body: { coordinates: city.sample_route } });
+      expect(map.graph_version).toBe(routed.body.graph_version);
+      expect(map.segments.count).toBeGreaterThan(100);
+      const again = await fetch(`${platform.playground_url}/cities/${city.id}/base-map.json`, { headers: { 'If-None-Match': response.headers.get('etag')! } });
+      expect(again.status).toBe(304);
+    }
+    for (const path of ['/app/../../../package.json', '/vendor/leaflet/../package.json', '/app/server.ts', '/cities/paris/base-map.json', '/local-platform.json']) {
+      expect((await fetch(`${platform.playground_url}${path}`)).status, path).toBe(404);
+    }
+  });
+
+  it('loads the safety map of a city with a legend, and asks nothing of the internet', async () => {
+    const { page, requests } = await open('london');
+    expect(await page.title()).toBe('Spoke playground');
+    expect(await page.locator('#city option').allTextContents()).toEqual(config.cities.map((city) => city.name));
+    expect(await page.locator('.legend li code').allTextContents()).toEqual(['quiet', 'cycleway', 'moderate', 'busy', 'shared']);
+    expect(await page.locator('#status').textContent()).toContain('street-lighting data');
+    // The base map's tiles are drawn: their canvases hold coloured pixels.
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          [...document.querySelectorAll('.leaflet-tile-pane canvas')].reduce((painted: number, canvas: any) => {
+            const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+            let count = 0;
+            for (let index = 3; index < data.length; index += 4) if (data[index]! > 0) count++;
+            return painted + count;
+          }, 0),
+        ),
+      )
+      .toBeGreaterThan(10_000);
+    // Hovering a street names it and says how it is rated.
+    const network = await page.evaluate(() => {
+      const playground = (window as any).playground;
+      const segment = playground.network.kind.findIndex((kind: number, index: number) => playground.network.kinds[kind] === 'busy' && playground.network.name[index] > 0);
+      const first = playground.network.first[segment];
+      const world = { x: (playground.network.x[first] + playground.network.x[first + 1]) / 2, y: (playground.network.y[first] + playground.network.y[first + 1]) / 2 };
+      const latlng = playground.map.unproject([world.x, world.y], 0);
+      return { name: playground.network.names[playground.network.name[segment]], at: [latlng.lng, latlng.lat] as [number, number] };
+    });
+    await page.evaluate(([lat, lon]) => (window as any).playground.map.setView([lat, lon], 17, { animate: false }), [network.at[1], network.at[0]]);
+    const point = await page.evaluate(([lat, lon]) => (window as any).playground.map.latLngToContainerPoint([lat, lon]), [network.at[1], network.at[0]]);
+    const box = (await page.locator('#map').boundingBox())!;
+    await page.mouse.move(box.x + point.x, box.y + point.y);
+    await expect.poll(() => page.locator('.hover-label').textContent()).toContain('busy road');
+
+    const allowed = [platform.playground_url, platform.base_url, platform.app_base_url];
+    const elsewhere = requests.filter((url) => !url.startsWith('data:') && !allowed.some((origin) => url.startsWith(`${origin}/`)));
+    expect(elsewhere).toEqual([]);
+    expect(requests).toContain(`${platform.playground_url}/vendor/leaflet/leaflet-src.esm.js`);
+  });
+
+  it('plans a route in every city with two clicks: supersafe and direct side by side, as the API answered them', async () => {
+    const opened = await open('london');
+    const { page } = opened;
+    for (const city of config.cities) {
+      if (city.id !== 'london') {
+        await page.getByLabel('City', { exact: true }).selectOption(city.id);
+        await page.locator(`#map[data-ready="true"][data-city="${city.id}"]`).waitFor();
+      }
+      const before = opened.answers.length;
+      await clickAt(page, city.sample_route[0]);
+      await clickAt(page, city.sample_route[1]);
+      const answers = await directionsAnswers(opened, 2, before);
+      expect(answers.map(variantOf).sort()).toEqual(['direct', 'supersafe']);
+      // The page sends the clicked points, within a few pixels of where the test clicked.
+      for (const answer of answers) expect(answer.request.coordinates).toHaveLength(2);
+      await expectRoutesShown(page, answers);
+      expect(await page.locator('#points .point-label').allTextContents()).toEqual(['Start', 'Destination']);
+      // Clicking the grey direct route on the map selects it and shows its turns, without moving a point.
+      const asked = opened.answers.length;
+      const places = await page.locator('#points .point-place').allTextContents();
+      await page.locator('path.route-direct').dispatchEvent('click');
+      expect(await page.locator('#points .point-place').allTextContents()).toEqual(places);
+      await expect.poll(() => page.locator('.route-card.selected').getAttribute('data-variant')).toBe('direct');
+      const direct = answers.find((answer) => variantOf(answer) === 'direct')!;
+      expect(await page.locator('.steps .instruction').allTextContents()).toEqual(direct.body.route.steps.map((step: any) => step.maneuver.instruction));
+      await page.locator('.route-card[data-variant="supersafe"]').click();
+      expect(await page.locator('path.route-supersafe.selected').count()).toBe(1);
+      expect(opened.answers.length).toBe(asked);
+      await page.getByRole('button', { name: 'Clear' }).click();
+    }
+  });
+
+  it('plans with the keyboard alone (sample route), adds a stop and follows a dragged destination', async () => {
+    const opened = await open('london');
+    const { page } = opened;
+    const before = opened.answers.length;
+    await page.getByRole('button', { name: 'Sample route' }).focus();
+    await page.keyboard.press('Enter');
+    await expectRoutesShown(page, await directionsAnswers(opened, 2, before));
+
+    const withStop = opened.answers.length;
+    await page.locator('input[name="click-mode"][value="stop"]').check({ force: true });
+    await clickAt(page, [-0.1292, 51.5235]);
+    const stopped = await directionsAnswers(opened, 2, withStop);
+    for (const answer of stopped) expect(answer.request.coordinates).toHaveLength(3);
+    expect(stopped[0]!.body.legs).toHaveLength(2);
+    expect(await page.locator('#points .point-label').allTextContents()).toEqual(['Start', 'Stop 1', 'Destination']);
+    await expectRoutesShown(page, stopped);
+
+    const dragged = opened.answers.length;
+    const pin = page.locator('.pin-end');
+    const box = (await pin.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 40, box.y + box.height / 2 - 30, { steps: 5 });
+    await page.mouse.up();
+    const afterDrag = await directionsAnswers(opened, 2, dragged);
+    expect(afterDrag[0]!.request.coordinates[2]).not.toEqual(stopped[0]!.request.coordinates[2]);
+    await expectRoutesShown(page, afterDrag);
+  });
+
+  it('switches the instructions, banners and voice cues to Spanish', async () => {
+    const opened = await open('london');
+    const { page } = opened;
+    await page.getByRole('button', { name: 'Sample route' }).click();
+    await expectRoutesShown(page, await directionsAnswers(opened, 2, 0));
+    expect(await page.locator('.steps .instruction').last().textContent()).toBe('Arrive at destination');
+
+    const before = opened.answers.length;
+    await page.getByLabel('Language').selectOption('es');
+    const spanish = await directionsAnswers(opened, 2, before);
+    for (const answer of spanish) expect(answer.request.language).toBe('es');
+    await expectRoutesShown(page, spanish);
+    expect(await page.locator('.steps').getAttribute('lang')).toBe('es');
+    expect(await page.locator('.steps .instruction').last().textContent()).toBe('Llega a tu destino');
+    const supersafe = spanish.find((answer) => variantOf(answer) === 'supersafe')!.body.route;
+    const cues = supersafe.steps.flatMap((step: any) => (step.voice_instructions ?? []).map((cue: any) => cue.announcement));
+    expect(cues.length).toBeGreaterThan(0);
+    expect(await page.locator('.steps .cue').allTextContents()).toEqual(cues);
+    const banners = supersafe.steps.filter((step: any) => step.banner_instructions?.length).map((step: any) => step.banner_instructions[0].primary.text);
+    expect((await page.locator('.steps .banner strong').allTextContents())).toEqual(banners);
+    // Each cue can be spoken where the browser has speech synthesis.
+    const speech = await page.evaluate(() => 'speechSynthesis' in window);
+    expect(await page.getByRole('button', { name: `Speak: ${cues[0]}`, includeHidden: true }).count()).toBe(speech ? 1 : 0);
+  });
+
+  it('routes at night on lit streets and shows the night map, and by day again', async () => {
+    const opened = await open('london');
+    const { page } = opened;
+    await page.getByLabel('Night routing').selectOption('night');
+    expect(await page.locator('#map').getAttribute('class')).toContain('night');
+    await page.getByRole('button', { name: 'Sample route' }).click();
+    const night = await directionsAnswers(opened, 2, 0);
+    for (const answer of night) {
+      expect(answer.request).toMatchObject({ nighttime: true, departure_time: DEPARTURE });
+      expect(answer.body.metadata.nighttime).toBe(true);
+      expect(answer.body.sublabel).toBe('Prefers well-lit roads');
+    }
+    await expectRoutesShown(page, night);
+    expect(await page.locator('.route-card .sublabel').allTextContents()).toEqual(['Prefers well-lit roads', 'Prefers well-lit roads']);
+    expect(await page.locator('.legend').textContent()).toContain('Lit street');
+
+    const before = opened.answers.length;
+    await page.getByLabel('Night routing').selectOption('day');
+    const day = await directionsAnswers(opened, 2, before);
+    for (const answer of day) expect(answer.request.nighttime).toBe(false);
+    await expectRoutesShown(page, day);
+    expect(await page.locator('.route-card .sublabel').count()).toBe(0);
+    expect(await page.locator('#map').getAttribute('class')).not.toContain('night');
+  });
+
+  it('plans on foot: one walking route', async () => {
+    const opened = await open('new-york');
+    const { page } = opened;
+    await page.locator('input[name="profile"][value="walking"]').check({ force: true });
+    await page.getByRole('button', { name: 'Sample route' }).click();
+    const [walking] = await directionsAnswers(opened, 1, 0);
+    expect(walking!.request.profile).toBe('walking');
+    await expectRoutesShown(page, [walking!]);
+    expect(walking!.body.route.steps.every((step: any) => step.mode === 'walking')).toBe(true);
+  });
+
+  it('says what went wrong as a person would want to read it', async () => {
+    // A key the platform refuses.
+    const refused = await open('london', { apiKey: 'spk_0000000000000000_not-a-real-key' });
+    await refused.page.getByRole('button', { name: 'Sample route' }).click();
+    const alert = refused.page.locator('#results [role="alert"]');
+    await expect.poll(() => alert.textContent()).toContain('The API key was not accepted (Invalid credentials).');
+    expect(await alert.textContent()).toContain('HTTP 401 · POST /directions/v2/');
+
+    // A point far from the loaded map data: no route, and why.
+    const opened = await open('london');
+    await clickAt(opened.page, london.sample_route[0]);
+    // Richmond Park: in London, kilometres from the sample extracts.
+    await opened.page.evaluate(() => (window as any).playground.map.setView([51.445, -0.275], 15, { animate: false }));
+    await clickAt(opened.page, [-0.275, 51.445]);
+    const [answer] = await directionsAnswers(opened, 2, 0);
+    expect(answer!.body.route).toBeNull();
+    await expect.poll(() => opened.page.locator('#results').textContent()).toContain('No route between these points.');
+
+    // A key whose limit runs out mid-plan: the wait, counted down.
+    await awayFromWindowEdge(60, 10);
+    const tight = await newKey({ name: 'playground tight', plan: 'enterprise', limits: { perMinute: 1, perHour: 100, perDay: 1_000 } });
+    const limited = await open('london', { apiKey: tight });
+    await limited.page.getByRole('button', { name: 'Sample route' }).click();
+    const limitAlert = limited.page.locator('#results [role="alert"]');
+    await expect.poll(() => limitAlert.textContent()).toMatch(/This key has used up its requests for now\. Try again in \d+ s\./);
+    expect(await limitAlert.locator('.countdown').textContent()).toMatch(/Planning again in \d+ s/);
+  });
+
+  it('signs the demo rider in at the identity provider and shows the bike stations near the map centre', async () => {
+    const opened = await open('new-york');
+    const { page } = opened;
+    await page.getByRole('tab', { name: 'Bikes & events' }).click();
+    await page.getByRole('button', { name: 'Sign in as a rider' }).click();
+    await page.getByLabel('Email').fill(platform.demo.rider_email);
+    await page.getByLabel('Password').fill(platform.demo.rider_password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('.bikes-summary').waitFor({ timeout: 30_000 });
+    expect(await page.locator('#panel-nearby .rider').textContent()).toContain('Signed in as Demo Rider (demo.rider@spoke.test)');
+    // The map may settle and ask again: the page shows the latest answer.
+    const latest = () => opened.answers.filter((answer) => answer.path === '/bikes/nearby/').at(-1)!;
+    await expect.poll(async () => (await page.locator('.bikes-summary').textContent())?.startsWith(`${latest().body.metadata.total_stations} stations and 0 dockless bikes`)).toBe(true);
+    expect(latest().status).toBe(200);
+    expect(latest().body.metadata.providers).toEqual(['Citi Bike']);
+    expect(latest().body.metadata.total_stations).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('.pin-bikes').count()).toBe(latest().body.stations.length);
+
+    await page.getByLabel('Show group rides and leisure routes nearby').check();
+    await expect.poll(() => opened.answers.some((answer) => answer.path === '/events/nearby/')).toBe(true);
+    const events = opened.answers.find((answer) => answer.path === '/events/nearby/')!;
+    await expect.poll(() => page.locator('.events li').count()).toBe(events.body.events.length);
+    expect(events.body.events.length).toBeGreaterThan(0);
+  });
+
+  it('shows the explanation sentence of POST /explain-supersafe/', async (context) => {
+    context.skip(!built(explainProbe), `POST /explain-supersafe/ answers ${explainProbe.status} on this platform: the endpoint is not built yet`);
+    const opened = await open('london');
+    await opened.page.getByRole('button', { name: 'Sample route' }).click();
+    await expect.poll(() => opened.answers.some((answer) => answer.path === '/explain-supersafe/')).toBe(true);
+    const explained = opened.answers.find((answer) => answer.path === '/explain-supersafe/')!;
+    expect(explained.status).toBe(200);
+    const sentence = await opened.page.locator('.explanation').textContent();
+    expect(Object.values(explained.body)).toContain(sentence);
+  });
+
+  it('says the explanation is not available while POST /explain-supersafe/ is not built', async (context) => {
+    context.skip(built(explainProbe), 'POST /explain-supersafe/ exists on this platform');
+    const opened = await open('london');
+    await opened.page.getByRole('button', { name: 'Sample route' }).click();
+    await expect.poll(() => opened.page.locator('#results .notice.unavailable').textContent()).toContain('(POST /explain-supersafe/) is not available on this platform yet.');
+  });
+
+  it('compares multi-modal options with bike share from POST /multi-modal/v2/', async (context) => {
+    context.skip(!built(multiModalProbe), `POST /multi-modal/v2/ answers ${multiModalProbe.status} on this platform: the endpoint is not built yet`);
+    const opened = await open('london');
+    const { page } = opened;
+    await page.getByRole('button', { name: 'Sample route' }).click();
+    await page.locator('.route-card').first().waitFor();
+    await page.getByRole('button', { name: 'Compare options with bike share' }).click();
+    await expect.poll(() => opened.answers.some((answer) => answer.path === '/multi-modal/v2/')).toBe(true);
+    const answer = opened.answers.find((candidate) => candidate.path === '/multi-modal/v2/')!;
+    expect(answer.status).toBe(200);
+    expect(answer.request).toMatchObject({ origin: london.sample_route[0], destination: london.sample_route[1], language: 'en' });
+    await expect.poll(() => page.locator('.option-card').count()).toBe(answer.body.options.length);
+    expect(await page.locator('.option-card .card-title').allTextContents()).toEqual(
+      answer.body.options.map((option: any) => `${option.name}${option.is_electric ? 'e-bike' : ''}${option.supersafe ? 'supersafe' : ''}`),
+    );
+  });
+
+  it('says multi-modal options are not available while POST /multi-modal/v2/ is not built', async (context) => {
+    context.skip(built(multiModalProbe), 'POST /multi-modal/v2/ exists on this platform');
+    const opened = await open('london');
+    const { page } = opened;
+    await page.getByRole('button', { name: 'Sample route' }).click();
+    await page.locator('.route-card').first().waitFor();
+    await page.getByRole('button', { name: 'Compare options with bike share' }).click();
+    await expect.poll(() => page.locator('#multimodal .notice.unavailable').textContent()).toContain('Multi-modal options (POST /multi-modal/v2/) are not available on this platform yet.');
+    expect(await page.locator('.option-card').count()).toBe(0);
+  });
+
+  it('files a road report by clicking the map and follows its status to a reviewer accepting it', async (context) => {
+    context.skip(!built(reportsProbe), `POST /reports/ answers ${reportsProbe.status} on this platform: the endpoint is not built yet`);
+    const opened = await open('london');
+    const { page } = opened;
+    await page.evaluate(() => (window as any).playground.map.setView([51.5225, -0.1318], 18, { animate: false }));
+    await page.locator('input[name="click-mode"][value="report"]').check({ force: true });
+    await clickAt(page, [-0.1318, 51.5225]);
+    const form = page.getByRole('form', { name: 'New road report' });
+    await form.getByLabel('What is wrong').selectOption('road_unsafe');
+    await form.getByLabel('More precisely').selectOption('too_many_vehicles');
+    await form.getByLabel('Description (optional)').fill('Lorries parked in the cycle lane every morning');
+    const roadName = await form.getByLabel('Road').inputValue();
+    await form.getByRole('button', { name: 'Send report' }).click();
+
+    await expect.poll(() => opened.answers.some((answer) => answer.path === '/reports/')).toBe(true);
+    const filed = opened.answers.find((answer) => answer.path === '/reports/')!;
+    expect(filed.status).toBe(200);
+    expect(filed.request).toMatchObject({ issue_type: 'road_unsafe', issue_subtype: 'too_many_vehicles', description: 'Lorries parked in the cycle lane every morning' });
+    if (roadName) expect(filed.request.road_name).toBe(roadName);
+    const id = filed.body.id;
+    const item = page.locator(`.report[data-report-id="${id}"]`);
+    // The automated analysis moves it to in_review within seconds; the page follows it.
+    await expect.poll(() => item.getAttribute('data-status'), { timeout: 30_000 }).toBe('in_review');
+    const analysed = opened.answers.filter((answer) => answer.path === `/reports/${id}`).at(-1)!;
+    expect(await item.locator('.summary').textContent()).toBe(analysed.body.summary);
+
+    const accepted = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bin/admin.ts', 'reports', 'accept', id, '--note', 'Seen on site'], {
+      cwd: projectRoot,
+      env: { ...process.env, SPOKE_STATE_DIR: platform.state_dir },
+    });
+    expect(accepted.stdout).toContain(id);
+    await item.getByRole('button', { name: 'Check now' }).click();
+    await expect.poll(() => item.getAttribute('data-status'), { timeout: 15_000 }).toBe('accepted');
+  });
+
+  it('says road reports are not available while POST /reports/ is not built', async (context) => {
+    context.skip(built(reportsProbe), 'POST /reports/ exists on this platform');
+    const opened = await open('london');
+    const { page } = opened;
+    await page.locator('input[name="click-mode"][value="report"]').check({ force: true });
+    await clickAt(page, london.sample_route[1]);
+    expect(await page.getByRole('tab', { name: 'Reports' }).getAttribute('aria-selected')).toBe('true');
+    await page.getByRole('button', { name: 'Send report' }).click();
+    await expect.poll(() => page.locator('#panel-reports .notice.unavailable').textContent()).toContain('Road reports (POST /reports/) are not available on this platform yet.');
+    expect(await page.locator('.report').count()).toBe(0);
+  });
+
+  it('has labelled controls and tabs that work from the keyboard', async () => {
+    const { page } = await open('london');
+    for (const label of ['City', 'Language', 'Night routing', 'Departure (city time)']) expect(await page.getByLabel(label, { exact: true }).count(), label).toBe(1);
+    for (const name of ['Start', 'Destination', 'Stop', 'Report', 'Bike', 'Foot']) expect(await page.getByRole('radio', { name, exact: true }).count(), name).toBe(1);
+    await page.getByRole('tab', { name: 'Route' }).focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await page.getByRole('tab', { name: 'Bikes & events' }).getAttribute('aria-selected')).toBe('true');
+    expect(await page.locator('#panel-nearby').isVisible()).toBe(true);
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    expect(await page.getByRole('tab', { name: 'Settings' }).getAttribute('aria-selected')).toBe('true');
+    expect(await page.getByLabel('API key').inputValue()).toBe(key);
+  });
+});

@@ -1,0 +1,23 @@
+import { chromium, type Browser } from 'playwright-core';
+
+/**
+ * Debian's Chromium as the browser tests and the screenshot script drive it, through
+ * playwright-core (no downloaded browser; `npm test` installs the package when missing).
+ */
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+}

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { LocalProjection } from '../../core/geo.ts';
+import { EDGE_CYCLE_ROUTE, EDGE_CYCLING, EDGE_DISMOUNT, EDGE_WALKING, LIT_ASSUMED, LIT_NO, LIT_YES, SAFETY_CLASSES, litOf } from '../../core/graph/flags.ts';
+import { COORDINATE_SCALE, openGraph, type Graph } from '../../core/graph/layout.ts';
+import { baseMapOf, simplifyLine, SIMPLIFY_TOLERANCE_METRES, type BaseMap } from '../../lib/local/playground/base-map.ts';
+import { realGraphBytes } from '../routing/real-graphs.ts';
+
+/**
+ * The playground's base map against the graph it is drawn from (London's real graph): one feature
+ * per segment either profile uses, rated as the router rates it, and its line within the
+ * simplification tolerance of every point of the original geometry.
+ */
+
+const graph = openGraph(realGraphBytes('london'));
+const map = baseMapOf(graph);
+
+/** The features' lines in degrees, decoded as the page decodes them. */
+function decodedLines(baseMap: BaseMap): [number, number][][] {
+  const lines: [number, number][][] = [];
+  let coord = 0;
+  for (let feature = 0; feature < baseMap.segments.count; feature++) {
+    let [lon, lat] = baseMap.origin;
+    const line: [number, number][] = [];
+    for (let point = 0; point < baseMap.segments.points[feature]!; point++) {
+      lon += baseMap.segments.coords[coord++]!;
+      lat += baseMap.segments.coords[coord++]!;
+      line.push([lon / baseMap.scale, lat / baseMap.scale]);
+    }
+    lines.push(line);
+  }
+  return lines;
+}
+
+/** The segments a route can use, in graph order, with the flags of their cycling edge, else walking edge. */
+function usableSegments(source: Graph) {
+  const segments: { segment: number; flags: number; cycling: boolean }[] = [];
+  for (let segment = 0; segment < source.segmentCount; segment++) {
+    const flags = [source.segmentForwardEdge[segment]!, source.segmentBackwardEdge[segment]!].filter((edge) => edge >= 0).map((edge) => source.edgeFlags[edge]!);
+    const cycling = flags.find((value) => value & EDGE_CYCLING);
+    const walking = flags.find((value) => value & EDGE_WALKING);
+    if (cycling !== undefined) segments.push({ segment, flags: cycling, cycling: true });
+    else if (walking !== undefined) segments.push({ segment, flags: walking, cycling: false });
+  }
+  return segments;
+}
+
+function distanceToLineMetres(projection: LocalProjection, point: [number, number], line: [number, number][]): number {
+  const px = projection.x(point[0]);
+  const py = projection.y(point[1]);
+  let best = Infinity;
+  for (let index = 0; index + 1 < line.length; index++) {
+    const ax = projection.x(line[index]![0]);
+    const ay = projection.y(line[index]![1]);
+    const dx = projection.x(line[index + 1]![0]) - ax;
+    const dy = projection.y(line[index + 1]![1]) - ay;
+    const lengthSquared = dx * dx + dy * dy;
+    const along = lengthSquared === 0 ? 0 : Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / lengthSquared));
+    best = Math.min(best, Math.hypot(px - ax - along * dx, py - ay - along * dy));
+  }
+  return best;
+}
+
+describe('the playground base map', () => {
+  it('has one feature per usable segment, rated, lit and named as the graph says', () => {
+    const usable = usableSegments(graph);
+    expect(map.segments.count).toBe(usable.length);
+    expect(map.graph_version).toBe(graph.header.graph_version);
+    const counts = new Map<string, number>();
+    usable.forEach(({ segment, flags, cycling }, feature) => {
+      const kind = !cycling ? 'foot' : flags & EDGE_DISMOUNT ? 'push' : SAFETY_CLASSES[flags & 0b111]!;
+      expect(map.kinds[map.segments.kind[feature]!], `segment ${segment}`).toBe(kind);
+      counts.set(kind, (counts.get(kind) ?? 0) + 1);
+      const bits = map.segments.flags[feature]!;
+      const lit = litOf(flags);
+      expect(Boolean(bits & map.flag_bits.lit)).toBe(lit === LIT_YES || lit === LIT_ASSUMED);
+      expect(Boolean(bits & map.flag_bits.lit_assumed)).toBe(lit === LIT_ASSUMED);
+      expect(Boolean(bits & map.flag_bits.unlit)).toBe(lit === LIT_NO);
+      expect(Boolean(bits & map.flag_bits.cycle_route)).toBe(Boolean(flags & EDGE_CYCLE_ROUTE));
+      const nameId = graph.segmentName[segment]! || graph.segmentRef[segment]!;
+      expect(map.names[map.segments.name[feature]!]).toBe(nameId ? graph.string(nameId) : '');
+    });
+    // London's graph has every kind, and lighting data: lit and unlit streets are both drawn.
+    expect([...counts.keys()].sort()).toEqual(['busy', 'cycleway', 'foot', 'moderate', 'push', 'quiet', 'shared']);
+    expect(map.segments.flags.some((bits) => bits & map.flag_bits.unlit)).toBe(true);
+    expect(map.segments.flags.some((bits) => bits & map.flag_bits.lit)).toBe(true);
+  });
+
+  it('draws each segment from end node to end node, within the tolerance of every original point', () => {
+    const usable = usableSegments(graph);
+    const lines = decodedLines(map);
+    const projection = new LocalProjection(51.5);
+    // Simplification plus rounding to millionths of a degree (at most 0.08 m each way here).
+    const tolerance = SIMPLIFY_TOLERANCE_METRES + 0.12;
+    let original = 0;
+    let kept = 0;
+    usable.forEach(({ segment }, feature) => {
+      const line = lines[feature]!;
+      const points: [number, number][] = [];
+      for (let point = graph.segmentFirstPoint[segment]!; point < graph.segmentFirstPoint[segment + 1]!; point++) {
+        points.push([graph.pointCoords[2 * point]! / COORDINATE_SCALE, graph.pointCoords[2 * point + 1]! / COORDINATE_SCALE]);
+      }
+      for (const end of [0, -1]) {
+        const [lon, lat] = points.at(end)!;
+        const [drawnLon, drawnLat] = line.at(end)!;
+        expect(Math.abs(drawnLon - lon)).toBeLessThanOrEqual(0.5e-6 + 1e-12);
+        expect(Math.abs(drawnLat - lat)).toBeLessThanOrEqual(0.5e-6 + 1e-12);
+      }
+      for (const point of points) expect(distanceToLineMetres(projection, point, line)).toBeLessThanOrEqual(tolerance);
+      original += points.length;
+      kept += line.length;
+    });
+    // It does simplify: mapped ways carry many points on straight stretches.
+    expect(kept).toBeLessThan(original);
+  });
+
+  it('simplifies a line: ends always kept, points off the line kept, points on it dropped', () => {
+    expect(simplifyLine([0, 1], [0, 0], 0.5)).toEqual([0, 1]);
+    // A straight run with a 0.2 m wobble, then a corner.
+    expect(simplifyLine([0, 10, 20, 30, 30], [0, 0.2, 0, 0, 10], 0.5)).toEqual([0, 3, 4]);
+    expect(simplifyLine([0, 10, 20], [0, 0.6, 0], 0.5)).toEqual([0, 1, 2]);
+    // A loop back to its start keeps its far point.
+    expect(simplifyLine([0, 10, 0], [0, 0, 0], 0.5)).toEqual([0, 1, 2]);
+  });
+});
