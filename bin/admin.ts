@@ -16,6 +16,7 @@
  *   npm run admin -- signing-keys rotate
  *
  *   npm run admin -- events list|show|create|update|archive|categories|destinations ...  (bin/admin-events.ts)
+ *   npm run admin -- routes list|show|create|delete ...; parking publish|publish-bays ...  (bin/admin-routes.ts)
  *
  * By default it works on the local platform (started with `npm start`; it reads the info file
  * in SPOKE_STATE_DIR). With --aws it uses the AWS environment: the TABLE_* names and the
@@ -50,6 +51,7 @@ import { listSigningKeys, rotateSigningKeys } from '../functions/oauth/signing-k
 import { localStateDir } from '../core/paths.ts';
 import { functionEnvironment } from '../lib/local/provision.ts';
 import { eventsAdmin } from './admin-events.ts';
+import { routesAdmin } from './admin-routes.ts';
 
 class UsageError extends Error {}
 
@@ -196,10 +198,15 @@ async function main(argv: string[]): Promise<void> {
       if (!aws) await useLocalPlatform();
     });
   }
+  if (['routes', 'parking'].includes(argv.find((arg) => !arg.startsWith('--')) ?? '')) {
+    return routesAdmin(argv, async (aws) => {
+      if (!aws) await useLocalPlatform();
+    });
+  }
   const { values, positionals } = parseCommandLine(argv);
   const [group, command, argument] = positionals;
   if (!group || !['keys', 'clients', 'signing-keys'].includes(group)) {
-    throw new UsageError('Usage: admin keys|clients|signing-keys|events <command> ... (see bin/admin.ts)');
+    throw new UsageError('Usage: admin keys|clients|signing-keys|events|routes|parking <command> ... (see bin/admin.ts)');
   }
   if (!values.aws) await useLocalPlatform();
   if (group === 'clients') return clients(command, argument, values);

@@ -14,6 +14,8 @@ import { portsFromEnvironment, startLocalPlatform, type LocalPlatform } from '..
 import { citiesFromEnvironment, prepareLocalGraphs } from '../lib/local/graphs.ts';
 import { seedDemoCredentials } from '../lib/local/seed.ts';
 import { seedEvents } from '../lib/local/event-seeds.ts';
+import { seedCustomRoutes } from '../lib/local/custom-route-seeds.ts';
+import { publishLocalParking } from '../lib/local/parking.ts';
 import { forgetLoadedGraphs } from '../functions/routing/graph-store.ts';
 import { PortInUseError } from '../lib/local/servers.ts';
 
@@ -50,6 +52,8 @@ async function main(): Promise<void> {
   }
   const demo = await seedDemoCredentials(infoFile, platform.identityProvider);
   await seedEvents({ cities: citiesFromEnvironment(), createdBy: demo.rider_idp_user_id, nowMs: Date.now(), log: (line) => console.log(line) });
+  await publishLocalParking(citiesFromEnvironment(), (line) => console.log(line));
+  await seedCustomRoutes({ cities: citiesFromEnvironment(), log: (line) => console.log(line) });
   // Seeding planned the leisure routes with the routing code in this process; the local Lambdas
   // start cold all the same, as deployed ones do, and load their graphs on their first request.
   forgetLoadedGraphs();

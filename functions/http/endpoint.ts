@@ -2,6 +2,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import type { Principal } from '../auth/principal.ts';
+import type { RateScope } from '../ratelimit/limiter.ts';
 import { endpointDefinition } from '../platform/endpoints.ts';
 import { boundary } from './boundary.ts';
 import { admitCaller } from './middleware/admission.ts';
@@ -48,6 +49,8 @@ export interface EndpointOptions<B extends z.ZodType, Q extends z.ZodType> {
   query?: Q;
   /** Rate-limit tokens a valid request takes; one unless the endpoint says otherwise. */
   cost?: (input: { body: z.output<B>; query: z.output<Q> }) => number;
+  /** A stricter limit of the endpoint's own, paid beside the caller's general one (multi-modal). */
+  rateScope?: (principal: Principal) => RateScope;
   /** `form`: `application/x-www-form-urlencoded`, as OAuth token and revocation requests are. */
   bodyFormat?: 'json' | 'form';
   /**
@@ -82,7 +85,7 @@ export function endpoint<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodTy
   chain.use(validate({ body: options.body, query: options.query }));
   if (definition.auth !== 'public') {
     chain.use(admitCaller(definition));
-    chain.use(rateLimit((http) => (options.cost ? options.cost({ body: http.body as z.output<B>, query: http.query as z.output<Q> }) : 1)));
+    chain.use(rateLimit((http) => (options.cost ? options.cost({ body: http.body as z.output<B>, query: http.query as z.output<Q> }) : 1), options.rateScope));
   }
   return chain.handler(async (event, context) => {
     const http = handlerState(context);

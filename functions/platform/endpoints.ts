@@ -82,7 +82,10 @@ export const endpoints: readonly EndpointDefinition[] = [
     entry: 'functions/multimodal/handler.ts',
     auth: 'credential',
     oauthAccess: true,
-    access: { tables: { ...rateLimited.tables, routeAvoidances: 'read' }, buckets: { graphs: 'read' } },
+    access: {
+      tables: { ...rateLimited.tables, routeAvoidances: 'read', customRoutes: 'read', destinations: 'read', categories: 'read' },
+      buckets: { graphs: 'read', bikeshare: 'read' },
+    },
     memoryMb: 1769,
     timeoutSeconds: 29,
   },

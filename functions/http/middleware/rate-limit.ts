@@ -1,5 +1,7 @@
 import { logger } from '../../platform/logger.ts';
-import { consumeTokens, peekTokens } from '../../ratelimit/limiter.ts';
+import type { Principal } from '../../auth/principal.ts';
+import { consumeTokens, peekTokens, type RateScope } from '../../ratelimit/limiter.ts';
+import { nowMs } from '../../platform/clock.ts';
 import type { RateDecision } from '../../ratelimit/windows.ts';
 import { httpErrorOf, rateLimitExceeded } from '../errors.ts';
 import { httpStateOf, type HttpMiddleware, type HttpState } from './http-state.ts';
@@ -15,15 +17,17 @@ function rateHeaders(decision: RateDecision): Record<string, string> {
 /**
  * Charges the caller's bucket `cost` tokens, all or none (spec 8), and reports the tightest
  * window in `X-RateLimit-*`. Requests refused before this point (method, validation, admission)
- * are not charged but still carry the headers; a fault is answered without them.
+ * are not charged but still carry the headers; a fault is answered without them. An endpoint with
+ * a limit of its own (`scope`) charges its windows too, in the same update, and the headers
+ * report the tighter of the two.
  */
-export function rateLimit(cost: (http: HttpState) => number): HttpMiddleware {
+export function rateLimit(cost: (http: HttpState) => number, scope?: (principal: Principal) => RateScope): HttpMiddleware {
   return {
     before: async (request) => {
       const http = httpStateOf(request);
       if (!http.principal) throw new Error('Credentialed endpoint reached without an authorizer principal');
       const tokens = cost(http);
-      const decision = await consumeTokens(http.principal.rateBucket, http.principal.limits, tokens);
+      const decision = await consumeTokens(http.principal.rateBucket, http.principal.limits, tokens, nowMs, scope?.(http.principal) ?? null);
       http.rateDecision = decision;
       Object.assign(http.responseHeaders, rateHeaders(decision));
       if (!decision.allowed) {
@@ -39,7 +43,7 @@ export function rateLimit(cost: (http: HttpState) => number): HttpMiddleware {
       const refusedForTheCaller = (httpErrorOf(request.error)?.status ?? 500) < 500;
       if (!http.principal || http.rateDecision || !refusedForTheCaller) return;
       try {
-        Object.assign(http.responseHeaders, rateHeaders(await peekTokens(http.principal.rateBucket, http.principal.limits)));
+        Object.assign(http.responseHeaders, rateHeaders(await peekTokens(http.principal.rateBucket, http.principal.limits, nowMs, scope?.(http.principal) ?? null)));
       } catch (error) {
         logger.warn('rate-limit headers unavailable', { error: error as Error });
       }
