@@ -20,9 +20,10 @@ const displayName = z.string({ error: 'must be a string' }).trim().min(1, 'must 
  * Destinations have whole-number ids (spec 2.4, `/events/nearby/`), although the spec's table for
  * this field says UUID: a whole number, or the same as a string of digits.
  */
-const destinationId = z.union([z.number().int().positive(), z.string().regex(/^[1-9]\d{0,15}$/)], {
-  error: 'must be a destination id: a whole number (spec 2.4), or its digits as a string',
-});
+const DESTINATION_ID = 'must be a destination id: a whole number (spec 2.4), or its digits as a string';
+const destinationId = z
+  .union([z.number(), z.string()], { error: DESTINATION_ID })
+  .refine((value) => (typeof value === 'number' ? Number.isSafeInteger(value) && value > 0 : /^[1-9]\d{0,15}$/.test(value)), DESTINATION_ID);
 
 /** v2 name -> the unversioned example's name. */
 const ALIASES = { start: 'origin', end: 'destination', start_name: 'origin_name', end_name: 'destination_name' } as const;

@@ -89,6 +89,19 @@ export const endpoints: readonly EndpointDefinition[] = [
     memoryMb: 1769,
     timeoutSeconds: 29,
   },
+  // Why the safer route differs from the direct one, in one sentence (spec 4.3); docs/explain.md.
+  {
+    id: 'explain-supersafe',
+    api: 'base',
+    paths: ['/explain-supersafe'],
+    methods: ['POST'],
+    entry: 'functions/explain/handler.ts',
+    auth: 'credential',
+    oauthAccess: true,
+    access: { tables: { ...rateLimited.tables, routeAvoidances: 'read' }, buckets: { graphs: 'read' } },
+    memoryMb: 1769,
+    timeoutSeconds: 29,
+  },
   // Rider login for third-party apps (spec 4.5, 5.5): OAuth 2.1 with PKCE.
   {
     id: 'oauth-authorize',
