@@ -56,7 +56,7 @@ describe('London borough rules for rental e-bikes', () => {
 
   it('finds each destination\'s borough in the London graph as the borough polygons do', () => {
     const boroughs = JSON.parse(readFileSync(join(sharedDataPath(), 'boundaries/london/london_boroughs_2013_ons_generalised.geojson'), 'utf8')) as {
-      features: { geometry: { type: 'Polygon' | 'MultiPolygon'; coordinates: number[][][] | number[][][][] }; properties: { LAD13NM: string } }[];
+      features: { geometry: { type: 'Polygon'; coordinates: number[][][] } | { type: 'MultiPolygon'; coordinates: number[][][][] }; properties: { LAD13NM: string } }[];
     };
     const random = seededRandom(11);
     for (let i = 0; i < 300; i++) {
