@@ -6,10 +6,11 @@ import { haversineMetres, type LonLat } from '../../core/geo.ts';
 import { sharedDataPath } from '../../core/paths.ts';
 import { areaAt } from '../../functions/multimodal/parking/areas.ts';
 import { chooseParking, destinationBorough, destinationParkingOf, OPERATOR_AREA_RADIUS_METRES } from '../../functions/multimodal/parking/choose.ts';
-import { bayDataset, compileParkingDatasets, parseCsv } from '../../functions/multimodal/parking/datasets.ts';
+import { compileParkingDatasets, parseCsv } from '../../functions/multimodal/parking/datasets.ts';
 import { LONDON_BOROUGH_RULES, RULE_FOR_REPORTED, type LondonEbikeOperator } from '../../functions/multimodal/parking/london-ebike-rules.ts';
 import { decodeDataset, encodeDataset, SpotIndex, type SpotDataset, type SpotKind } from '../../functions/multimodal/parking/spots.ts';
 import { realGraph, seededRandom } from '../routing/real-graphs.ts';
+import { handMadeBays, PLACES } from '../support/parking.ts';
 
 /**
  * Parking for the Personal option (spec 4.2 rule 7) and `destination_parking`: the borough rules
@@ -71,8 +72,8 @@ describe('London borough rules for rental e-bikes', () => {
       operator: 'forest',
       covered: true,
     });
-    expect(destinationParkingOf(destinationBorough(graph, [-0.0922, 51.501]), 'forest')).toMatchObject({ area_name: 'Southwark', ebike_parking_rule: 'free_floating', covered: false });
-    expect(destinationParkingOf(destinationBorough(graph, [-0.1648, 51.5874]), null)).toEqual({ area_name: 'Barnet', gss_code: 'E09000003', ebike_parking_rule: 'free_floating' });
+    expect(destinationParkingOf(destinationBorough(graph, PLACES.southwark), 'forest')).toMatchObject({ area_name: 'Southwark', ebike_parking_rule: 'free_floating', covered: false });
+    expect(destinationParkingOf(destinationBorough(graph, PLACES.barnet), null)).toEqual({ area_name: 'Barnet', gss_code: 'E09000003', ebike_parking_rule: 'free_floating' });
     expect(destinationBorough(realGraph('new-york').network.graph, [-74.006, 40.7128])).toBeNull();
   });
 });
@@ -110,28 +111,12 @@ describe('parking datasets from the shared data', () => {
 });
 
 describe('choosing where the Personal option parks', () => {
-  const camden: LonLat = [-0.1263, 51.522];
-  const southwark: LonLat = [-0.0922, 51.501];
-  const barnet: LonLat = [-0.1648, 51.5874];
-  // Hand-made bays (no file of bay locations exists in the shared data), each in a known borough.
-  const bays = bayDataset(
-    'london',
-    JSON.stringify({
-      type: 'FeatureCollection',
-      features: [
-        { type: 'Feature', geometry: { type: 'Point', coordinates: [-0.1258, 51.5225] }, properties: { id: 'camden-1', name: 'Russell Square east', operators: ['lime', 'forest'] } },
-        { type: 'Feature', geometry: { type: 'Point', coordinates: [-0.1275, 51.5213] }, properties: { id: 'camden-lime', operators: ['lime'] } },
-        { type: 'Feature', geometry: { type: 'Point', coordinates: [-0.0925, 51.5015] }, properties: { id: 'southwark-1' } },
-        { type: 'Feature', geometry: { type: 'Point', coordinates: [-0.1110, 51.4990] }, properties: { id: 'lambeth-1', operators: ['lime', 'forest'] } },
-        { type: 'Feature', geometry: { type: 'Point', coordinates: [-0.1420, 51.5905] }, properties: { id: 'haringey-1', operators: ['lime'] } },
-      ],
-    }),
-    { name: 'hand-made test bays', licence: 'test', attribution: 'test' },
-  );
+  const { camden, southwark, barnet } = PLACES;
+  const bays = handMadeBays();
+  let indexes: Promise<SpotIndex[]> | undefined;
   const spots = async (city: string, kind: SpotKind): Promise<SpotIndex | null> => {
-    const datasets: SpotDataset[] = [bays, ...(await compileParkingDatasets(sharedDataPath(), ['london']))];
-    const dataset = datasets.find((candidate) => candidate.city === city && candidate.kind === kind);
-    return dataset ? new SpotIndex(dataset) : null;
+    indexes ??= compileParkingDatasets(sharedDataPath(), ['london']).then((datasets: SpotDataset[]) => [bays, ...datasets].map((dataset) => new SpotIndex(dataset)));
+    return (await indexes).find((index) => index.dataset.city === city && index.dataset.kind === kind) ?? null;
   };
   const choose = (destination: LonLat, parkingType: 'ebike' | 'regular', operator: LondonEbikeOperator | null) =>
     chooseParking({ city: 'london', graph, destination, parkingType, operator, borough: destinationBorough(graph, destination), spots });
