@@ -122,9 +122,9 @@ describe('who may call what', () => {
     expect(admission(definition({}), rider)).toMatchObject({ admit: false, status: 401 });
   });
 
-  it('accepts OAuth tokens on directions and multi-modal (both paths), and nowhere else yet', () => {
+  it('accepts OAuth tokens on directions, multi-modal (both paths) and explain-supersafe, and nowhere else yet', () => {
     const accepting = endpoints.filter((candidate) => candidate.oauthAccess).flatMap((candidate) => candidate.paths);
-    expect(accepting.sort()).toEqual(['/directions', '/directions/v2', '/multi-modal', '/multi-modal/v2']);
+    expect(accepting.sort()).toEqual(['/directions', '/directions/v2', '/explain-supersafe', '/multi-modal', '/multi-modal/v2']);
   });
 
   it('gives every authorized resource path to one endpoint only, across both APIs', () => {
