@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { cityForCoordinates } from '../../core/cities/index.ts';
-import { costingFor, nightFor, routeLeg, routingContext, snapPoint, type PlannedLeg, type RoutingContext } from '../routing/legs.ts';
+import { costingFor, nightFor, routeLeg, routingContext, snapPoint, type PlannedLeg, type RoutingContext, type RoutingLoaders } from '../routing/legs.ts';
 import { measureRoute, roundedFigures, type RouteFigures } from './figures.ts';
 import type { ExplainRequest } from './request.ts';
 import { explain, type Cost, type Template } from './sentence.ts';
@@ -46,11 +46,11 @@ function planVariant(context: RoutingContext, request: ExplainRequest, supersafe
 
 const geometryOf = (legs: readonly PlannedLeg[]) => JSON.stringify(legs.map((leg) => leg.path.coordinates));
 
-export async function explainSupersafe(request: ExplainRequest, now: Date): Promise<ExplainOutcome> {
+export async function explainSupersafe(request: ExplainRequest, now: Date, loaders?: RoutingLoaders): Promise<ExplainOutcome> {
   const searchId = randomUUID();
   const city = cityForCoordinates(request.coordinates);
   if (!city) return { kind: 'cross-city', searchId };
-  const context = await routingContext(city, request.departure_time, now, { cycling: true });
+  const context = await routingContext(city, request.departure_time, now, { cycling: true, loaders });
   const night = nightFor(context, request.coordinates[0]!, request.nighttime);
   const body: ExplainBody = {
     explanation: null,

@@ -496,7 +496,7 @@ export async function planMultiModal(request: MultiModalRequest, now: Date, sour
   const city = cityForCoordinates(points);
   if (!city) return { kind: 'cross-city', searchId };
 
-  const context = await routingContext(city, request.departureTime, now, { cycling: true });
+  const context = await routingContext(city, request.departureTime, now, { cycling: true, loaders: sources.routing });
   const night = nightFor(context, request.start, undefined);
   const planner = new TripPlanner(context, request.language, night);
   const details = request.destinationId !== null ? await sources.destination(request.destinationId) : null;

@@ -1,4 +1,4 @@
-import type { City } from '../../core/cities/index.ts';
+import type { City, CityId } from '../../core/cities/index.ts';
 import { SAFETY_CLASSES, type SafetyClass } from '../../core/graph/flags.ts';
 import type { LonLat, Position } from '../../core/geo.ts';
 import type { Language } from '../../core/language.ts';
@@ -28,12 +28,26 @@ export interface RoutingContext {
   reports: CityOverlay | null;
 }
 
+/** Where a request's graph and report overlay come from: S3 and DynamoDB, or a benchmark's own. */
+export interface RoutingLoaders {
+  graph(city: CityId): Promise<LoadedGraph>;
+  overlay(loaded: LoadedGraph): Promise<CityOverlay>;
+}
+
+export const platformLoaders: RoutingLoaders = { graph: (city) => cityGraph(city), overlay: (loaded) => cityOverlay(loaded) };
+
 /** Loads what a request routes on: the city's graph, its departure, and (for cycling) the report overlay. */
-export async function routingContext(city: City, departureTime: string | undefined, now: Date, options: { cycling: boolean }): Promise<RoutingContext> {
+export async function routingContext(
+  city: City,
+  departureTime: string | undefined,
+  now: Date,
+  options: { cycling: boolean; loaders?: RoutingLoaders },
+): Promise<RoutingContext> {
+  const loaders = options.loaders ?? platformLoaders;
   const departure = departureIn(city.timeZone, departureTime, now);
-  const loaded = await cityGraph(city.id);
+  const loaded = await loaders.graph(city.id);
   // Accepted road reports (closures, one-way, removed turns, hazards) bend cycling routes only.
-  const reports = options.cycling ? await cityOverlay(loaded) : null;
+  const reports = options.cycling ? await loaders.overlay(loaded) : null;
   return { city, loaded, departure, reports };
 }
 
