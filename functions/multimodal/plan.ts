@@ -501,7 +501,8 @@ export async function planMultiModal(request: MultiModalRequest, now: Date, sour
   const planner = new TripPlanner(context, request.language, night);
   const details = request.destinationId !== null ? await sources.destination(request.destinationId) : null;
   const end: LonLat = route ? route.end.location : request.end;
-  const endName = route ? route.end.name : (request.endName ?? details?.name ?? null);
+  // Spec 4.2: the display name is used when no destination_id names the destination.
+  const endName = route ? route.end.name : (details?.name ?? request.endName ?? null);
   const trip: Trip = {
     planner,
     request,

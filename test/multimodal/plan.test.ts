@@ -363,14 +363,20 @@ describe('custom routes (rule 5)', () => {
 });
 
 describe('destination and labels', () => {
-  it('enriches the destination from destination_id, and uses the display names given', async () => {
+  it('enriches the destination from destination_id, and uses the display name when none is given', async () => {
     const destination: Destination = { id: 7, name: 'Russell Square', latitude: 51.5219, longitude: -0.1246, area_name: 'Bloomsbury', city: 'London', categories: [] };
     const body = await plan({ ...bloomsbury, destination_id: 7, start_name: 'Home' }, await recorded({ destinations: [destination] }));
     expect(body.destination).toMatchObject({ name: 'Russell Square', details: destination });
     expect(body.origin.name).toBe('Home');
     expect(last(body.options[0]!.legs).end_label).toBe('Russell Square');
-    const named = await plan({ ...bloomsbury, destination_id: 7, end_name: 'The office' }, await recorded({ destinations: [destination] }));
-    expect(last(named.options[0]!.legs).end_label).toBe('The office');
+    // The display name is used when no destination_id names the destination (or it does not resolve).
+    const both = await plan({ ...bloomsbury, destination_id: 7, end_name: 'The office' }, await recorded({ destinations: [destination] }));
+    expect(last(both.options[0]!.legs).end_label).toBe('Russell Square');
+    for (const body of [{ ...bloomsbury, end_name: 'The office' }, { ...bloomsbury, destination_id: 8, end_name: 'The office' }]) {
+      const named = await plan(body, await recorded({ destinations: [destination] }));
+      expect(last(named.options[0]!.legs).end_label).toBe('The office');
+      expect(named.destination).toMatchObject({ name: 'The office', details: null });
+    }
   });
 });
 
