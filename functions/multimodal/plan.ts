@@ -525,7 +525,11 @@ export async function planMultiModal(request: MultiModalRequest, now: Date, sour
   const options = personalOptions(trip, parking);
   // Spec 4.2 rule 6: with stops, only the Personal option.
   if (options.length > 0 && request.stops.length === 0) {
-    const view = await sources.bikeShare(city.id);
+    // Without bike-share data the rider still gets the Personal options.
+    const view = await sources.bikeShare(city.id).catch((error: unknown) => {
+      logger.warn('bike share unavailable; answering the Personal options only', { city: city.id, error: error as Error });
+      return new BikeShareView([]);
+    });
     const alternatives: MultiModalOption[] = [];
     for (const system of view.systems) alternatives.push(...[dockedOption(trip, system, false)].filter((option) => option !== null));
     for (const system of view.systems) alternatives.push(...[dockedOption(trip, system, true)].filter((option) => option !== null));

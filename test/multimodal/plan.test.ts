@@ -204,6 +204,12 @@ describe('slow alternatives (rule 3)', () => {
     }
   });
 
+  it('answers the Personal options when bike share cannot be read', async () => {
+    const sources = await recorded();
+    const body = await plan(bloomsbury, { ...sources, bikeShare: async () => Promise.reject(new Error('S3 is down')) });
+    expect(types(body)).toEqual(['personal', 'personal']);
+  });
+
   it('answers no options, not an error, where nothing can be planned', async () => {
     // Heathrow is in London but outside the loaded extracts.
     const body = await plan({ start: bloomsbury.start, end: [-0.4543, 51.47] }, await recorded());
