@@ -16,6 +16,7 @@
  *   npm run admin -- signing-keys rotate
  *
  *   npm run admin -- events list|show|create|update|archive|categories|destinations ...  (bin/admin-events.ts)
+ *   npm run admin -- routes list|show|create|delete ...; parking publish|publish-bays ...  (bin/admin-routes.ts)
  *
  *   npm run admin -- riders grant-admin <email>     (admins see full profiles in user search; bin/admin-riders.ts)
  *   npm run admin -- riders revoke-admin <email>
@@ -59,6 +60,7 @@ import { functionEnvironment } from '../lib/local/provision.ts';
 import { eventsAdmin } from './admin-events.ts';
 import { ridersCommand, RidersUsageError } from './admin-riders.ts';
 import { reportsCommand, ReviewUsageError } from './admin-reports.ts';
+import { routesAdmin } from './admin-routes.ts';
 
 class UsageError extends Error {}
 
@@ -212,10 +214,15 @@ async function main(argv: string[]): Promise<void> {
       if (!aws) await useLocalPlatform();
     });
   }
+  if (['routes', 'parking'].includes(argv.find((arg) => !arg.startsWith('--')) ?? '')) {
+    return routesAdmin(argv, async (aws) => {
+      if (!aws) await useLocalPlatform();
+    });
+  }
   const { values, positionals } = parseCommandLine(argv);
   const [group, command, argument] = positionals;
   if (!group || !['keys', 'clients', 'signing-keys', 'riders', 'reports'].includes(group)) {
-    throw new UsageError('Usage: admin keys|clients|signing-keys|events|riders|reports <command> ... (see bin/admin.ts)');
+    throw new UsageError('Usage: admin keys|clients|signing-keys|events|routes|parking|riders|reports <command> ... (see bin/admin.ts)');
   }
   if (!values.aws) await useLocalPlatform();
   if (group === 'riders') {

@@ -16,6 +16,8 @@ import { citiesFromEnvironment, prepareLocalGraphs } from '../lib/local/graphs.t
 import { seedDemoCredentials } from '../lib/local/seed.ts';
 import { seedDemoRides } from '../lib/local/demo-rides.ts';
 import { seedEvents } from '../lib/local/event-seeds.ts';
+import { seedCustomRoutes } from '../lib/local/custom-route-seeds.ts';
+import { publishLocalParking } from '../lib/local/parking.ts';
 import { forgetLoadedGraphs } from '../functions/routing/graph-store.ts';
 import { PortInUseError } from '../lib/local/servers.ts';
 
@@ -54,6 +56,8 @@ async function main(): Promise<void> {
   await seedEvents({ cities: citiesFromEnvironment(), createdBy: demo.rider_idp_user_id, nowMs: Date.now(), log: (line) => console.log(line) });
   // The demo rider's history, some of it on the events just seeded.
   await seedDemoRides(demo.rider_idp_user_id);
+  await publishLocalParking(citiesFromEnvironment(), (line) => console.log(line));
+  await seedCustomRoutes({ cities: citiesFromEnvironment(), log: (line) => console.log(line) });
   // Seeding planned the leisure routes with the routing code in this process; the local Lambdas
   // start cold all the same, as deployed ones do, and load their graphs on their first request.
   forgetLoadedGraphs();

@@ -113,6 +113,11 @@ export class Costing {
     readonly options: CostOptions,
     /** Effects of accepted road reports on this graph (core/routing/overlay.ts); they only raise costs. */
     readonly overlay: RouteOverlay | null = null,
+    /**
+     * Cycling: edges a rented vehicle may not be ridden on (1), such as those through a bike-share
+     * operator's no-ride zones. Like the overlay it only raises costs (to Infinity).
+     */
+    readonly noRide: Uint8Array | null = null,
   ) {
     const cycling = options.profile === 'cycling';
     this.usableFlag = cycling ? EDGE_CYCLING : EDGE_WALKING;
@@ -144,6 +149,7 @@ export class Costing {
   edgeCost(edge: number): number {
     const cost = this.leastEdgeCost(edge);
     if (this.options.profile === 'walking' || cost === Infinity) return cost;
+    if (this.noRide?.[edge]) return Infinity;
     const graph = this.network.graph;
     const closure = graph.edgeClosure[edge]!;
     if (closure !== 0 && this.closedNow(closure - 1)) return Infinity;

@@ -1,5 +1,5 @@
 import { endpoint } from '../http/endpoint.ts';
-import { badRequest } from '../http/errors.ts';
+import { crossCityRoute } from '../http/errors.ts';
 import { planDirections } from './plan.ts';
 import { directionsCost, directionsRequest } from './request.ts';
 
@@ -8,12 +8,7 @@ export const handler = endpoint(
   { id: 'directions', body: directionsRequest, cost: ({ body }) => directionsCost(body) },
   async ({ body }) => {
     const outcome = await planDirections(body);
-    if (outcome.kind === 'cross-city') {
-      throw badRequest('Cross-city routing is not supported: every coordinate must lie in one covered city', {
-        code: 'CROSS_CITY_ROUTE',
-        search_id: outcome.searchId,
-      });
-    }
+    if (outcome.kind === 'cross-city') throw crossCityRoute(outcome.searchId);
     return { body: outcome.body };
   },
 );

@@ -3,8 +3,8 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type { z } from 'zod';
 import type { Principal } from '../auth/principal.ts';
 import { endpointDefinition, type HttpMethod } from '../platform/endpoints.ts';
+import type { RateScope } from '../ratelimit/limiter.ts';
 import { boundary } from './boundary.ts';
-import type { RateBucket } from '../ratelimit/limiter.ts';
 import { admitCaller } from './middleware/admission.ts';
 import { allowMethods } from './middleware/allow-methods.ts';
 import { callerRules } from './middleware/caller-rules.ts';
@@ -61,6 +61,11 @@ export interface EndpointOptions<B extends z.ZodType, Q extends z.ZodType> {
   /** The longest file part a `multipart` body may carry; required with it. */
   maxFileBytes?: number;
   /**
+   * A stricter limit of the endpoint's own, paid beside the caller's general one in the same
+   * update (multi-modal's share; a rider session's reports). Null: the general limit only.
+   */
+  rateScope?: (input: { principal: Principal; headers: Record<string, string | undefined> }) => RateScope | null;
+  /**
    * OAuth endpoint conventions (RFC 6749 5.1, 5.2): a malformed request answers 400
    * `{error: "invalid_request", error_description}` and no response may be cached.
    */
@@ -71,11 +76,6 @@ export interface EndpointOptions<B extends z.ZodType, Q extends z.ZodType> {
    * request they refuse is not charged.
    */
   callerRules?: (input: { body: z.output<B>; principal: Principal }) => string | null;
-  /**
-   * Buckets charged beside the caller's own, all of which must admit the request (reports: 60 an
-   * hour per rider session). `X-RateLimit-*` report the tightest.
-   */
-  rateBuckets?: (input: { principal: Principal; headers: Record<string, string | undefined> }) => RateBucket[];
 }
 
 export type ApiHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -106,11 +106,11 @@ export function endpoint<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodTy
   if (definition.auth !== 'public') {
     const rules = options.callerRules;
     if (rules) chain.use(callerRules((http) => rules({ body: http.body as z.output<B>, principal: http.principal! })));
-    const buckets = options.rateBuckets;
+    const scope = options.rateScope;
     chain.use(
       rateLimit(
         (http) => (options.cost ? options.cost({ body: http.body as z.output<B>, query: http.query as z.output<Q> }) : 1),
-        buckets ? (http, event) => buckets({ principal: http.principal!, headers: event.headers ?? {} }) : undefined,
+        scope ? (http, event) => scope({ principal: http.principal!, headers: event.headers ?? {} }) : undefined,
       ),
     );
   }

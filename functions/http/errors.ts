@@ -62,6 +62,11 @@ export function rateLimitExceeded(retryAfterSeconds: number): HttpError {
   );
 }
 
+/** 400 `CROSS_CITY_ROUTE` (spec 4.1 rule 1, 4.2 rule 9): the points span cities or lie outside every covered one. */
+export function crossCityRoute(searchId: string): HttpError {
+  return badRequest('Cross-city routing is not supported: every coordinate must lie in one covered city', { code: 'CROSS_CITY_ROUTE', search_id: searchId });
+}
+
 /** 503: routing cannot answer right now; distinct from a 200 whose route is null. */
 export function routingUnavailable(details: string, searchId?: string): HttpError {
   return new HttpError(503, {

@@ -1,12 +1,20 @@
-import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import { endpoint } from '../http/endpoint.ts';
-import { routingUnavailable } from '../http/errors.ts';
+import { crossCityRoute } from '../http/errors.ts';
+import { now } from '../platform/clock.ts';
+import { multiModalScope } from './limits.ts';
+import { planMultiModal } from './plan.ts';
+import { multiModalCost, multiModalRequest } from './request.ts';
 
 /**
- * POST /multi-modal/v2/ (and /multi-modal/). Multi-modal planning needs the router and live
- * bike-share; until they are in place it answers the spec's 503 ROUTING_UNAVAILABLE.
+ * POST /multi-modal/v2/ (and /multi-modal/): spec 4.2, docs/multimodal.md. A request that fails
+ * validation costs nothing; a valid one costs a token per hop, from the caller's limits and from
+ * multi-modal's own stricter ones (limits.ts). No graph for the city is a 503 (http/errors.ts).
  */
-export const handler = endpoint({ id: 'multi-modal', body: z.looseObject({}) }, async () => {
-  throw routingUnavailable('Multi-modal planning is not available on this deployment yet', randomUUID());
-});
+export const handler = endpoint(
+  { id: 'multi-modal', body: multiModalRequest, cost: ({ body }) => multiModalCost(body), rateScope: ({ principal }) => multiModalScope(principal) },
+  async ({ body }) => {
+    const outcome = await planMultiModal(body, now());
+    if (outcome.kind === 'cross-city') throw crossCityRoute(outcome.searchId);
+    return { body: outcome.body };
+  },
+);

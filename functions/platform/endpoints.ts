@@ -87,6 +87,22 @@ export const endpoints: readonly EndpointDefinition[] = [
     entry: 'functions/multimodal/handler.ts',
     auth: 'credential',
     oauthAccess: true,
+    access: {
+      tables: { ...rateLimited.tables, routeAvoidances: 'read', customRoutes: 'read', destinations: 'read', categories: 'read' },
+      buckets: { graphs: 'read', bikeshare: 'read' },
+    },
+    memoryMb: 1769,
+    timeoutSeconds: 29,
+  },
+  // Why the safer route differs from the direct one, in one sentence (spec 4.3); docs/explain.md.
+  {
+    id: 'explain-supersafe',
+    api: 'base',
+    paths: ['/explain-supersafe'],
+    methods: ['POST'],
+    entry: 'functions/explain/handler.ts',
+    auth: 'credential',
+    oauthAccess: true,
     access: { tables: { ...rateLimited.tables, routeAvoidances: 'read' }, buckets: { graphs: 'read' } },
     memoryMb: 1769,
     timeoutSeconds: 29,

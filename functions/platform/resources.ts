@@ -220,13 +220,20 @@ export const tables = {
     sortKey: { name: 'entry_id', type: 'S' },
     purpose: 'Every status change of every report: who moved it, from what, to what, when, and the reviewer\'s note.',
   },
+  // Custom routes (spec 2.7), read by multi-modal; docs/multimodal.md.
+  customRoutes: {
+    name: 'custom-routes',
+    envVar: 'TABLE_CUSTOM_ROUTES',
+    partitionKey: { name: 'route_id', type: 'S' },
+    purpose: 'Saved custom routes (spec 2.7) by UUID: named start, stops and end, and the legs as planned when saved; read by multi-modal requests (`event_id`).',
+  },
 } as const satisfies Record<string, TableDefinition>;
 
 export const buckets = {
   graphs: {
     name: 'graphs',
     envVar: 'BUCKET_GRAPHS',
-    purpose: 'Compiled per-city routing graphs and the pointer to each city\'s current graph_version.',
+    purpose: 'Compiled per-city routing graphs and the pointer to each city\'s current graph_version; the parking datasets multi-modal searches (`parking/`).',
   },
   photos: {
     name: 'photos',

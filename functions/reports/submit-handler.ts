@@ -1,6 +1,6 @@
 import { endpoint } from '../http/endpoint.ts';
 import { sourceProblem } from './attribution.ts';
-import { reportSubmissionBuckets } from './quota.ts';
+import { reportSubmissionScope } from './quota.ts';
 import { reportSubmission } from './request.ts';
 import { submitReport } from './submit.ts';
 
@@ -13,7 +13,7 @@ export const handler = endpoint(
     id: 'reports-submit',
     body: reportSubmission,
     callerRules: ({ body, principal }) => sourceProblem(principal, body.source),
-    rateBuckets: ({ principal, headers }) => reportSubmissionBuckets(principal, headers),
+    rateScope: ({ principal, headers }) => reportSubmissionScope(principal, headers),
   },
   async ({ body, principal }) => {
     if (!principal) throw new Error('reports-submit reached without a principal');

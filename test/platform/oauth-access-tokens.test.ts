@@ -29,8 +29,8 @@ describe('OAuth access tokens', () => {
     process.env.OAUTH_ISSUER = platform.base_url;
   });
 
-  it('work on directions v2, its /directions alias and multi-modal v2, counted in the rider\'s bucket for the app', async () => {
-    for (const path of ['/directions/v2/', '/directions/', '/multi-modal/v2/', '/multi-modal/']) {
+  it('work on directions v2, its /directions alias, multi-modal v2 and explain-supersafe, counted in the rider\'s bucket for the app', async () => {
+    for (const path of ['/directions/v2/', '/directions/', '/multi-modal/v2/', '/multi-modal/', '/explain-supersafe/']) {
       const answer = await directionsWith(tokens.access_token, {}, path);
       expect(passedAuthorizer(answer.status), `${path}: ${JSON.stringify(answer.body)}`).toBe(true);
     }

@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../core/paths.ts';
+import { UNKNOWN_ENDPOINT } from '../../functions/http/errors.ts';
 import { launchChromium } from '../support/browser.ts';
 import { awayFromWindowEdge, call, newKey, platform } from './support.ts';
 
@@ -11,9 +12,8 @@ import { awayFromWindowEdge, call, newKey, platform } from './support.ts';
  * safety map drawn from the platform's own data with nothing from the internet, plans routes in
  * every city with two clicks, switches language and night mode, signs the demo rider in for bikes,
  * and says plainly what fails. Everything it shows is checked against what the public API answered
- * the page. The report flow, the multi-modal options and the explanation run against their
- * endpoints once those exist; while an endpoint answers 404 or 503, the test of what it shows is
- * skipped with the reason, and the test of the page's "not available" notice runs instead.
+ * the page. The page also serves deployments where an endpoint is missing or down (404, 503):
+ * those tests make the browser answer for that one endpoint and check the page's notice.
  */
 
 // The callbacks of page.evaluate run in the page.
@@ -34,11 +34,6 @@ const london = cityById('london');
 /** A key of its own with room to spare, so the page's calls never meet another test's limits. */
 const key = await newKey({ name: 'playground browser tests', plan: 'enterprise', limits: { perMinute: 1_000, perHour: 10_000, perDay: 100_000 } });
 
-// Which capabilities being built elsewhere this platform has yet (404 or 503: not yet).
-const reportsProbe = await call('/reports/', { key, body: {} });
-const multiModalProbe = await call('/multi-modal/v2/', { key, body: { origin: london.sample_route[0], destination: london.sample_route[1] } });
-const explainProbe = await call('/explain-supersafe/', { key, body: { coordinates: london.sample_route } });
-const built = (probe: { status: number }) => probe.status !== 404 && probe.status !== 503;
 /** Every trip leaves at this time, city time, so no test leans on the hour it runs at. */
 const DEPARTURE = '2026-06-15T10:30';
 
@@ -86,6 +81,15 @@ async function open(city: string, options: { apiKey?: string } = {}): Promise<Op
   await page.locator(`#map[data-ready="true"][data-city="${city}"]`).waitFor();
   await page.getByLabel('Departure (city time)').fill(DEPARTURE);
   return { page, requests, answers };
+}
+
+/**
+ * The platform as one without `path` (the gateway's 404 for an unknown endpoint) or with it down
+ * (503), for this page only.
+ */
+async function withoutEndpoint(page: Page, path: string, status: 404 | 503): Promise<void> {
+  const body = status === 404 ? { error: UNKNOWN_ENDPOINT } : { error: 'Service unavailable' };
+  await page.route((url) => url.pathname === path, (route) => route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) }));
 }
 
 /** A real click on the map where a [lon, lat] is shown. */
@@ -374,8 +378,7 @@ describe('the map playground', () => {
     expect(events.body.events.length).toBeGreaterThan(0);
   });
 
-  it('shows the explanation sentence of POST /explain-supersafe/', async (context) => {
-    context.skip(!built(explainProbe), `POST /explain-supersafe/ answers ${explainProbe.status} on this platform: the endpoint is not built yet`);
+  it('shows the explanation sentence of POST /explain-supersafe/', async () => {
     const opened = await open('london');
     await opened.page.getByRole('button', { name: 'Sample route' }).click();
     await expect.poll(() => opened.answers.some((answer) => answer.path === '/explain-supersafe/')).toBe(true);
@@ -385,15 +388,14 @@ describe('the map playground', () => {
     expect(Object.values(explained.body)).toContain(sentence);
   });
 
-  it('says the explanation is not available while POST /explain-supersafe/ is not built', async (context) => {
-    context.skip(built(explainProbe), 'POST /explain-supersafe/ exists on this platform');
+  it('says the explanation is not available on a platform without POST /explain-supersafe/', async () => {
     const opened = await open('london');
+    await withoutEndpoint(opened.page, '/explain-supersafe/', 404);
     await opened.page.getByRole('button', { name: 'Sample route' }).click();
     await expect.poll(() => opened.page.locator('#results .notice.unavailable').textContent()).toContain('(POST /explain-supersafe/) is not available on this platform yet.');
   });
 
-  it('compares multi-modal options with bike share from POST /multi-modal/v2/', async (context) => {
-    context.skip(!built(multiModalProbe), `POST /multi-modal/v2/ answers ${multiModalProbe.status} on this platform: the endpoint is not built yet`);
+  it('compares multi-modal options with bike share from POST /multi-modal/v2/', async () => {
     const opened = await open('london');
     const { page } = opened;
     await page.getByRole('button', { name: 'Sample route' }).click();
@@ -409,10 +411,10 @@ describe('the map playground', () => {
     );
   });
 
-  it('says multi-modal options are not available while POST /multi-modal/v2/ is not built', async (context) => {
-    context.skip(built(multiModalProbe), 'POST /multi-modal/v2/ exists on this platform');
+  it('says multi-modal options are not available on a platform whose POST /multi-modal/v2/ answers 503', async () => {
     const opened = await open('london');
     const { page } = opened;
+    await withoutEndpoint(page, '/multi-modal/v2/', 503);
     await page.getByRole('button', { name: 'Sample route' }).click();
     await page.locator('.route-card').first().waitFor();
     await page.getByRole('button', { name: 'Compare options with bike share' }).click();
@@ -420,8 +422,7 @@ describe('the map playground', () => {
     expect(await page.locator('.option-card').count()).toBe(0);
   });
 
-  it('files a road report by clicking the map and follows its status to a reviewer accepting it', async (context) => {
-    context.skip(!built(reportsProbe), `POST /reports/ answers ${reportsProbe.status} on this platform: the endpoint is not built yet`);
+  it('files a road report by clicking the map and follows its status to a reviewer accepting it', async () => {
     const opened = await open('london');
     const { page } = opened;
     await page.evaluate(() => (window as any).playground.map.setView([51.5225, -0.1318], 18, { animate: false }));
@@ -455,10 +456,10 @@ describe('the map playground', () => {
     await expect.poll(() => item.getAttribute('data-status'), { timeout: 15_000 }).toBe('accepted');
   });
 
-  it('says road reports are not available while POST /reports/ is not built', async (context) => {
-    context.skip(built(reportsProbe), 'POST /reports/ exists on this platform');
+  it('says road reports are not available on a platform without POST /reports/', async () => {
     const opened = await open('london');
     const { page } = opened;
+    await withoutEndpoint(page, '/reports/', 404);
     await page.locator('input[name="click-mode"][value="report"]').check({ force: true });
     await clickAt(page, london.sample_route[1]);
     expect(await page.getByRole('tab', { name: 'Reports' }).getAttribute('aria-selected')).toBe('true');

@@ -289,7 +289,8 @@ describe('60 reports per hour per rider session', () => {
     const rider = await newRider();
     const token = await riderAccessToken(rider);
     const session = bearer(token);
-    const bucketId = `reports:session:${createHash('sha256').update(token).digest('hex')}`;
+    const bucketId = `rider:${rider.sub}`;
+    const sessionWindows = `reports-${createHash('sha256').update(token).digest('hex').slice(0, 32)}`;
     const at = oneHour();
 
     for (let index = 0; index < 3; index++) {
@@ -303,6 +304,7 @@ describe('60 reports per hour per rider session', () => {
       expect(response.status, `report ${index + 1}`).toBe(200);
       filed.push(response.body.id);
     }
+    expect((await rateBucket(bucketId, sessionWindows))!.hour.used).toBe(60);
     expect((await rateBucket(bucketId))!.hour.used).toBe(60);
     const refused = await fileReport(session, valid, at(60));
     expect(refused.status).toBe(429);
@@ -331,8 +333,7 @@ describe('60 reports per hour per rider session', () => {
       expect((await fileReport(next, valid, at(index))).status, `report ${index + 1}`).toBe(200);
     }
     expect((await fileReport(next, valid, at(60))).status).toBe(429);
-    const bucketId = `reports:app-rider:${createHash('sha256').update(`${app.clientId}\n${rider.sub}`).digest('hex')}`;
-    expect((await rateBucket(bucketId))!.hour.used).toBe(60);
+    expect((await rateBucket(`oauth:${app.clientId}:${rider.sub}`, 'reports'))!.hour.used).toBe(60);
   });
 
   it('does not apply to API keys, which keep their plan\'s limits', async () => {

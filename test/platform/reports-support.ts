@@ -65,13 +65,15 @@ export const inReview = (credential: Credential, id: string) => pollReport(crede
 
 /**
  * A rate-limit bucket's counts (functions/ratelimit/limiter.ts keeps one attribute per window,
- * named after its start): the busiest hour and day window the item holds.
+ * named after its start, `<scope>.` before an endpoint's own windows): the busiest hour and day
+ * window the item holds, of the caller's general windows or of `scope`'s.
  */
-export async function rateBucket(bucketId: string): Promise<{ hour: { used: number }; day: { used: number } } | undefined> {
+export async function rateBucket(bucketId: string, scope?: string): Promise<{ hour: { used: number }; day: { used: number } } | undefined> {
   useLocalAws();
   const result = await dynamo().send(new GetCommand({ TableName: tableName('rateLimits'), Key: { bucket_id: bucketId }, ConsistentRead: true }));
   if (!result.Item) return undefined;
-  const busiest = (prefix: string) => Math.max(0, ...Object.entries(result.Item!).filter(([name]) => new RegExp(`^${prefix}\\d+$`).test(name)).map(([, used]) => Number(used)));
+  const namePrefix = scope ? `${scope}.` : '';
+  const busiest = (kind: string) => Math.max(0, ...Object.entries(result.Item!).filter(([name]) => name.startsWith(namePrefix) && new RegExp(`^${kind}\\d+$`).test(name.slice(namePrefix.length))).map(([, used]) => Number(used)));
   return { hour: { used: busiest('h') }, day: { used: busiest('d') } };
 }
 

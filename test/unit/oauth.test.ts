@@ -124,9 +124,9 @@ describe('who may call what', () => {
     expect(admission(definition({ oauthAccess: true, paths: ['/reports'], methods: ['POST'] }), rider)).toEqual({ admit: true });
   });
 
-  it('accepts OAuth tokens on directions, multi-modal (both paths) and reports, and nowhere else yet', () => {
+  it('accepts OAuth tokens on directions, multi-modal (both paths), explain-supersafe and reports, and nowhere else yet', () => {
     const accepting = endpoints.filter((candidate) => candidate.oauthAccess).flatMap((candidate) => candidate.paths);
-    expect(accepting.sort()).toEqual(['/directions', '/directions/v2', '/multi-modal', '/multi-modal/v2', '/reports', '/reports/{id}']);
+    expect(accepting.sort()).toEqual(['/directions', '/directions/v2', '/explain-supersafe', '/multi-modal', '/multi-modal/v2', '/reports', '/reports/{id}']);
   });
 
   it("admits a rider's own session on the report endpoints", () => {

@@ -7,7 +7,7 @@ import { isRecognisedSubtype, ISSUE_TYPES } from '../../functions/reports/fields
 import { MOVES, REPORT_STATUSES } from '../../functions/reports/lifecycle.ts';
 import { chooseRoad, normaliseRoadName, sameRoad } from '../../functions/reports/locate.ts';
 import { analysisMessage } from '../../functions/reports/outbox.ts';
-import { reportSubmissionBuckets, REPORT_SESSION_LIMITS } from '../../functions/reports/quota.ts';
+import { reportSubmissionScope, REPORT_SESSION_LIMITS } from '../../functions/reports/quota.ts';
 import { untilInstant } from '../../functions/reports/review.ts';
 import type { LocatedRoad, ReportItem } from '../../functions/reports/store.ts';
 import { changeTime } from '../../functions/reports/store.ts';
@@ -117,18 +117,19 @@ describe('attribution and visibility', () => {
   });
 });
 
-describe('the per-session report bucket', () => {
-  it('is keyed by a hash of the rider\'s token, per rider and app for OAuth, and absent for keys', () => {
-    const [session] = reportSubmissionBuckets(riderPrincipal('r'), { Authorization: 'Bearer secret-token-value' });
-    expect(session!.id).toMatch(/^reports:session:[0-9a-f]{64}$/);
-    expect(session!.id).not.toContain('secret-token-value');
+describe('the per-session report allowance', () => {
+  it('is a set of windows per hash of the rider\'s token, one per rider and app for OAuth, and none for keys', () => {
+    const session = reportSubmissionScope(riderPrincipal('r'), { Authorization: 'Bearer secret-token-value' });
+    expect(session!.scope).toMatch(/^reports-[0-9a-f]{32}$/);
+    expect(session!.scope).not.toContain('secret-token-value');
     expect(session!.limits).toEqual(REPORT_SESSION_LIMITS);
     expect(REPORT_SESSION_LIMITS.perHour).toBe(60);
-    const [other] = reportSubmissionBuckets(riderPrincipal('r'), { authorization: 'Bearer another-token' });
-    expect(other!.id).not.toBe(session!.id);
+    const other = reportSubmissionScope(riderPrincipal('r'), { authorization: 'Bearer another-token' });
+    expect(other!.scope).not.toBe(session!.scope);
     const app = oauthPrincipal({ sub: 'r', clientId: 'spc_x', scope: '', grantId: 'g' });
-    expect(reportSubmissionBuckets(app, { Authorization: 'Bearer one' })).toEqual(reportSubmissionBuckets(app, { Authorization: 'Bearer two' }));
-    expect(reportSubmissionBuckets(key(), { apikey: 'k' })).toEqual([]);
+    // The app's rate item is already per rider and app (principal.rateBucket); its tokens refresh hourly.
+    expect(reportSubmissionScope(app, { Authorization: 'Bearer one' })).toEqual(reportSubmissionScope(app, { Authorization: 'Bearer two' }));
+    expect(reportSubmissionScope(key(), { apikey: 'k' })).toBeNull();
   });
 });
 

@@ -1,6 +1,7 @@
 import { logger } from '../../platform/logger.ts';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { consumeTokens, peekTokens, type RateBucket } from '../../ratelimit/limiter.ts';
+import { consumeTokens, peekTokens, type RateScope } from '../../ratelimit/limiter.ts';
+import { nowMs } from '../../platform/clock.ts';
 import type { RateDecision } from '../../ratelimit/windows.ts';
 import { httpErrorOf, rateLimitExceeded } from '../errors.ts';
 import { httpStateOf, type HttpMiddleware, type HttpState } from './http-state.ts';
@@ -14,35 +15,28 @@ function rateHeaders(decision: RateDecision): Record<string, string> {
 }
 
 /**
- * Charges the caller's bucket `cost` tokens, all or none (spec 8), then any further buckets the
- * endpoint names (`extraBuckets`, each of which must admit the request too), and reports the
- * tightest window of them in `X-RateLimit-*`. Requests refused before this point (method,
- * validation, admission) are not charged but still carry the headers; a fault is answered
- * without them.
+ * Charges the caller's bucket `cost` tokens, all or none (spec 8), and reports the tightest
+ * window in `X-RateLimit-*`. Requests refused before this point (method, validation, admission)
+ * are not charged but still carry the headers; a fault is answered without them. An endpoint with
+ * a limit of its own (`scope`: multi-modal's share, a rider session's reports) charges those
+ * windows too, in the same conditional update, so a refusal by either takes nothing from both;
+ * the headers report the tighter of the two.
  */
-export function rateLimit(
-  cost: (http: HttpState) => number,
-  extraBuckets?: (http: HttpState, event: APIGatewayProxyEvent) => RateBucket[],
-): HttpMiddleware {
+export function rateLimit(cost: (http: HttpState) => number, scope?: (http: HttpState, event: APIGatewayProxyEvent) => RateScope | null): HttpMiddleware {
   return {
     before: async (request) => {
       const http = httpStateOf(request);
       if (!http.principal) throw new Error('Credentialed endpoint reached without an authorizer principal');
       const tokens = cost(http);
-      const buckets = [{ id: http.principal.rateBucket, limits: http.principal.limits }, ...(extraBuckets?.(http, request.event) ?? [])];
-      for (const bucket of buckets) {
-        const decision = await consumeTokens(bucket.id, bucket.limits, tokens);
-        if (!http.rateDecision || !decision.allowed || decision.report.remaining < http.rateDecision.report.remaining) {
-          http.rateDecision = decision;
-          Object.assign(http.responseHeaders, rateHeaders(decision));
+      const decision = await consumeTokens(http.principal.rateBucket, http.principal.limits, tokens, nowMs, scope?.(http, request.event) ?? null);
+      http.rateDecision = decision;
+      Object.assign(http.responseHeaders, rateHeaders(decision));
+      if (!decision.allowed) {
+        const refusal = rateLimitExceeded(decision.retryAfterSeconds ?? 1);
+        if (decision.exceedsWindow) {
+          refusal.body.details = `This request costs ${tokens} tokens, more than the ${decision.exceedsWindow.limit} per ${decision.exceedsWindow.kind} your plan allows`;
         }
-        if (!decision.allowed) {
-          const refusal = rateLimitExceeded(decision.retryAfterSeconds ?? 1);
-          if (decision.exceedsWindow) {
-            refusal.body.details = `This request costs ${tokens} tokens, more than the ${decision.exceedsWindow.limit} per ${decision.exceedsWindow.kind} your plan allows`;
-          }
-          throw refusal;
-        }
+        throw refusal;
       }
     },
     onError: async (request) => {
@@ -50,7 +44,7 @@ export function rateLimit(
       const refusedForTheCaller = (httpErrorOf(request.error)?.status ?? 500) < 500;
       if (!http.principal || http.rateDecision || !refusedForTheCaller) return;
       try {
-        Object.assign(http.responseHeaders, rateHeaders(await peekTokens(http.principal.rateBucket, http.principal.limits)));
+        Object.assign(http.responseHeaders, rateHeaders(await peekTokens(http.principal.rateBucket, http.principal.limits, nowMs, scope?.(http, request.event) ?? null)));
       } catch (error) {
         logger.warn('rate-limit headers unavailable', { error: error as Error });
       }
