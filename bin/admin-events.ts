@@ -30,28 +30,13 @@ import {
 import { eventFlags, type EventItem } from '../functions/events/model.ts';
 import { cityNamed } from '../functions/events/nearby.ts';
 import { archiveEvent, createEvent, eventById, listEvents, updateEvent, type EventInput, type RouteInput } from '../functions/events/records.ts';
+import { joinNegativeValues } from './command-line.ts';
 
 const DEFAULT_CREATOR = 'operator';
 
-/**
- * Western longitudes are negative, and `parseArgs` would read `--longitude -0.12` as a missing
- * value followed by an option: such values are joined to their option (`--longitude=-0.12`).
- */
-function joinNegativeValues(argv: readonly string[]): string[] {
-  const joined: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const next = argv[i + 1];
-    if (/^--(longitude|latitude|via)$/.test(argv[i]!) && next !== undefined && /^-\d/.test(next)) {
-      joined.push(`${argv[i]}=${next}`);
-      i++;
-    } else joined.push(argv[i]!);
-  }
-  return joined;
-}
-
 function parse(argv: string[]) {
   return parseArgs({
-    args: joinNegativeValues(argv),
+    args: joinNegativeValues(argv, ['longitude', 'latitude', 'via']),
     allowPositionals: true,
     options: {
       aws: { type: 'boolean', default: false },

@@ -23,25 +23,13 @@ import { sharedDataPath } from '../core/paths.ts';
 import { createCustomRoute, CustomRouteInputError, deleteCustomRoute, getCustomRoute, listCustomRoutes, type CustomRouteItem } from '../functions/customroutes/records.ts';
 import { bayDataset, compileParkingDatasets } from '../functions/multimodal/parking/datasets.ts';
 import { publishDataset } from '../functions/multimodal/parking/spots.ts';
+import { joinNegativeValues } from './command-line.ts';
 
 class Usage extends Error {}
 
-/** `--stop -0.12,51.5,Name`: a value starting with a minus sign is joined to its option. */
-function joinNegativeValues(argv: readonly string[]): string[] {
-  const joined: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const next = argv[i + 1];
-    if (/^--(start|stop|end)$/.test(argv[i]!) && next !== undefined && /^-\d/.test(next)) {
-      joined.push(`${argv[i]}=${next}`);
-      i++;
-    } else joined.push(argv[i]!);
-  }
-  return joined;
-}
-
 function parse(argv: string[]) {
   return parseArgs({
-    args: joinNegativeValues(argv),
+    args: joinNegativeValues(argv, ['start', 'stop', 'end']),
     allowPositionals: true,
     options: {
       aws: { type: 'boolean', default: false },

@@ -187,7 +187,8 @@ const statusesOf = (stations: readonly Station[]): Map<string, StationStatus> =>
     ]),
   );
 
-function emptySnapshot(target: CitySystem, source: FeedSource): BikeShareSnapshot {
+/** A system's snapshot before any feed was read: what a first run starts from. */
+export function emptySnapshot(target: CitySystem, source: FeedSource): BikeShareSnapshot {
   return {
     format: SNAPSHOT_FORMAT,
     system_id: target.system.id,

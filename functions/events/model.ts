@@ -59,8 +59,8 @@ export interface EventRoute {
   polyline: string;
 }
 
-export interface EventItem {
-  event_id: string;
+/** Spec 2.3's fields of an event that the table stores as the API shows them. */
+interface EventFields {
   id: number;
   name: string;
   alias: string;
@@ -74,12 +74,16 @@ export interface EventItem {
   created_at: string;
   updated_at: string;
   visits_total: number;
+  images: EventImage[];
+  route: EventRoute | null;
+}
+
+export interface EventItem extends EventFields {
+  event_id: string;
   /** Computed from the route's start, or the destination when there is no route (GSI `by-city`). */
   city: CityId;
   destination_id: number;
   category_ids: number[];
-  images: EventImage[];
-  route: EventRoute | null;
   /** [west, south, east, north] of the route, to skip far routes without decoding them. */
   route_bbox: [number, number, number, number] | null;
   /** Set when the operator withdraws the event: it is no longer listed, and not active. */
@@ -96,26 +100,12 @@ export interface EventFlags {
   is_leisure_route: boolean;
 }
 
-/** Spec 2.3, in the spec's field order. `distance` only in nearby results. */
-export interface EventView extends EventFlags {
-  id: number;
-  name: string;
-  alias: string;
-  description: string;
-  emoji: string;
-  image_url: string;
-  start_time: string | null;
-  end_time: string | null;
-  created_by: string;
-  created_at: string;
-  updated_at: string;
-  visits_total: number;
+/** Spec 2.3 (the view function writes the fields in the spec's order). `distance` only in nearby results. */
+export interface EventView extends EventFields, EventFlags {
   city: string;
   distance?: number;
   destination: Destination;
-  route: EventRoute | null;
   categories: Category[];
-  images: EventImage[];
 }
 
 /** Events that ended within this window are still listed nearby, after the others (spec 8). */

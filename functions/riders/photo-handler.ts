@@ -1,13 +1,10 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
 import { endpoint } from '../http/endpoint.ts';
 import { multipartFile } from '../http/multipart.ts';
 import { MAX_IMAGE_BYTES } from '../images/processing.ts';
 import { uploadImage } from '../images/uploads.ts';
-import { dynamo } from '../platform/aws.ts';
-import { tableName } from '../platform/resources.ts';
 import { riderOf } from './principal.ts';
-import { getRider, publicProfileView, RiderNotFoundError, type RiderProfile } from './profiles.ts';
+import { getRider, publicProfileView, RiderNotFoundError, setProfilePhoto } from './profiles.ts';
 
 /**
  * POST {app_base_url}/user/upload-photo/ (spec 4.6): a multipart part `file` becomes the rider's
@@ -15,26 +12,6 @@ import { getRider, publicProfileView, RiderNotFoundError, type RiderProfile } fr
  * storage) is functions/images/uploads.ts; here the stored photo replaces `image_url`. The old
  * photo's object stays where it was (spec).
  */
-
-/** Points the profile at the new photo; the profile must still exist. */
-async function setProfilePhoto(idpUserId: string, imageUrl: string): Promise<RiderProfile> {
-  try {
-    const updated = await dynamo().send(
-      new UpdateCommand({
-        TableName: tableName('riders'),
-        Key: { idp_user_id: idpUserId },
-        UpdateExpression: 'SET image_url = :url',
-        ConditionExpression: 'attribute_exists(idp_user_id)',
-        ExpressionAttributeValues: { ':url': imageUrl },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return updated.Attributes as RiderProfile;
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') throw new RiderNotFoundError();
-    throw error;
-  }
-}
 
 export const handler = endpoint(
   { id: 'user-photo', bodyFormat: 'multipart', maxFileBytes: MAX_IMAGE_BYTES, body: z.object({ file: multipartFile('file') }) },

@@ -174,6 +174,26 @@ export async function updateRider(idpUserId: string, changes: ProfileChanges): P
   throw new Error(`The profile of a rider stayed contended over ${MAX_UPDATE_ATTEMPTS} attempts`);
 }
 
+/** Points the profile at the new photo; the profile must still exist. */
+export async function setProfilePhoto(idpUserId: string, imageUrl: string): Promise<RiderProfile> {
+  try {
+    const updated = await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName('riders'),
+        Key: { idp_user_id: idpUserId },
+        UpdateExpression: 'SET image_url = :url',
+        ConditionExpression: 'attribute_exists(idp_user_id)',
+        ExpressionAttributeValues: { ':url': imageUrl },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return updated.Attributes as RiderProfile;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') throw new RiderNotFoundError();
+    throw error;
+  }
+}
+
 /** The profile as the API shows it: exactly the spec's fields. */
 export function profileView(profile: RiderProfile): RiderProfile {
   const { idp_user_id, email, name, image_url, home_address, home_coords, work_address, work_coords, date_registered } = profile;

@@ -28,11 +28,8 @@ export interface RideImage {
   created_at: string;
 }
 
-/** What the table stores for one ride. */
-export interface RideItem {
-  idp_user_id: string;
-  ride_id: number;
-  started_key: string;
+/** Spec 2.2's fields of a ride that the table stores as the API shows them. */
+interface RideFields {
   date_started: string;
   local_timezone: string;
   polyline: string;
@@ -41,39 +38,32 @@ export interface RideItem {
   distance_traveled: number;
   duration_traveled: number;
   completed: boolean;
-  event_id: number | null;
   weather_conditions: string[];
   temperature: number | null;
   wind_speed: number | null;
   weather_fetched_at: string | null;
   weather_display: string | null;
+  welcome_message: string | null;
+}
+
+/** What the table stores for one ride. */
+export interface RideItem extends RideFields {
+  idp_user_id: string;
+  ride_id: number;
+  started_key: string;
+  event_id: number | null;
   /** Attached by image uploads for routes, newest appended; the view shows the 50 most recent. */
   images: RideImage[];
-  welcome_message: string | null;
   /** The covered city the ride started in (core/cities), or null outside them. */
   city: string | null;
   created_at: string;
 }
 
 /** The ride as the API shows it: exactly spec 2.2's fields. */
-export interface RideRecord {
+export interface RideRecord extends RideFields {
   id: number;
-  date_started: string;
-  local_timezone: string;
-  polyline: string;
-  destination_name: string | null;
-  destination_address: string | null;
-  distance_traveled: number;
-  duration_traveled: number;
-  completed: boolean;
   event: EventView | null;
-  weather_conditions: string[];
-  temperature: number | null;
-  wind_speed: number | null;
-  weather_fetched_at: string | null;
-  weather_display: string | null;
   images: RideImage[];
-  welcome_message: string | null;
 }
 
 /** The attributes the date index projects: enough for the statistics without reading polylines. */

@@ -1,27 +1,11 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../core/paths.ts';
 import { decodeRoute } from '../../functions/events/geometry.ts';
-import { call, platform } from './support.ts';
+import { call, runAdmin } from './support.ts';
 
 /** `npm run admin -- events ...` against the running local platform. */
 
-const run = promisify(execFile);
-
-async function admin(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'bin/admin.ts', 'events', ...args], {
-      cwd: projectRoot,
-      env: { ...process.env, SPOKE_STATE_DIR: platform.state_dir },
-    });
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const failed = error as { stdout: string; stderr: string; code: number };
-    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
-  }
-}
+const admin = (...args: string[]) => runAdmin(['events', ...args]);
 
 const idIn = (output: string, kind: string) => Number(new RegExp(`Created ${kind} (\\d+)`).exec(output)![1]);
 

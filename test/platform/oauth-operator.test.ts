@@ -1,8 +1,5 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { decodeProtectedHeader } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../core/paths.ts';
 import {
   approvedCode,
   authorizeQuery,
@@ -16,24 +13,11 @@ import {
   tokensFor,
   type TestApp,
 } from './oauth-support.ts';
-import { platform } from './support.ts';
+import { platform, runAdmin } from './support.ts';
 
 /** The operator CLI's OAuth commands (spec 5.5), run against the running local platform. */
 
-const run = promisify(execFile);
-
-async function admin(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'bin/admin.ts', ...args], {
-      cwd: projectRoot,
-      env: { ...process.env, SPOKE_STATE_DIR: platform.state_dir },
-    });
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const failed = error as { stdout: string; stderr: string; code: number };
-    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
-  }
-}
+const admin = (...args: string[]) => runAdmin(args);
 
 async function createApp(type: 'public' | 'confidential', ...redirectUris: string[]): Promise<TestApp & { output: string }> {
   const created = await admin('clients', 'create', '--name', `CLI ${type} app`, '--type', type, ...redirectUris.flatMap((uri) => ['--redirect-uri', uri]));

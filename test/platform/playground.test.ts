@@ -1,11 +1,8 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../core/paths.ts';
 import { UNKNOWN_ENDPOINT } from '../../functions/http/errors.ts';
 import { launchChromium } from '../support/browser.ts';
-import { awayFromWindowEdge, call, newKey, platform } from './support.ts';
+import { awayFromWindowEdge, call, newKey, platform, runAdmin } from './support.ts';
 
 /**
  * The map playground in Debian's headless Chromium, driven as a person uses it: it loads the
@@ -94,6 +91,8 @@ async function withoutEndpoint(page: Page, path: string, status: 404 | 503): Pro
 
 /** A real click on the map where a [lon, lat] is shown. */
 async function clickAt(page: Page, [lon, lat]: [number, number]): Promise<void> {
+  // An animated fit (a new city, a new route) moves where the point is drawn until it settles.
+  await page.locator('#map:not([data-moving])').waitFor();
   const point = await page.evaluate(([latitude, longitude]) => (window as any).playground.map.latLngToContainerPoint([latitude, longitude]), [lat, lon]);
   const box = (await page.locator('#map').boundingBox())!;
   await page.mouse.click(box.x + point.x, box.y + point.y);
@@ -447,10 +446,7 @@ describe('the map playground', () => {
     const analysed = opened.answers.filter((answer) => answer.path === `/reports/${id}`).at(-1)!;
     expect(await item.locator('.summary').textContent()).toBe(analysed.body.summary);
 
-    const accepted = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bin/admin.ts', 'reports', 'accept', id, '--note', 'Seen on site'], {
-      cwd: projectRoot,
-      env: { ...process.env, SPOKE_STATE_DIR: platform.state_dir },
-    });
+    const accepted = await runAdmin(['reports', 'accept', id, '--note', 'Seen on site']);
     expect(accepted.stdout).toContain(id);
     await item.getByRole('button', { name: 'Check now' }).click();
     await expect.poll(() => item.getAttribute('data-status'), { timeout: 15_000 }).toBe('accepted');

@@ -1,13 +1,10 @@
-import { execFile } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { promisify } from 'node:util';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
-import { projectRoot } from '../../core/paths.ts';
 import { dynamo } from '../../functions/platform/aws.ts';
 import { tableName } from '../../functions/platform/resources.ts';
 import { getReport, type ReportItem } from '../../functions/reports/store.ts';
-import { call, newKey, platform, useLocalAws } from './support.ts';
+import { call, newKey, runAdmin, useLocalAws } from './support.ts';
 
 /** Helpers for the road-report tests against the running local platform. */
 
@@ -77,18 +74,5 @@ export async function rateBucket(bucketId: string, scope?: string): Promise<{ ho
   return { hour: { used: busiest('h') }, day: { used: busiest('d') } };
 }
 
-const run = promisify(execFile);
-
-/** The operator CLI against the running platform, as an operator runs it. */
-export async function admin(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'bin/admin.ts', ...args], {
-      cwd: projectRoot,
-      env: { ...process.env, SPOKE_STATE_DIR: platform.state_dir, SPOKE_REVIEWER: 'test-reviewer' },
-    });
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const failed = error as { stdout: string; stderr: string; code: number };
-    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
-  }
-}
+/** The operator CLI against the running platform, as a named reviewer runs it. */
+export const admin = (...args: string[]) => runAdmin(args, { SPOKE_REVIEWER: 'test-reviewer' });

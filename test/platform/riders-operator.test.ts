@@ -1,29 +1,13 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { promisify } from 'node:util';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../core/paths.ts';
 import { riderAccessToken } from './oauth-support.ts';
 import { app, signedInRider } from './rider-support.ts';
-import { platform } from './support.ts';
+import { runAdmin } from './support.ts';
 
 /** `npm run admin -- riders …` against the running local platform: the admin role (spec 5.6). */
 
-const run = promisify(execFile);
-
-async function admin(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'bin/admin.ts', ...args], {
-      cwd: projectRoot,
-      env: { ...process.env, SPOKE_STATE_DIR: platform.state_dir },
-    });
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const failed = error as { stdout: string; stderr: string; code: number };
-    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
-  }
-}
+const admin = (...args: string[]) => runAdmin(args);
 
 describe('operator CLI: riders', () => {
   it('grant-admin puts the rider in the admin group: new tokens say so and search shows full profiles; revoke-admin undoes it', async () => {

@@ -1,11 +1,30 @@
+import { execFile } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
 import { inject } from 'vitest';
+import { projectRoot } from '../../core/paths.ts';
 import { createApiKey, type NewApiKey } from '../../functions/auth/api-keys.ts';
 import { functionEnvironment } from '../../lib/local/provision.ts';
 
 /** Helpers for tests that talk to the running local platform over HTTP. */
 
 export const platform = inject('platform');
+
+const run = promisify(execFile);
+
+/** The operator CLI (`npm run admin -- …`) against the running platform, as an operator runs it. */
+export async function runAdmin(args: readonly string[], env: Record<string, string> = {}): Promise<{ stdout: string; stderr: string; code: number }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'bin/admin.ts', ...args], {
+      cwd: projectRoot,
+      env: { ...process.env, SPOKE_STATE_DIR: platform.state_dir, ...env },
+    });
+    return { stdout, stderr, code: 0 };
+  } catch (error) {
+    const failed = error as { stdout: string; stderr: string; code: number };
+    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
+  }
+}
 
 let awsEnvironmentSet = false;
 /** Points this test worker's AWS SDK clients at the platform's dynalite, s3rver and SQS endpoint. */

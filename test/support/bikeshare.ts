@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { cities, type CityId } from '../../core/cities/index.ts';
 import { sharedDataPath } from '../../core/paths.ts';
 import { joinStations, readFeedDocument, readStationInformation, readStationStatus, readVehicles } from '../../functions/bikeshare/gbfs.ts';
-import { SNAPSHOT_FORMAT, type BikeShareSnapshot } from '../../functions/bikeshare/model.ts';
-import { apiTypeOf, defaultFeedSources } from '../../functions/bikeshare/systems.ts';
+import { emptySnapshot } from '../../functions/bikeshare/ingest.ts';
+import type { BikeShareSnapshot } from '../../functions/bikeshare/model.ts';
+import { defaultFeedSources } from '../../functions/bikeshare/systems.ts';
 import { readBikePoints } from '../../functions/bikeshare/tfl-bikepoint.ts';
 
 /** Snapshots built in memory from the recorded feeds, for tests of the readers' side. */
@@ -13,23 +14,7 @@ const recorded = (path: string): unknown => JSON.parse(readFileSync(join(sharedD
 
 function empty(city: CityId, systemId: string): BikeShareSnapshot {
   const system = cities[city].bikeShare.find((candidate) => candidate.id === systemId)!;
-  return {
-    format: SNAPSHOT_FORMAT,
-    system_id: systemId,
-    city,
-    brand: system.name,
-    provider: system.operator,
-    api_type: apiTypeOf(defaultFeedSources[systemId]!.adapter),
-    written_at: 0,
-    discovery: null,
-    feeds: {},
-    system: null,
-    stations: [],
-    vehicles: [],
-    vehicle_types: [],
-    geofencing: null,
-    pricing_plans: [],
-  };
+  return emptySnapshot({ city, system }, defaultFeedSources[systemId]!);
 }
 
 function gbfsStations(folder: string) {

@@ -21,9 +21,10 @@ beforeAll(async () => {
     requests.push(url);
     const { status, body, delayMs = 0 } = reply(url);
     setTimeout(() => {
+      if (response.destroyed) return;
       response.writeHead(status, { 'Content-Type': 'application/json' });
       response.end(JSON.stringify(body));
-    }, delayMs);
+    }, delayMs).unref();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   process.env.OPEN_METEO_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -67,10 +68,9 @@ describe('Open-Meteo adapter', () => {
   });
 
   it('gives no weather (never an error) when the service is slow, failing or says nothing useful', async () => {
-    reply = () => ({ status: 200, body: { current: { temperature_2m: 50, weather_code: 1, wind_speed_10m: 3 } }, delayMs: 3_000 });
-    const started = Date.now();
+    // An answer held back longer than the test may run: only the 200 ms limit can end this call.
+    reply = () => ({ status: 200, body: { current: { temperature_2m: 50, weather_code: 1, wind_speed_10m: 3 } }, delayMs: 600_000 });
     expect(await captureWeather(london, openMeteoWeather(), 200)).toBeNull();
-    expect(Date.now() - started).toBeLessThan(1_500);
     reply = () => ({ status: 503, body: { error: true, reason: 'busy' } });
     expect(await captureWeather(london, openMeteoWeather())).toBeNull();
     reply = () => ({ status: 200, body: { current: { temperature_2m: 'warm' } } });

@@ -61,6 +61,11 @@ class Playground {
   async start() {
     // No fading: the tiles are transparent, so a level being faded out would show through the new one.
     this.map = L.map('map', { minZoom: 9, maxZoom: 19, zoomSnap: 0.5, fadeAnimation: false });
+    // While the view moves (an animated fit or zoom), `data-moving` says so: a point on the map
+    // is only where it is drawn once the view has settled (the browser tests wait for it).
+    const container = this.map.getContainer();
+    this.map.on('movestart zoomstart', () => (container.dataset.moving = 'true'));
+    this.map.on('moveend zoomend', () => delete container.dataset.moving);
     this.map.attributionControl.setPrefix('Leaflet');
     this.map.attributionControl.addAttribution('Map data © OpenStreetMap contributors (ODbL), drawn from the Spoke routing graph');
     L.control.scale({ imperial: false }).addTo(this.map);
