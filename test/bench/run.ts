@@ -8,10 +8,11 @@
  * (graphology queries on New York, default 60), BENCH_GRID_SIZES (grid sides, default
  * 100,200,300,430), BENCH_WRITE_DOCS=0 to print without touching the docs, BENCH_SECTIONS
  * (`routing,quality` by default: `quality` alone measures route quality, which takes no timings
- * and so can be refreshed on a busy machine).
+ * and so can be refreshed on a busy machine; `routino` alone runs the side-by-side comparison with
+ * Routino of test/bench/routino.ts).
  */
 import { readFileSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot, graphOutputDir } from '../../core/paths.ts';
@@ -19,6 +20,8 @@ import { cityIds } from '../../core/cities/index.ts';
 import { currentPointerKey, parseGraphPointer } from '../../core/graph/catalog.ts';
 import { SAFETY_CLASSES, type SafetyClass } from '../../core/graph/flags.ts';
 import { buildGridCity } from './grid-city.ts';
+import { replaceDocSection } from './docs-section.ts';
+import { routinoComparison } from './routino.ts';
 import { routeQuality } from './route-quality.ts';
 import {
   compareWithGraphology, loadMeasured, measureQueries, percentile, randomPairs, supersafeEffect, type LoadedForBench,
@@ -183,17 +186,7 @@ function routeQualitySection(): void {
 async function writeSection(name: string): Promise<void> {
   const emitted = lines;
   lines = [];
-  if (!WRITE_DOCS) return;
-  const start = `<!-- ${name}:start -->`;
-  const end = `<!-- ${name}:end -->`;
-  const path = join(projectRoot, 'docs', 'benchmarks.md');
-  const existing = await readFile(path, 'utf8');
-  const from = existing.indexOf(start);
-  const to = existing.indexOf(end);
-  const section = `${start}\n${emitted.join('\n').trimEnd()}\n${end}`;
-  const updated = from >= 0 && to > from ? `${existing.slice(0, from)}${section}${existing.slice(to + end.length)}` : `${existing.trimEnd()}\n\n${section}\n`;
-  await writeFile(path, updated);
-  console.log(`\nWrote the ${name} section of ${path}`);
+  if (WRITE_DOCS) await replaceDocSection(join(projectRoot, 'docs', 'benchmarks.md'), name, emitted);
 }
 
 async function routing(): Promise<void> {
@@ -214,6 +207,10 @@ async function main(): Promise<void> {
   if (SECTIONS.has('quality')) {
     routeQualitySection();
     await writeSection('route-quality');
+  }
+  if (SECTIONS.has('routino')) {
+    lines = await routinoComparison();
+    await writeSection('routino');
   }
 }
 
