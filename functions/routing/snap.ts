@@ -55,9 +55,10 @@ function segmentUsable(network: RoutingNetwork, usable: (edge: number) => boolea
 }
 
 /**
- * Up to `limit` nearest points of distinct usable segments within MAX_SNAP_METRES, nearest first.
+ * Up to `limit` nearest points of distinct usable segments within MAX_SNAP_METRES, nearest first;
+ * with `withinOfNearest`, only those at most that many metres beyond the nearest.
  */
-export function snapCandidates(network: RoutingNetwork, usable: (edge: number) => boolean, coordinate: LonLat, limit: number): Snap[] {
+export function snapCandidates(network: RoutingNetwork, usable: (edge: number) => boolean, coordinate: LonLat, limit: number, withinOfNearest = Infinity): Snap[] {
   const graph = network.graph;
   const grid = graph.header.grid;
   const [lon, lat] = coordinate;
@@ -74,7 +75,10 @@ export function snapCandidates(network: RoutingNetwork, usable: (edge: number) =
   const seen = new Set<number>();
   const found: Snap[] = [];
   /** The distance a new candidate must beat to matter: the limit-th best so far. */
-  const bar = () => (found.length < limit ? MAX_SNAP_METRES : found[limit - 1]!.distanceMetres);
+  const bar = () => Math.min(
+    found.length < limit ? MAX_SNAP_METRES : found[limit - 1]!.distanceMetres,
+    found.length > 0 ? found[0]!.distanceMetres + withinOfNearest : MAX_SNAP_METRES,
+  );
 
   const consider = (segment: number) => {
     if (seen.has(segment)) return;
@@ -130,7 +134,8 @@ export function snapCandidates(network: RoutingNetwork, usable: (edge: number) =
       }
     }
   }
-  return found.filter((candidate) => candidate.distanceMetres <= MAX_SNAP_METRES);
+  const cutoff = found.length > 0 ? Math.min(MAX_SNAP_METRES, found[0]!.distanceMetres + withinOfNearest) : MAX_SNAP_METRES;
+  return found.filter((candidate) => candidate.distanceMetres <= cutoff);
 }
 
 /**
@@ -169,9 +174,24 @@ function reach(costing: Costing, segment: number, end: 'from' | 'to', cap: numbe
  * gates are shut): the nearest candidate connected to the network wins, else the best connected.
  */
 export function snapForCosting(costing: Costing, coordinate: LonLat, end: 'from' | 'to' = 'from'): Snap | null {
+  const open = (edge: number) => costing.openAtDeparture(edge);
+  // The candidates within the preference margin come first in the order below, so when one of
+  // them is connected it is the answer, and the few of them are all that need finding; only a
+  // start among pockets widens the search to every candidate.
+  const near = snapCandidates(costing.network, open, coordinate, MAX_CANDIDATES, PREFERRED_SNAP_METRES);
+  if (near.length === 0) return null;
+  const chosen = firstConnected(costing, near, end);
+  if (chosen.connected || near.length === MAX_CANDIDATES) return chosen.snap;
+  return firstConnected(costing, snapCandidates(costing.network, open, coordinate, MAX_CANDIDATES), end).snap;
+}
+
+/**
+ * The first candidate connected to the network, taking preferred ways within
+ * PREFERRED_SNAP_METRES of the nearest first and then the rest by distance; failing that, the
+ * candidate that reaches the most edges (`connected` false).
+ */
+function firstConnected(costing: Costing, candidates: readonly Snap[], end: 'from' | 'to'): { snap: Snap; connected: boolean } {
   const network = costing.network;
-  const candidates = snapCandidates(network, (edge) => costing.openAtDeparture(edge), coordinate, MAX_CANDIDATES);
-  if (candidates.length === 0) return null;
   const nearest = candidates[0]!.distanceMetres;
   const preferred = (candidate: Snap) => segmentUsable(network, (edge) => costing.openAtDeparture(edge) && costing.travelsNormally(edge), candidate.segment);
   // Preferred ways first within the preference margin, then the rest, each by distance.
@@ -185,11 +205,11 @@ export function snapForCosting(costing: Costing, coordinate: LonLat, end: 'from'
   for (const candidate of ordered) {
     if (stranded.has(candidate.segment)) continue;
     const reached = reach(costing, candidate.segment, end, CONNECTED_EDGES);
-    if (reached.connected) return candidate;
+    if (reached.connected) return { snap: candidate, connected: true };
     for (const edge of reached.visited) stranded.add(network.graph.edgeSegment[edge]!);
     if (!best || reached.visited.size > best.reach) best = { snap: candidate, reach: reached.visited.size };
   }
-  return (best ?? { snap: candidates[0]! }).snap;
+  return { snap: (best ?? { snap: candidates[0]! }).snap, connected: false };
 }
 
 /** The edges over a snapped segment, as search positions, that the profile may use. */
