@@ -23,7 +23,7 @@ export const BEARING_TOLERANCE_DEGREES = 45;
  */
 export const PREFERRED_SNAP_METRES = 30;
 /** Candidates looked at before settling for the best-connected one (a park is many path segments). */
-const MAX_CANDIDATES = 48;
+export const MAX_CANDIDATES = 48;
 /**
  * A candidate is on the network when it reaches the city's open core (RoutingNetwork.openCore)
  * over ways open at the departure; one that runs out of edges first is in a pocket, such as the
@@ -190,7 +190,7 @@ export function snapForCosting(costing: Costing, coordinate: LonLat, end: 'from'
  * PREFERRED_SNAP_METRES of the nearest first and then the rest by distance; failing that, the
  * candidate that reaches the most edges (`connected` false).
  */
-function firstConnected(costing: Costing, candidates: readonly Snap[], end: 'from' | 'to'): { snap: Snap; connected: boolean } {
+export function firstConnected(costing: Costing, candidates: readonly Snap[], end: 'from' | 'to'): { snap: Snap; connected: boolean } {
   const network = costing.network;
   const nearest = candidates[0]!.distanceMetres;
   const preferred = (candidate: Snap) => segmentUsable(network, (edge) => costing.openAtDeparture(edge) && costing.travelsNormally(edge), candidate.segment);
