@@ -9,7 +9,8 @@
  * 100,200,300,430), BENCH_WRITE_DOCS=0 to print without touching the docs, BENCH_SECTIONS
  * (`routing,quality` by default: `quality` alone measures route quality, which takes no timings
  * and so can be refreshed on a busy machine; `routino` alone runs the side-by-side comparison with
- * Routino of test/bench/routino.ts).
+ * Routino of test/bench/routino.ts, `city-scale` routing on the 1.8-million-edge build of
+ * test/bench/city-scale.ts).
  */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -22,6 +23,7 @@ import { SAFETY_CLASSES, type SafetyClass } from '../../core/graph/flags.ts';
 import { buildGridCity } from './grid-city.ts';
 import { replaceDocSection } from './docs-section.ts';
 import { routinoComparison } from './routino.ts';
+import { cityScale } from './city-scale.ts';
 import { routeQuality } from './route-quality.ts';
 import {
   compareWithGraphology, loadMeasured, measureQueries, percentile, randomPairs, supersafeEffect, type LoadedForBench,
@@ -207,6 +209,14 @@ async function main(): Promise<void> {
   if (SECTIONS.has('quality')) {
     routeQualitySection();
     await writeSection('route-quality');
+  }
+  if (SECTIONS.has('city-scale')) {
+    emit('## Routing at city scale');
+    emit();
+    emit(`Measured by \`BENCH_SECTIONS=city-scale npm run bench\` (\`test/bench/city-scale.ts\`) on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}; warm, in process, one core. Load average at the start: ${loadavg()[0]!.toFixed(2)}.`);
+    emit();
+    await cityScale(emit);
+    await writeSection('city-scale');
   }
   if (SECTIONS.has('routino')) {
     lines = await routinoComparison();
