@@ -120,13 +120,23 @@ export function snapCandidates(network: RoutingNetwork, usable: (edge: number) =
     if (found.length > limit) found.length = limit;
   };
 
+  // Metres from the coordinate to a cell's rectangle: a cell farther than the bar holds nothing
+  // that matters (the grid lists a segment in every cell its pieces' bounding boxes touch).
+  const cellDistance = (x: number, y: number): number => {
+    const west = projection.x((grid.min_lon_e7 + x * grid.cell_lon_e7) / COORDINATE_SCALE);
+    const east = projection.x((grid.min_lon_e7 + (x + 1) * grid.cell_lon_e7) / COORDINATE_SCALE);
+    const south = projection.y((grid.min_lat_e7 + y * grid.cell_lat_e7) / COORDINATE_SCALE);
+    const north = projection.y((grid.min_lat_e7 + (y + 1) * grid.cell_lat_e7) / COORDINATE_SCALE);
+    return Math.hypot(Math.max(0, west - px, px - east), Math.max(0, south - py, py - north));
+  };
+
   for (let ring = 0; ring <= maxRing; ring++) {
     if ((ring - 1) * cellMetres > bar()) break;
     for (let y = cellY - ring; y <= cellY + ring; y++) {
       if (y < 0 || y >= grid.rows) continue;
       const onEdgeRow = y === cellY - ring || y === cellY + ring;
       for (let x = cellX - ring; x <= cellX + ring; x += onEdgeRow ? 1 : 2 * ring) {
-        if (x >= 0 && x < grid.cols) {
+        if (x >= 0 && x < grid.cols && cellDistance(x, y) <= bar() + 0.001) {
           const cell = y * grid.cols + x;
           for (let i = graph.gridFirst[cell]!, end = graph.gridFirst[cell + 1]!; i < end; i++) consider(graph.gridSegments[i]!);
         }
