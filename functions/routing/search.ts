@@ -278,7 +278,9 @@ export function findRoute(
         stamp[nextState] = reachedStamp;
         cost[nextState] = total;
         parent[nextState] = state;
-        heap.push(total + heuristic(next), nextState);
+        // A key at or above the best route found is never popped (the search stops first).
+        const key = total + heuristic(next);
+        if (key < bestCost) heap.push(key, nextState);
       } else if (total < extraCost[nextState - edgeCount]!) {
         setCost(nextState, total, state);
         heap.push(total + heuristic(next), nextState);
