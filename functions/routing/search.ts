@@ -104,13 +104,6 @@ export function findRoute(
   const settledStamp = reachedStamp + 1;
   const { cost, parent, stamp, heap, nodeBound, nodeStamp, edgeCostStamp } = workspace;
   const edgeCostCache = workspace.edgeCost;
-  const edgeCostOf = (edge: number): number => {
-    if (edgeCostStamp[edge] === reachedStamp) return edgeCostCache[edge]!;
-    const value = costing.edgeCost(edge);
-    edgeCostCache[edge] = value;
-    edgeCostStamp[edge] = reachedStamp;
-    return value;
-  };
   const edgeHead = graph.edgeHead;
   heap.clear();
 
@@ -221,32 +214,51 @@ export function findRoute(
   }
   const sourceFraction = new Map(sources.map((source) => [source.edge, source.fraction]));
 
+  // Most queries have one or two target edges: compared directly in the inner loop.
+  const firstTarget = targetEdges.length > 0 ? targetEdges[0]! : -1;
+  const secondTarget = targetEdges.length > 1 ? targetEdges[1]! : -1;
+  const moreTargets = targetEdges.length > 2;
+  const obeysRestrictions = costing.obeysRestrictions;
+  const { firstOut, edgeFlags } = graph;
+
   let settled = 0;
   while (heap.size > 0) {
     if (heap.peekKey() >= bestCost) break;
     const state = heap.pop();
+    let edge: number;
+    let reached: number;
+    let tracked: TrackedRestriction | null = null;
     if (state < edgeCount) {
       if (stamp[state] === settledStamp) continue;
       stamp[state] = settledStamp;
+      edge = state;
+      reached = cost[state]!;
     } else {
-      if (extraSettled[state - edgeCount]) continue;
-      extraSettled[state - edgeCount] = true;
+      const extra = state - edgeCount;
+      if (extraSettled[extra]) continue;
+      extraSettled[extra] = true;
+      tracked = extraStates[extra]!;
+      edge = tracked.edge;
+      reached = extraCost[extra]!;
     }
     settled++;
-    const edge = edgeOf(state);
-    const reached = costOf(state);
-    const tracked = state < edgeCount ? null : extraStates[state - edgeCount]!;
     const node = edgeHead[edge]!;
-    const startsRestrictions = costing.obeysRestrictions && (graph.edgeFlags[edge]! & EDGE_RESTRICTION_FROM) !== 0;
+    const startsRestrictions = obeysRestrictions && (edgeFlags[edge]! & EDGE_RESTRICTION_FROM) !== 0;
 
-    for (let next = graph.firstOut[node]!, end = graph.firstOut[node + 1]!; next < end; next++) {
-      const nextCost = edgeCostOf(next);
+    for (let next = firstOut[node]!, end = firstOut[node + 1]!; next < end; next++) {
+      let nextCost: number;
+      if (edgeCostStamp[next] === reachedStamp) nextCost = edgeCostCache[next]!;
+      else {
+        nextCost = costing.edgeCost(next);
+        edgeCostCache[next] = nextCost;
+        edgeCostStamp[next] = reachedStamp;
+      }
       if (nextCost === Infinity) continue;
       const turn = costing.turnCost(edge, next);
       if (turn === Infinity) continue;
 
       let nextState = next;
-      if (costing.obeysRestrictions) {
+      if (obeysRestrictions) {
         if (tracked) {
           const sequenceStart = graph.restrictionFirst[tracked.restriction]!;
           const sequenceEnd = graph.restrictionFirst[tracked.restriction + 1]!;
@@ -263,9 +275,8 @@ export function findRoute(
       }
 
       const arrive = reached + turn;
-      const fraction = targetFraction(next);
-      if (fraction !== undefined) {
-        const total = arrive + fraction * nextCost;
+      if (next === firstTarget || next === secondTarget || (moreTargets && targetEdges.includes(next))) {
+        const total = arrive + targetFraction(next)! * nextCost;
         if (total < bestCost) {
           bestCost = total;
           bestParent = state;
