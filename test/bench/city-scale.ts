@@ -61,8 +61,6 @@ export async function cityScale(emit: (line?: string) => void): Promise<void> {
   const edges = network.graph.edgeCount;
   const pairs = pairsWithinComponents(network, QUERIES, 1805);
 
-  emit('### City scale');
-  emit();
   emit(`The city-scale build of the graph-builder section (the Lower Manhattan extract tiled ${TILES} x ${TILES}): ${network.graph.nodeCount.toLocaleString('en')} nodes, ${edges.toLocaleString('en')} directed edges, graph file ${((await stat(built.graphPath)).size / 2 ** 20).toFixed(0)} MB. ${QUERIES} pairs of random nodes, each pair within one of the ${TILES * TILES} copies (they are separate networks, as separate extracts are); each query snaps both ends and searches, route only. A first round warms the JIT; the second is timed.`);
   emit();
   emit('| Query | Routed | p50 ms | p95 ms | states settled p50 / p95 |');
