@@ -255,7 +255,7 @@ export async function routinoComparison(): Promise<string[]> {
   const source = fileURLToPath(new URL('./routino/routino-bench.c', import.meta.url));
   execFileSync('cc', ['-O2', '-o', binary, source, '-lroutino', '-lm'], { stdio: 'inherit' });
   const versionOutput = spawnSync('planetsplitter', ['--version'], { encoding: 'utf8' });
-  const routinoVersion = `${versionOutput.stdout}${versionOutput.stderr}`.replace(/<[^>]*>/g, '').replace(/\s+/g, ' ').trim().replace(/\.$/, '');
+  const routinoVersion = `${versionOutput.stdout}${versionOutput.stderr}`.replace(/<[^>]*>/g, '').replace(/\s+/g, ' ').replace(/\s*\.\s*$/, '').trim();
 
   const prepared: Prepared[] = [];
   for (const [index, extract] of extracts().entries()) {
