@@ -87,23 +87,38 @@ export function snapCandidates(network: RoutingNetwork, usable: (edge: number) =
     const first = graph.segmentFirstPoint[segment]!;
     const last = graph.segmentFirstPoint[segment + 1]! - 1;
     let travelled = 0;
-    let bestHere: { distance: number; along: number; x: number; y: number; piece: number } | null = null;
+    // The nearest point so far (by squared distance): its piece, its distance along, x and y.
+    let bestSquared = Infinity;
+    let bestAlong = 0;
+    let bestX = 0;
+    let bestY = 0;
+    let bestPiece = -1;
+    let bx = projection.x(network.pointLon(first));
+    let by = projection.y(network.pointLat(first));
     for (let point = first; point < last; point++) {
-      const ax = projection.x(network.pointLon(point));
-      const ay = projection.y(network.pointLat(point));
-      const bx = projection.x(network.pointLon(point + 1));
-      const by = projection.y(network.pointLat(point + 1));
+      const ax = bx;
+      const ay = by;
+      bx = projection.x(network.pointLon(point + 1));
+      by = projection.y(network.pointLat(point + 1));
       const dx = bx - ax;
       const dy = by - ay;
       const pieceLength = Math.hypot(dx, dy);
       const t = pieceLength === 0 ? 0 : Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / (pieceLength * pieceLength)));
       const x = ax + t * dx;
       const y = ay + t * dy;
-      const distance = Math.hypot(px - x, py - y);
-      if (!bestHere || distance < bestHere.distance) bestHere = { distance, along: travelled + t * pieceLength, x, y, piece: point };
+      const squared = (px - x) * (px - x) + (py - y) * (py - y);
+      if (squared < bestSquared) {
+        bestSquared = squared;
+        bestAlong = travelled + t * pieceLength;
+        bestX = x;
+        bestY = y;
+        bestPiece = point;
+      }
       travelled += pieceLength;
     }
-    if (!bestHere || bestHere.distance > bar()) return;
+    if (bestPiece < 0) return;
+    const bestHere = { distance: Math.hypot(px - bestX, py - bestY), along: bestAlong, x: bestX, y: bestY, piece: bestPiece };
+    if (bestHere.distance > bar()) return;
     const piece = bestHere.piece;
     found.push({
       segment,
