@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { NODE_BARRIER_DISMOUNT, NODE_BARRIER_NO_CYCLING, NODE_BARRIER_NO_WALKING, arrivalControlOf, CONTROL_ALL_WAY_STOP, CONTROL_GIVE_WAY, CONTROL_TRAFFIC_SIGNALS, CONTROL_TWO_WAY_STOP, EDGE_CYCLING, EDGE_DISMOUNT, EDGE_JUNCTION_CONTROLLED, EDGE_ROADWORKS, EDGE_STEPS, EDGE_WALKING, LIT_ASSUMED, LIT_NO, LIT_YES, litOf, SAFETY_BUSY, safetyClassOf, surfacePenaltyOf, WALK_CARRIAGEWAY, walkKindOf } from '../graph/flags.ts';
 import { isClosed } from '../graph/rules.ts';
-import { bearingDifference } from '../geo.ts';
 import { CROSSES_BUSY, CROSSES_MODERATE, type RoutingNetwork } from './network.ts';
 import type { RouteOverlay } from './overlay.ts';
 import { CYCLING_SPEED_MPS, WALKING_SPEED_MPS, type Profile } from './profile.ts';
@@ -45,6 +44,8 @@ export const CONTROL_DELAY_SECONDS: Record<number, number> = {
   [CONTROL_TWO_WAY_STOP]: 5,
   [CONTROL_GIVE_WAY]: 2,
 };
+/** CONTROL_DELAY_SECONDS by every control value (0 where none), for the search's inner loop. */
+const CONTROL_DELAYS = Float64Array.from({ length: 8 }, (_, control) => CONTROL_DELAY_SECONDS[control] ?? 0);
 /** Supersafe: crossing or joining a busy/moderate road where no signals or all-way stop help. */
 export const UNCONTROLLED_CROSSING_SECONDS = { busy: 30, moderate: 8 } as const;
 
@@ -209,10 +210,12 @@ export class Costing {
 
     const fromFlags = graph.edgeFlags[from]!;
     const toFlags = graph.edgeFlags[to]!;
-    const angle = bearingDifference(network.endBearing[from]!, network.startBearing[to]!);
+    // Bearings are whole degrees in [0, 360): bearingDifference in integer steps.
+    const difference = Math.abs(network.endBearing[from]! - network.startBearing[to]!);
+    const angle = difference > 180 ? 360 - difference : difference;
     let seconds =
       angle < 25 ? TURN_SECONDS.straight : angle < 60 ? TURN_SECONDS.slight : angle < 120 ? TURN_SECONDS.turn : TURN_SECONDS.sharp;
-    seconds += CONTROL_DELAY_SECONDS[arrivalControlOf(fromFlags)] ?? 0;
+    seconds += CONTROL_DELAYS[arrivalControlOf(fromFlags)]!;
     if (nodeFlags & NODE_BARRIER_DISMOUNT) seconds += BARRIER_DISMOUNT_SECONDS;
     if (toFlags & EDGE_DISMOUNT && !(fromFlags & EDGE_DISMOUNT)) seconds += DISMOUNT_SECONDS;
 

@@ -1,7 +1,8 @@
 /**
- * A binary min-heap of (key, value) pairs in typed arrays, with lazy deletion: a value may be
+ * A 4-ary min-heap of (key, value) pairs in typed arrays, with lazy deletion: a value may be
  * pushed again with a smaller key and its stale entries are skipped by the caller. Reused across
- * queries so a search allocates nothing once warm.
+ * queries so a search allocates nothing once warm. Four children per entry halve the depth a
+ * push climbs and a pop sinks through, for a few more comparisons per level.
  */
 export class MinHeap {
   private keys: Float64Array;
@@ -23,7 +24,7 @@ export class MinHeap {
     const keys = this.keys;
     const values = this.values;
     while (index > 0) {
-      const parent = (index - 1) >> 1;
+      const parent = (index - 1) >> 2;
       if (keys[parent]! <= key) break;
       keys[index] = keys[parent]!;
       values[index] = values[parent]!;
@@ -48,11 +49,19 @@ export class MinHeap {
       const value = values[last]!;
       let index = 0;
       for (;;) {
-        let child = 2 * index + 1;
-        if (child >= last) break;
-        if (child + 1 < last && keys[child + 1]! < keys[child]!) child++;
-        if (keys[child]! >= key) break;
-        keys[index] = keys[child]!;
+        const first = 4 * index + 1;
+        if (first >= last) break;
+        let child = first;
+        let childKey = keys[first]!;
+        const end = first + 4 < last ? first + 4 : last;
+        for (let other = first + 1; other < end; other++) {
+          if (keys[other]! < childKey) {
+            child = other;
+            childKey = keys[other]!;
+          }
+        }
+        if (childKey >= key) break;
+        keys[index] = childKey;
         values[index] = values[child]!;
         index = child;
       }

@@ -277,6 +277,11 @@ export class LandmarkBound {
    * (no help) or says, rightly, that the node cannot reach the targets.
    */
   remaining(edge: number, node: number, atLeast: number): number {
+    return this.landmarks.leaveHalfSeconds[edge]! * 0.5 + this.fromNode(node, atLeast);
+  }
+
+  /** The part of `remaining` that depends on the node alone (the search caches it per node). */
+  fromNode(node: number, atLeast: number): number {
     const { fromLandmark, toLandmark } = this.landmarks;
     let steps = 1;
     for (let i = 0; i < this.offsets.length; i++) {
@@ -286,6 +291,6 @@ export class LandmarkBound {
       const behind = toLandmark[offset + node]! - this.targetToLandmark[i]!;
       if (behind > steps) steps = behind;
     }
-    return this.landmarks.leaveHalfSeconds[edge]! * 0.5 + Math.max(atLeast, (steps - 1) * this.landmarks.unit);
+    return Math.max(atLeast, (steps - 1) * this.landmarks.unit);
   }
 }

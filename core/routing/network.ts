@@ -30,9 +30,18 @@ export class RoutingNetwork {
    * there is connected to the city; snapping checks only points off the core for pockets.
    */
   readonly openCore: Uint8Array;
+  /** The edge over the same segment the other way, or -1 (read on every turn the search weighs). */
+  readonly reverseEdge: Int32Array;
 
   constructor(readonly graph: Graph) {
     const edges = graph.edgeCount;
+    this.reverseEdge = new Int32Array(edges);
+    for (let edge = 0; edge < edges; edge++) {
+      const segment = graph.edgeSegment[edge]!;
+      const forward = graph.segmentForwardEdge[segment]!;
+      const backward = graph.segmentBackwardEdge[segment]!;
+      this.reverseEdge[edge] = edge === forward ? backward : edge === backward ? forward : -1;
+    }
     this.startBearing = new Uint16Array(edges);
     this.endBearing = new Uint16Array(edges);
     for (let edge = 0; edge < edges; edge++) {
@@ -117,10 +126,7 @@ export class RoutingNetwork {
 
   /** The edge over the same segment in the other direction, or -1. */
   reverseOf(edge: number): number {
-    const segment = this.graph.edgeSegment[edge]!;
-    const forward = this.graph.segmentForwardEdge[segment]!;
-    const backward = this.graph.segmentBackwardEdge[segment]!;
-    return edge === forward ? backward : edge === backward ? forward : -1;
+    return this.reverseEdge[edge]!;
   }
 
   private bearingBetween(edge: number, i: number, j: number): number {

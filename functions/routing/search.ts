@@ -47,6 +47,19 @@ export class SearchWorkspace {
   readonly stamp: Uint32Array;
   readonly heap = new MinHeap(4096);
   generation = 0;
+  /**
+   * Per node, the heuristic's bound on the cost still to come from it (before the edge's own
+   * share), computed once per query: a node is reached along several edges. Valid where
+   * `nodeStamp` holds the query's reached stamp; allocated on the first search.
+   */
+  nodeBound = new Float64Array(0);
+  nodeStamp = new Uint32Array(0);
+  /**
+   * Per edge, its cost under the query's costing, computed once per query (an edge is relaxed
+   * from every edge settled at its tail); valid where `edgeCostStamp` holds the reached stamp.
+   */
+  readonly edgeCost: Float64Array;
+  readonly edgeCostStamp: Uint32Array;
 
   constructor(
     readonly edgeCount: number,
@@ -56,6 +69,8 @@ export class SearchWorkspace {
     this.cost = new Float64Array(edgeCount);
     this.parent = new Int32Array(edgeCount);
     this.stamp = new Uint32Array(edgeCount);
+    this.edgeCost = new Float64Array(edgeCount);
+    this.edgeCostStamp = new Uint32Array(edgeCount);
   }
 }
 
@@ -75,13 +90,21 @@ export function findRoute(
   const network = costing.network;
   const graph = network.graph;
   const edgeCount = graph.edgeCount;
+  if (workspace.nodeStamp.length !== graph.nodeCount) {
+    workspace.nodeBound = new Float64Array(graph.nodeCount);
+    workspace.nodeStamp = new Uint32Array(graph.nodeCount);
+  }
   if (++workspace.generation === 0x7fffffff) {
     workspace.stamp.fill(0);
+    workspace.nodeStamp.fill(0);
+    workspace.edgeCostStamp.fill(0);
     workspace.generation = 1;
   }
   const reachedStamp = 2 * workspace.generation;
   const settledStamp = reachedStamp + 1;
-  const { cost, parent, stamp, heap } = workspace;
+  const { cost, parent, stamp, heap, nodeBound, nodeStamp, edgeCostStamp } = workspace;
+  const edgeCostCache = workspace.edgeCost;
+  const edgeHead = graph.edgeHead;
   heap.clear();
 
   // States beyond edgeCount track a via-way restriction in progress; they are rare, so maps do.
@@ -131,16 +154,38 @@ export function findRoute(
         sources.map((source) => graph.edgeHead[source.edge]!),
       )
     : null;
+  const leaveHalfSeconds = landmarkBound ? landmarks!.leaveHalfSeconds : null;
   const heuristic = (edge: number): number => {
-    const head = graph.edgeHead[edge]!;
-    const dx = (network.nodeLon(head) - targetLon) * cosLat;
-    const dy = network.nodeLat(head) - targetLat;
-    const straightLine = Math.sqrt(dx * dx + dy * dy) * heuristicScale;
-    return landmarkBound ? landmarkBound.remaining(edge, head, straightLine) : straightLine;
+    const head = edgeHead[edge]!;
+    let bound: number;
+    if (nodeStamp[head] === reachedStamp) bound = nodeBound[head]!;
+    else {
+      const dx = (network.nodeLon(head) - targetLon) * cosLat;
+      const dy = network.nodeLat(head) - targetLat;
+      const straightLine = Math.sqrt(dx * dx + dy * dy) * heuristicScale;
+      bound = landmarkBound ? landmarkBound.fromNode(head, straightLine) : straightLine;
+      nodeBound[head] = bound;
+      nodeStamp[head] = reachedStamp;
+    }
+    return leaveHalfSeconds ? leaveHalfSeconds[edge]! * 0.5 + bound : bound;
   };
 
-  const targetFraction = new Map<number, number>();
-  for (const target of targets) if (costing.usable(target.edge)) targetFraction.set(target.edge, target.fraction);
+  // The target edges and where on them the route ends (a handful: scanned, not hashed).
+  const targetEdges: number[] = [];
+  const targetFractions: number[] = [];
+  for (const target of targets) {
+    if (!costing.usable(target.edge)) continue;
+    const known = targetEdges.indexOf(target.edge);
+    if (known >= 0) targetFractions[known] = target.fraction;
+    else {
+      targetEdges.push(target.edge);
+      targetFractions.push(target.fraction);
+    }
+  }
+  const targetFraction = (edge: number): number | undefined => {
+    for (let i = 0; i < targetEdges.length; i++) if (targetEdges[i] === edge) return targetFractions[i];
+    return undefined;
+  };
 
   let bestCost = Infinity;
   let bestParent = -1;
@@ -151,7 +196,7 @@ export function findRoute(
     const edgeCost = costing.edgeCost(source.edge);
     if (!Number.isFinite(edgeCost)) continue;
     // Start and end on the same edge, ahead of the start: no search needed for that candidate.
-    const sameEdgeFraction = targetFraction.get(source.edge);
+    const sameEdgeFraction = targetFraction(source.edge);
     if (sameEdgeFraction !== undefined && sameEdgeFraction >= source.fraction) {
       const direct = (sameEdgeFraction - source.fraction) * edgeCost;
       if (direct < bestCost) {
@@ -169,32 +214,51 @@ export function findRoute(
   }
   const sourceFraction = new Map(sources.map((source) => [source.edge, source.fraction]));
 
+  // Most queries have one or two target edges: compared directly in the inner loop.
+  const firstTarget = targetEdges.length > 0 ? targetEdges[0]! : -1;
+  const secondTarget = targetEdges.length > 1 ? targetEdges[1]! : -1;
+  const moreTargets = targetEdges.length > 2;
+  const obeysRestrictions = costing.obeysRestrictions;
+  const { firstOut, edgeFlags } = graph;
+
   let settled = 0;
   while (heap.size > 0) {
     if (heap.peekKey() >= bestCost) break;
     const state = heap.pop();
+    let edge: number;
+    let reached: number;
+    let tracked: TrackedRestriction | null = null;
     if (state < edgeCount) {
       if (stamp[state] === settledStamp) continue;
       stamp[state] = settledStamp;
+      edge = state;
+      reached = cost[state]!;
     } else {
-      if (extraSettled[state - edgeCount]) continue;
-      extraSettled[state - edgeCount] = true;
+      const extra = state - edgeCount;
+      if (extraSettled[extra]) continue;
+      extraSettled[extra] = true;
+      tracked = extraStates[extra]!;
+      edge = tracked.edge;
+      reached = extraCost[extra]!;
     }
     settled++;
-    const edge = edgeOf(state);
-    const reached = costOf(state);
-    const tracked = state < edgeCount ? null : extraStates[state - edgeCount]!;
-    const node = graph.edgeHead[edge]!;
-    const startsRestrictions = costing.obeysRestrictions && (graph.edgeFlags[edge]! & EDGE_RESTRICTION_FROM) !== 0;
+    const node = edgeHead[edge]!;
+    const startsRestrictions = obeysRestrictions && (edgeFlags[edge]! & EDGE_RESTRICTION_FROM) !== 0;
 
-    for (let next = graph.firstOut[node]!, end = graph.firstOut[node + 1]!; next < end; next++) {
-      const nextCost = costing.edgeCost(next);
+    for (let next = firstOut[node]!, end = firstOut[node + 1]!; next < end; next++) {
+      let nextCost: number;
+      if (edgeCostStamp[next] === reachedStamp) nextCost = edgeCostCache[next]!;
+      else {
+        nextCost = costing.edgeCost(next);
+        edgeCostCache[next] = nextCost;
+        edgeCostStamp[next] = reachedStamp;
+      }
       if (nextCost === Infinity) continue;
       const turn = costing.turnCost(edge, next);
       if (turn === Infinity) continue;
 
       let nextState = next;
-      if (costing.obeysRestrictions) {
+      if (obeysRestrictions) {
         if (tracked) {
           const sequenceStart = graph.restrictionFirst[tracked.restriction]!;
           const sequenceEnd = graph.restrictionFirst[tracked.restriction + 1]!;
@@ -211,9 +275,8 @@ export function findRoute(
       }
 
       const arrive = reached + turn;
-      const fraction = targetFraction.get(next);
-      if (fraction !== undefined) {
-        const total = arrive + fraction * nextCost;
+      if (next === firstTarget || next === secondTarget || (moreTargets && targetEdges.includes(next))) {
+        const total = arrive + targetFraction(next)! * nextCost;
         if (total < bestCost) {
           bestCost = total;
           bestParent = state;
@@ -221,7 +284,15 @@ export function findRoute(
         }
       }
       const total = arrive + nextCost;
-      if (total < costOf(nextState)) {
+      if (nextState < edgeCount) {
+        if (stamp[nextState]! >= reachedStamp && total >= cost[nextState]!) continue;
+        stamp[nextState] = reachedStamp;
+        cost[nextState] = total;
+        parent[nextState] = state;
+        // A key at or above the best route found is never popped (the search stops first).
+        const key = total + heuristic(next);
+        if (key < bestCost) heap.push(key, nextState);
+      } else if (total < extraCost[nextState - edgeCount]!) {
         setCost(nextState, total, state);
         heap.push(total + heuristic(next), nextState);
       }
@@ -237,7 +308,7 @@ export function findRoute(
     if (parentOf(state) < 0) startFraction = sourceFraction.get(edgeOf(state)) ?? 0;
   }
   edges.reverse();
-  return { cost: bestCost, edges, startFraction, endFraction: targetFraction.get(bestEdge)! };
+  return { cost: bestCost, edges, startFraction, endFraction: targetFraction(bestEdge)! };
 }
 
 const FORBIDDEN = -2;

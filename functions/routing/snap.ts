@@ -23,7 +23,7 @@ export const BEARING_TOLERANCE_DEGREES = 45;
  */
 export const PREFERRED_SNAP_METRES = 30;
 /** Candidates looked at before settling for the best-connected one (a park is many path segments). */
-const MAX_CANDIDATES = 48;
+export const MAX_CANDIDATES = 48;
 /**
  * A candidate is on the network when it reaches the city's open core (RoutingNetwork.openCore)
  * over ways open at the departure; one that runs out of edges first is in a pocket, such as the
@@ -55,9 +55,10 @@ function segmentUsable(network: RoutingNetwork, usable: (edge: number) => boolea
 }
 
 /**
- * Up to `limit` nearest points of distinct usable segments within MAX_SNAP_METRES, nearest first.
+ * Up to `limit` nearest points of distinct usable segments within MAX_SNAP_METRES, nearest first;
+ * with `withinOfNearest`, only those at most that many metres beyond the nearest.
  */
-export function snapCandidates(network: RoutingNetwork, usable: (edge: number) => boolean, coordinate: LonLat, limit: number): Snap[] {
+export function snapCandidates(network: RoutingNetwork, usable: (edge: number) => boolean, coordinate: LonLat, limit: number, withinOfNearest = Infinity): Snap[] {
   const graph = network.graph;
   const grid = graph.header.grid;
   const [lon, lat] = coordinate;
@@ -74,7 +75,10 @@ export function snapCandidates(network: RoutingNetwork, usable: (edge: number) =
   const seen = new Set<number>();
   const found: Snap[] = [];
   /** The distance a new candidate must beat to matter: the limit-th best so far. */
-  const bar = () => (found.length < limit ? MAX_SNAP_METRES : found[limit - 1]!.distanceMetres);
+  const bar = () => Math.min(
+    found.length < limit ? MAX_SNAP_METRES : found[limit - 1]!.distanceMetres,
+    found.length > 0 ? found[0]!.distanceMetres + withinOfNearest : MAX_SNAP_METRES,
+  );
 
   const consider = (segment: number) => {
     if (seen.has(segment)) return;
@@ -83,23 +87,38 @@ export function snapCandidates(network: RoutingNetwork, usable: (edge: number) =
     const first = graph.segmentFirstPoint[segment]!;
     const last = graph.segmentFirstPoint[segment + 1]! - 1;
     let travelled = 0;
-    let bestHere: { distance: number; along: number; x: number; y: number; piece: number } | null = null;
+    // The nearest point so far (by squared distance): its piece, its distance along, x and y.
+    let bestSquared = Infinity;
+    let bestAlong = 0;
+    let bestX = 0;
+    let bestY = 0;
+    let bestPiece = -1;
+    let bx = projection.x(network.pointLon(first));
+    let by = projection.y(network.pointLat(first));
     for (let point = first; point < last; point++) {
-      const ax = projection.x(network.pointLon(point));
-      const ay = projection.y(network.pointLat(point));
-      const bx = projection.x(network.pointLon(point + 1));
-      const by = projection.y(network.pointLat(point + 1));
+      const ax = bx;
+      const ay = by;
+      bx = projection.x(network.pointLon(point + 1));
+      by = projection.y(network.pointLat(point + 1));
       const dx = bx - ax;
       const dy = by - ay;
       const pieceLength = Math.hypot(dx, dy);
       const t = pieceLength === 0 ? 0 : Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / (pieceLength * pieceLength)));
       const x = ax + t * dx;
       const y = ay + t * dy;
-      const distance = Math.hypot(px - x, py - y);
-      if (!bestHere || distance < bestHere.distance) bestHere = { distance, along: travelled + t * pieceLength, x, y, piece: point };
+      const squared = (px - x) * (px - x) + (py - y) * (py - y);
+      if (squared < bestSquared) {
+        bestSquared = squared;
+        bestAlong = travelled + t * pieceLength;
+        bestX = x;
+        bestY = y;
+        bestPiece = point;
+      }
       travelled += pieceLength;
     }
-    if (!bestHere || bestHere.distance > bar()) return;
+    if (bestPiece < 0) return;
+    const bestHere = { distance: Math.hypot(px - bestX, py - bestY), along: bestAlong, x: bestX, y: bestY, piece: bestPiece };
+    if (bestHere.distance > bar()) return;
     const piece = bestHere.piece;
     found.push({
       segment,
@@ -116,13 +135,23 @@ export function snapCandidates(network: RoutingNetwork, usable: (edge: number) =
     if (found.length > limit) found.length = limit;
   };
 
+  // Metres from the coordinate to a cell's rectangle: a cell farther than the bar holds nothing
+  // that matters (the grid lists a segment in every cell its pieces' bounding boxes touch).
+  const cellDistance = (x: number, y: number): number => {
+    const west = projection.x((grid.min_lon_e7 + x * grid.cell_lon_e7) / COORDINATE_SCALE);
+    const east = projection.x((grid.min_lon_e7 + (x + 1) * grid.cell_lon_e7) / COORDINATE_SCALE);
+    const south = projection.y((grid.min_lat_e7 + y * grid.cell_lat_e7) / COORDINATE_SCALE);
+    const north = projection.y((grid.min_lat_e7 + (y + 1) * grid.cell_lat_e7) / COORDINATE_SCALE);
+    return Math.hypot(Math.max(0, west - px, px - east), Math.max(0, south - py, py - north));
+  };
+
   for (let ring = 0; ring <= maxRing; ring++) {
     if ((ring - 1) * cellMetres > bar()) break;
     for (let y = cellY - ring; y <= cellY + ring; y++) {
       if (y < 0 || y >= grid.rows) continue;
       const onEdgeRow = y === cellY - ring || y === cellY + ring;
       for (let x = cellX - ring; x <= cellX + ring; x += onEdgeRow ? 1 : 2 * ring) {
-        if (x >= 0 && x < grid.cols) {
+        if (x >= 0 && x < grid.cols && cellDistance(x, y) <= bar() + 0.001) {
           const cell = y * grid.cols + x;
           for (let i = graph.gridFirst[cell]!, end = graph.gridFirst[cell + 1]!; i < end; i++) consider(graph.gridSegments[i]!);
         }
@@ -130,7 +159,8 @@ export function snapCandidates(network: RoutingNetwork, usable: (edge: number) =
       }
     }
   }
-  return found.filter((candidate) => candidate.distanceMetres <= MAX_SNAP_METRES);
+  const cutoff = found.length > 0 ? Math.min(MAX_SNAP_METRES, found[0]!.distanceMetres + withinOfNearest) : MAX_SNAP_METRES;
+  return found.filter((candidate) => candidate.distanceMetres <= cutoff);
 }
 
 /**
@@ -169,9 +199,24 @@ function reach(costing: Costing, segment: number, end: 'from' | 'to', cap: numbe
  * gates are shut): the nearest candidate connected to the network wins, else the best connected.
  */
 export function snapForCosting(costing: Costing, coordinate: LonLat, end: 'from' | 'to' = 'from'): Snap | null {
+  const open = (edge: number) => costing.openAtDeparture(edge);
+  // The candidates within the preference margin come first in the order below, so when one of
+  // them is connected it is the answer, and the few of them are all that need finding; only a
+  // start among pockets widens the search to every candidate.
+  const near = snapCandidates(costing.network, open, coordinate, MAX_CANDIDATES, PREFERRED_SNAP_METRES);
+  if (near.length === 0) return null;
+  const chosen = firstConnected(costing, near, end);
+  if (chosen.connected || near.length === MAX_CANDIDATES) return chosen.snap;
+  return firstConnected(costing, snapCandidates(costing.network, open, coordinate, MAX_CANDIDATES), end).snap;
+}
+
+/**
+ * The first candidate connected to the network, taking preferred ways within
+ * PREFERRED_SNAP_METRES of the nearest first and then the rest by distance; failing that, the
+ * candidate that reaches the most edges (`connected` false).
+ */
+export function firstConnected(costing: Costing, candidates: readonly Snap[], end: 'from' | 'to'): { snap: Snap; connected: boolean } {
   const network = costing.network;
-  const candidates = snapCandidates(network, (edge) => costing.openAtDeparture(edge), coordinate, MAX_CANDIDATES);
-  if (candidates.length === 0) return null;
   const nearest = candidates[0]!.distanceMetres;
   const preferred = (candidate: Snap) => segmentUsable(network, (edge) => costing.openAtDeparture(edge) && costing.travelsNormally(edge), candidate.segment);
   // Preferred ways first within the preference margin, then the rest, each by distance.
@@ -185,11 +230,11 @@ export function snapForCosting(costing: Costing, coordinate: LonLat, end: 'from'
   for (const candidate of ordered) {
     if (stranded.has(candidate.segment)) continue;
     const reached = reach(costing, candidate.segment, end, CONNECTED_EDGES);
-    if (reached.connected) return candidate;
+    if (reached.connected) return { snap: candidate, connected: true };
     for (const edge of reached.visited) stranded.add(network.graph.edgeSegment[edge]!);
     if (!best || reached.visited.size > best.reach) best = { snap: candidate, reach: reached.visited.size };
   }
-  return (best ?? { snap: candidates[0]! }).snap;
+  return { snap: (best ?? { snap: candidates[0]! }).snap, connected: false };
 }
 
 /** The edges over a snapped segment, as search positions, that the profile may use. */

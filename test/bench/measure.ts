@@ -26,7 +26,7 @@ export interface LoadedForBench {
   loadMilliseconds: number;
   /** The first route on the freshly loaded graph, code still cold. */
   firstRouteMilliseconds: number;
-  /** Typed arrays the router allocates beside the file's bytes (bearings, search buffers). */
+  /** Typed arrays the router allocates beside the file's bytes (bearings, reverse edges, search buffers and caches). */
   derivedBytes: number;
 }
 
@@ -39,7 +39,7 @@ export function loadMeasured(city: CityId, bytes: Uint8Array): LoadedForBench {
   const routed = performance.now();
   if (pair) route(loaded, pair, new Costing(network, { profile: 'cycling', supersafe: true, night: false, departureMinute }), true);
   const firstRouteMilliseconds = performance.now() - routed;
-  const derivedBytes = [network.startBearing, network.endBearing, network.busiestRoadAt, network.openCore, workspace.cost, workspace.parent, workspace.stamp]
+  const derivedBytes = [network.startBearing, network.endBearing, network.busiestRoadAt, network.openCore, network.reverseEdge, workspace.cost, workspace.parent, workspace.stamp, workspace.edgeCost, workspace.edgeCostStamp, workspace.nodeBound, workspace.nodeStamp]
     .reduce((total, array) => total + array.byteLength, 0);
   return { loaded, fileBytes: bytes.byteLength, loadMilliseconds, firstRouteMilliseconds, derivedBytes };
 }

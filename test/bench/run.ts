@@ -8,10 +8,12 @@
  * (graphology queries on New York, default 60), BENCH_GRID_SIZES (grid sides, default
  * 100,200,300,430), BENCH_WRITE_DOCS=0 to print without touching the docs, BENCH_SECTIONS
  * (`routing,quality` by default: `quality` alone measures route quality, which takes no timings
- * and so can be refreshed on a busy machine).
+ * and so can be refreshed on a busy machine; `routino` alone runs the side-by-side comparison with
+ * Routino of test/bench/routino.ts, `city-scale` routing on the 1.8-million-edge build of
+ * test/bench/city-scale.ts).
  */
 import { readFileSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot, graphOutputDir } from '../../core/paths.ts';
@@ -19,6 +21,9 @@ import { cityIds } from '../../core/cities/index.ts';
 import { currentPointerKey, parseGraphPointer } from '../../core/graph/catalog.ts';
 import { SAFETY_CLASSES, type SafetyClass } from '../../core/graph/flags.ts';
 import { buildGridCity } from './grid-city.ts';
+import { replaceDocSection } from './docs-section.ts';
+import { routinoComparison } from './routino.ts';
+import { cityScale } from './city-scale.ts';
 import { routeQuality } from './route-quality.ts';
 import {
   compareWithGraphology, loadMeasured, measureQueries, percentile, randomPairs, supersafeEffect, type LoadedForBench,
@@ -183,17 +188,7 @@ function routeQualitySection(): void {
 async function writeSection(name: string): Promise<void> {
   const emitted = lines;
   lines = [];
-  if (!WRITE_DOCS) return;
-  const start = `<!-- ${name}:start -->`;
-  const end = `<!-- ${name}:end -->`;
-  const path = join(projectRoot, 'docs', 'benchmarks.md');
-  const existing = await readFile(path, 'utf8');
-  const from = existing.indexOf(start);
-  const to = existing.indexOf(end);
-  const section = `${start}\n${emitted.join('\n').trimEnd()}\n${end}`;
-  const updated = from >= 0 && to > from ? `${existing.slice(0, from)}${section}${existing.slice(to + end.length)}` : `${existing.trimEnd()}\n\n${section}\n`;
-  await writeFile(path, updated);
-  console.log(`\nWrote the ${name} section of ${path}`);
+  if (WRITE_DOCS) await replaceDocSection(join(projectRoot, 'docs', 'benchmarks.md'), name, emitted);
 }
 
 async function routing(): Promise<void> {
@@ -214,6 +209,18 @@ async function main(): Promise<void> {
   if (SECTIONS.has('quality')) {
     routeQualitySection();
     await writeSection('route-quality');
+  }
+  if (SECTIONS.has('city-scale')) {
+    emit('## Routing at city scale');
+    emit();
+    emit(`Measured by \`BENCH_SECTIONS=city-scale npm run bench\` (\`test/bench/city-scale.ts\`) on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}; warm, in process, one core. Load average at the start: ${loadavg()[0]!.toFixed(2)}.`);
+    emit();
+    await cityScale(emit);
+    await writeSection('city-scale');
+  }
+  if (SECTIONS.has('routino')) {
+    lines = await routinoComparison();
+    await writeSection('routino');
   }
 }
 

@@ -1,0 +1,316 @@
+/**
+ * Spoke's router against Routino 3.3.3 (C, its own API through libroutino, bicycle profile) on the
+ * same origin-destination pairs, run alternately in one process tree:
+ * `BENCH_SECTIONS=routino npm run bench` (or `npx tsx test/bench/routino.ts`).
+ *
+ * Per extract it builds Spoke's graph with the project's builder and Routino's database with
+ * planetsplitter (both into a temp folder), draws BENCH_ROUTINO_PAIRS seeded pairs (default 500) of
+ * coordinates near random points of the cycling network 1 to 6 km apart, and lays a seeded overlay
+ * of accepted reports (closures, one-way, removed turns, hazards; some temporary) over Spoke's
+ * graph. test/bench/routino/routino-bench.c is compiled with cc at run time and keeps Routino's
+ * database loaded; it times each query inside its process exactly as this script times Spoke's:
+ * snap of both ends plus search, excluding process start and loading.
+ *
+ * One warm-up round per system, then BENCH_ROUTINO_RUNS rounds (default 3); in every round each
+ * extract runs Spoke direct, Spoke supersafe and Routino one after another on all its pairs. The
+ * table gives the median over the rounds of each round's p50 and p95, over the pairs that every
+ * system routed; every pair a system could not snap or route is counted, never timed silently.
+ */
+import { spawn, spawnSync, execFileSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { createInterface, type Interface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { AvoidanceEffect, AvoidanceItem } from '../../core/avoidances.ts';
+import { haversineMetres, type LonLat } from '../../core/geo.ts';
+import { EDGE_CYCLING } from '../../core/graph/flags.ts';
+import { localMinutes } from '../../core/local-time.ts';
+import { projectRoot, sharedDataPath } from '../../core/paths.ts';
+import { Costing } from '../../core/routing/costing.ts';
+import type { RouteOverlay } from '../../core/routing/overlay.ts';
+import { buildCity } from '../../graph-builder/build.ts';
+import { buildableCity, type BuildableCity } from '../../graph-builder/cities.ts';
+import { loadGraphBytes, type LoadedGraph } from '../../functions/routing/graph-store.ts';
+import { buildOverlay } from '../../functions/routing/report-overlay.ts';
+import { findRoute } from '../../functions/routing/search.ts';
+import { positionsAt, snapForCosting } from '../../functions/routing/snap.ts';
+import { seededRandom } from '../routing/real-graphs.ts';
+import { percentile } from './measure.ts';
+import { replaceDocSection } from './docs-section.ts';
+
+const PAIRS = Number(process.env.BENCH_ROUTINO_PAIRS ?? 500);
+const RUNS = Number(process.env.BENCH_ROUTINO_RUNS ?? 3);
+const REPORTS = Number(process.env.BENCH_ROUTINO_REPORTS ?? 60);
+const WRITE_DOCS = process.env.BENCH_WRITE_DOCS !== '0';
+const ROUTINO_SHARE = '/usr/share/routino';
+/** A weekday morning in June: time-limited restrictions and dated closures apply as they would. */
+const DEPARTURE_MINUTE = localMinutes(2026, 6, 15, 8, 30);
+
+interface Extract {
+  label: string;
+  city: BuildableCity;
+}
+
+function extracts(): Extract[] {
+  const newYork = buildableCity('new-york');
+  const london = buildableCity('london');
+  return [
+    { label: 'New York', city: newYork },
+    { label: 'Midtown Manhattan', city: { ...newYork, graph: { extracts: ['osm/nyc/donnawang47-Thesis/manhattan.osm.pbf'], nightlySources: [] } } },
+    { label: 'Central London', city: { ...london, graph: { ...london.graph, extracts: ['osm/london/adnathanail-broute/central-london-latest.osm.pbf'], nightlySources: [] } } },
+  ];
+}
+
+type Pair = [LonLat, LonLat];
+
+/** Points within about 15 m of random cycling-network nodes, pairs 1 to 6 km apart, from a fixed seed. */
+export function coordinatePairs(loaded: LoadedGraph, count: number, seed: number): Pair[] {
+  const { network } = loaded;
+  const graph = network.graph;
+  const random = seededRandom(seed);
+  const cyclingEdges: number[] = [];
+  for (let edge = 0; edge < graph.edgeCount; edge++) if (graph.edgeFlags[edge]! & EDGE_CYCLING) cyclingEdges.push(edge);
+  const point = (): LonLat => {
+    const node = graph.edgeTail[cyclingEdges[Math.floor(random() * cyclingEdges.length)]!]!;
+    return [network.nodeLon(node) + (random() - 0.5) * 0.0003, network.nodeLat(node) + (random() - 0.5) * 0.0002];
+  };
+  const pairs: Pair[] = [];
+  for (let attempt = 0; pairs.length < count && attempt < count * 1000; attempt++) {
+    const a = point();
+    const b = point();
+    const metres = haversineMetres(a[0], a[1], b[0], b[1]);
+    if (metres >= 1000 && metres <= 6000) pairs.push([a, b]);
+  }
+  return pairs;
+}
+
+/**
+ * Accepted reports on random cycling segments: every effect, a third of them temporary (ending a
+ * week after the departure), located the way the router locates real ones.
+ */
+export function seededReports(loaded: LoadedGraph, count: number, seed: number): AvoidanceItem[] {
+  const { network } = loaded;
+  const graph = network.graph;
+  const random = seededRandom(seed);
+  const effects: AvoidanceEffect[] = ['closed', 'one_way', 'no_manoeuvre', 'unsafe'];
+  const items: AvoidanceItem[] = [];
+  for (let index = 0; index < count; index++) {
+    let segment = Math.floor(random() * graph.segmentCount);
+    for (let tries = 0; tries < 100; tries++) {
+      const forward = graph.segmentForwardEdge[segment]!;
+      const backward = graph.segmentBackwardEdge[segment]!;
+      const edge = forward >= 0 ? forward : backward;
+      if (edge >= 0 && graph.edgeFlags[edge]! & EDGE_CYCLING) break;
+      segment = Math.floor(random() * graph.segmentCount);
+    }
+    const first = graph.segmentFirstPoint[segment]!;
+    const last = graph.segmentFirstPoint[segment + 1]! - 1;
+    const middle = Math.floor((first + last) / 2);
+    const effect = effects[index % effects.length]!;
+    items.push({
+      city: loaded.city,
+      report_id: `bench-${index}`,
+      effect,
+      issue_type: effect === 'unsafe' ? 'road_unsafe' : 'road_closed',
+      issue_subtype: null,
+      location: [network.pointLon(middle), network.pointLat(middle)],
+      way_id: graph.segmentWayId[segment]!,
+      road_name: null,
+      against_geometry: effect === 'one_way' ? random() < 0.5 : undefined,
+      until: index % 3 === 0 ? '2026-06-22T00:00:00Z' : null,
+      accepted_at: '2026-06-01T00:00:00Z',
+    });
+  }
+  return items;
+}
+
+/** Outcome of one query: milliseconds, or why it failed. */
+interface Outcome {
+  milliseconds: number;
+  status: 'routed' | 'no-snap' | 'no-route';
+}
+
+/** Spoke's query as the directions endpoint runs it, without path and steps: costing, snap both ends, search. */
+function spokeQuery(loaded: LoadedGraph, overlay: RouteOverlay, [from, to]: Pair, supersafe: boolean): Outcome {
+  const started = performance.now();
+  const costing = new Costing(loaded.network, { profile: 'cycling', supersafe, night: false, departureMinute: DEPARTURE_MINUTE }, overlay);
+  const start = snapForCosting(costing, from, 'from');
+  const end = snapForCosting(costing, to, 'to');
+  let status: Outcome['status'] = 'no-snap';
+  if (start && end) {
+    const open = (edge: number) => costing.openAtDeparture(edge);
+    const sources = positionsAt(loaded.network, open, start);
+    const targets = positionsAt(loaded.network, open, end);
+    const result = sources.length && targets.length ? findRoute(costing, loaded.workspace, sources, targets, end.location) : null;
+    status = result ? 'routed' : 'no-route';
+  }
+  return { milliseconds: performance.now() - started, status };
+}
+
+/** The compiled C timer with one extract's Routino database loaded. */
+class RoutinoProcess {
+  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly lines: Interface;
+  private readonly pending: string[] = [];
+  private waiting: ((line: string) => void) | null = null;
+
+  constructor(binary: string, databaseDir: string, prefix: string, pairsFile: string) {
+    this.child = spawn(binary, [databaseDir, prefix, join(ROUTINO_SHARE, 'profiles.xml'), join(ROUTINO_SHARE, 'translations.xml'), pairsFile]);
+    this.child.stderr.on('data', (data: Buffer) => process.stderr.write(`routino: ${data}`));
+    this.lines = createInterface({ input: this.child.stdout });
+    this.lines.on('line', (line) => {
+      if (this.waiting) {
+        const resolve = this.waiting;
+        this.waiting = null;
+        resolve(line);
+      } else this.pending.push(line);
+    });
+  }
+
+  private next(): Promise<string> {
+    const line = this.pending.shift();
+    if (line !== undefined) return Promise.resolve(line);
+    return new Promise((resolve, reject) => {
+      this.waiting = resolve;
+      this.child.once('exit', (code) => reject(new Error(`routino-bench exited with ${code}`)));
+    });
+  }
+
+  async ready(): Promise<number> {
+    const line = await this.next();
+    if (!line.startsWith('ready ')) throw new Error(`routino-bench: ${line}`);
+    return Number(line.slice('ready '.length));
+  }
+
+  async run(): Promise<Outcome[]> {
+    this.child.stdin.write('run\n');
+    const outcomes: Outcome[] = [];
+    for (let line = await this.next(); line !== 'done'; line = await this.next()) {
+      const [micro, status] = line.split(' ');
+      outcomes.push({ milliseconds: Number(micro) / 1000, status: status === '0' ? 'routed' : status === '1' ? 'no-snap' : 'no-route' });
+    }
+    return outcomes;
+  }
+
+  stop(): void {
+    this.child.stdin.end();
+  }
+}
+
+const SYSTEMS = ['direct', 'supersafe', 'routino'] as const;
+type System = (typeof SYSTEMS)[number];
+
+interface Prepared {
+  extract: Extract;
+  loaded: LoadedGraph;
+  overlay: RouteOverlay;
+  overlayEdges: number;
+  reportsLocated: number;
+  pairs: Pair[];
+  routino: RoutinoProcess;
+  routinoBuildSeconds: number;
+  /** Per system, per round, per pair. */
+  rounds: Record<System, Outcome[][]>;
+}
+
+async function prepare(extract: Extract, workDir: string, binary: string, index: number): Promise<Prepared> {
+  const dataPath = sharedDataPath();
+  const outDir = join(workDir, `spoke-${index}`);
+  const built = await buildCity({ city: extract.city, dataPath, outDir, now: new Date('2026-06-01T00:00:00Z') });
+  const loaded = loadGraphBytes(extract.city.id, await readFile(built.graphPath));
+  const cityOverlay = buildOverlay(loaded, seededReports(loaded, REPORTS, 4242 + index));
+  const overlayEdges = cityOverlay.avoidances.reduce((sum, avoidance) => sum + avoidance.edges.length, 0);
+  const reportsLocated = cityOverlay.avoidances.filter((avoidance) => avoidance.edges.length > 0).length;
+  const pairs = coordinatePairs(loaded, PAIRS, 2026 + index);
+  const prefix = `extract${index}`;
+  const routinoStarted = performance.now();
+  execFileSync('planetsplitter', [`--dir=${workDir}`, `--prefix=${prefix}`, `--tagging=${join(ROUTINO_SHARE, 'tagging.xml')}`, ...extract.city.graph.extracts.map((path) => join(dataPath, path))], { stdio: 'ignore' });
+  const routinoBuildSeconds = (performance.now() - routinoStarted) / 1000;
+  const pairsFile = join(workDir, `${prefix}-pairs.txt`);
+  await writeFile(pairsFile, pairs.map(([a, b]) => `${a[0]} ${a[1]} ${b[0]} ${b[1]}`).join('\n') + '\n');
+  const routino = new RoutinoProcess(binary, workDir, prefix, pairsFile);
+  const count = await routino.ready();
+  if (count !== pairs.length) throw new Error(`routino-bench read ${count} pairs of ${pairs.length}`);
+  return { extract, loaded, overlay: cityOverlay.overlay, overlayEdges, reportsLocated, pairs, routino, routinoBuildSeconds, rounds: { direct: [], supersafe: [], routino: [] } };
+}
+
+async function runSystem(prepared: Prepared, system: System): Promise<Outcome[]> {
+  if (system === 'routino') return prepared.routino.run();
+  return prepared.pairs.map((pair) => spokeQuery(prepared.loaded, prepared.overlay, pair, system === 'supersafe'));
+}
+
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const ms = (value: number): string => value.toFixed(2);
+
+export async function routinoComparison(): Promise<string[]> {
+  const lines: string[] = [];
+  const emit = (line = '') => {
+    lines.push(line);
+    console.log(line);
+  };
+  const startLoad = loadavg()[0]!;
+  const workDir = await mkdtemp(join(tmpdir(), 'spoke-routino-'));
+  const binary = join(workDir, 'routino-bench');
+  const source = fileURLToPath(new URL('./routino/routino-bench.c', import.meta.url));
+  execFileSync('cc', ['-O2', '-o', binary, source, '-lroutino', '-lm'], { stdio: 'inherit' });
+  const versionOutput = spawnSync('planetsplitter', ['--version'], { encoding: 'utf8' });
+  const routinoVersion = `${versionOutput.stdout}${versionOutput.stderr}`.replace(/<[^>]*>/g, '').replace(/\s+/g, ' ').replace(/\s*\.\s*$/, '').trim();
+
+  const prepared: Prepared[] = [];
+  for (const [index, extract] of extracts().entries()) {
+    prepared.push(await prepare(extract, workDir, binary, index));
+    console.log(`prepared ${extract.label}`);
+  }
+  try {
+    for (const item of prepared) for (const system of SYSTEMS) await runSystem(item, system); // warm-up
+    for (let round = 0; round < RUNS; round++) {
+      for (const item of prepared) for (const system of SYSTEMS) item.rounds[system].push(await runSystem(item, system));
+      console.log(`round ${round + 1} of ${RUNS} done`);
+    }
+  } finally {
+    for (const item of prepared) item.routino.stop();
+  }
+
+  emit('## Against Routino (snap + search)');
+  emit();
+  emit(`Measured by \`BENCH_SECTIONS=routino npm run bench\` (\`test/bench/routino.ts\`) on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}, ${routinoVersion} through libroutino's C API (\`test/bench/routino/routino-bench.c\`, built with cc -O2), its bicycle profile, quickest route. Load average at the start: ${startLoad.toFixed(2)}.`);
+  emit();
+  emit(`Per extract ${PAIRS} seeded coordinate pairs 1 to 6 km apart (each end within about 15 m of a random node of the cycling network), the same for both routers. A query is the snap of both ends plus the search, timed inside each process (Spoke: costing, \`snapForCosting\` at both ends, \`findRoute\`, as the directions endpoint runs them before building the path; Routino: \`Routino_FindWaypoint\` twice and \`Routino_CalculateRoute\`), never process start or loading. Spoke routes with an overlay of ${REPORTS} accepted reports per extract (closures, one-way, removed turns, hazards; a third temporary) and the graph's dated closures and time-limited restrictions at a Monday 08:30 departure. One warm-up round, then ${RUNS} rounds; each round runs, per extract, Spoke direct, Spoke supersafe and Routino one after the other. Figures are the median over the rounds of each round's percentile, over the pairs all three routed; failures are counted per system (Spoke's include pairs that the overlay's closures cut off, which Routino, routing without the overlay, does not see).`);
+  emit();
+  const rows = [['Extract', 'Pairs routed by all', 'Routino p50 / p95 ms', 'Spoke direct p50 / p95 ms', 'Spoke supersafe p50 / p95 ms', 'Not routed (Routino / direct / supersafe)']];
+  for (const item of prepared) {
+    const everyRound = SYSTEMS.flatMap((system) => item.rounds[system]);
+    const common = item.pairs.map((_, pair) => everyRound.every((outcomes) => outcomes[pair]!.status === 'routed'));
+    const figures = (system: System) => {
+      const p50s = item.rounds[system].map((outcomes) => percentile(outcomes.filter((_, pair) => common[pair]).map((outcome) => outcome.milliseconds), 50));
+      const p95s = item.rounds[system].map((outcomes) => percentile(outcomes.filter((_, pair) => common[pair]).map((outcome) => outcome.milliseconds), 95));
+      return `${ms(median(p50s))} / ${ms(median(p95s))}`;
+    };
+    const failures = (system: System) => {
+      const last = item.rounds[system].at(-1)!;
+      const noSnap = last.filter((outcome) => outcome.status === 'no-snap').length;
+      const noRoute = last.filter((outcome) => outcome.status === 'no-route').length;
+      return `${noSnap + noRoute}${noSnap ? ` (${noSnap} unsnapped)` : ''}`;
+    };
+    const graph = item.loaded.network.graph;
+    rows.push([
+      `${item.extract.label} (${graph.nodeCount.toLocaleString('en')} nodes, ${graph.edgeCount.toLocaleString('en')} edges; ${item.reportsLocated} reports on ${item.overlayEdges} edges)`,
+      `${common.filter(Boolean).length} of ${item.pairs.length}`,
+      figures('routino'),
+      figures('direct'),
+      figures('supersafe'),
+      `${failures('routino')} / ${failures('direct')} / ${failures('supersafe')}`,
+    ]);
+  }
+  emit(`| ${rows[0]!.join(' | ')} |`);
+  emit(`|${rows[0]!.map(() => '---').join('|')}|`);
+  for (const row of rows.slice(1)) emit(`| ${row.join(' | ')} |`);
+  emit();
+  return lines;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const lines = await routinoComparison();
+  if (WRITE_DOCS) await replaceDocSection(join(projectRoot, 'docs', 'benchmarks.md'), 'routino', lines);
+}
