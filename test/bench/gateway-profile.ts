@@ -1,7 +1,7 @@
 /**
  * Where a directions request's time goes beyond the router, on the local platform:
  *
- *   npx tsx test/bench/gateway-profile.ts [--seconds 20] [--save <file>] [--cpu-profile <file>] [--write]
+ *   npx tsx test/bench/gateway-profile.ts [--seconds 20] [--save <file>] [--cpu-profile <file>] [--write] [--from <saved file>]
  *
  * The platform runs in this process (lib/local/platform.ts, as `npm start` runs it, New York's
  * graph only, no bike-share polling), and beside its own gateway this script serves a second
@@ -139,7 +139,7 @@ function gitCommit(): string {
   return spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: projectRoot, encoding: 'utf8' }).stdout.trim();
 }
 
-async function main(): Promise<void> {
+async function measure(): Promise<ProfileReport> {
   const tool = wrkVersion();
   const seconds = Number(option('seconds', '20'));
   process.env.SPOKE_GRAPH_DIR ??= join(projectRoot, '.local-data', 'graphs');
@@ -244,23 +244,30 @@ async function main(): Promise<void> {
         cpu,
       },
     };
-    const save = option('save', '');
-    if (save) await writeFile(save, `${JSON.stringify(report, null, 2)}\n`);
-    let before: ProfileReport | null = null;
-    try {
-      before = JSON.parse(await readFile(join(projectRoot, 'test/bench/load-profile-baseline.json'), 'utf8')) as ProfileReport;
-    } catch {
-      // Nothing to compare with.
-    }
-    const section = profileSection(report, before);
-    console.error(`\n${section.join('\n')}`);
-    if (process.argv.includes('--write')) await replaceDocSection('load-profile', section);
     // wrk stops with requests still queued here: let them finish before the platform stops.
     while (inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 50));
     server.close();
+    return report;
   } finally {
     await platform.stop();
   }
+}
+
+async function main(): Promise<void> {
+  const saved = option('from', '');
+  // --from only rewrites the section from a run saved earlier with --save.
+  const report = saved ? (JSON.parse(await readFile(saved, 'utf8')) as ProfileReport) : await measure();
+  const save = option('save', '');
+  if (save) await writeFile(save, `${JSON.stringify(report, null, 2)}\n`);
+  let before: ProfileReport | null = null;
+  try {
+    before = JSON.parse(await readFile(join(projectRoot, 'test/bench/load-profile-baseline.json'), 'utf8')) as ProfileReport;
+  } catch {
+    // Nothing to compare with.
+  }
+  const section = profileSection(report, before);
+  console.error(`\n${section.join('\n')}`);
+  if (process.argv.includes('--write')) await replaceDocSection('load-profile', section);
 }
 
 /** The request's own parts, timed directly on the same trips in this process (warm): median per trip over rounds. */

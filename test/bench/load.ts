@@ -4,7 +4,7 @@
  * sending all its traffic on its key) and spread over 20 keys, for comparison.
  *
  *   npx tsx test/bench/load.ts [--duration 20] [--warmup 10] [--connections 1,20,50] [--quiet-below 1]
- *                              [--write] [--save <file>]
+ *                              [--write] [--save <file>] [--from <saved file>]
  *
  * It starts the local platform as `npm start` does (test/support/local-process.ts: every port
  * free, a fresh state folder, the graphs of `SPOKE_GRAPH_DIR` or `.local-data/graphs`, built when
@@ -12,7 +12,8 @@
  * checks that every coordinate pair below answers a route, warms the platform up, then drives it,
  * each row once the 1-minute load average is below `--quiet-below` (at most 3 minutes' wait), with wrk (Debian: `apt-get install wrk`) and `test/bench/load.lua`. `--write` rewrites the load
  * section of docs/benchmarks.md, with the figures of `test/bench/load-baseline.json` (an earlier
- * run saved with `--save`) beside them as "before". Run it on an otherwise idle machine: the
+ * run saved with `--save`) beside them as "before"; `--from` rewrites the section from a saved run
+ * without measuring. Run it on an otherwise idle machine: the
  * platform, dynalite, s3rver and wrk share its cores.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -241,13 +242,21 @@ export function loadSection(after: LoadReport, before: LoadReport | null): strin
   return lines;
 }
 
-async function main(): Promise<void> {
-  const tool = wrkVersion();
-  const durationSeconds = Number(option('duration', '20'));
-  const warmupSeconds = Number(option('warmup', '10'));
-  const connectionCounts = option('connections', '1,20,50').split(',').map(Number);
-  const quietBelow = Number(option('quiet-below', '1'));
-  const report = await measure(durationSeconds, warmupSeconds, connectionCounts, quietBelow, tool);
+/** The whole run (options from the command line); also `BENCH_SECTIONS=load npm run bench`. */
+export async function loadBenchmark(write = process.argv.includes('--write')): Promise<void> {
+  const saved = option('from', '');
+  let report: LoadReport;
+  if (saved) {
+    // Only rewrite the section from a run saved earlier with --save.
+    report = JSON.parse(await readFile(saved, 'utf8')) as LoadReport;
+  } else {
+    const tool = wrkVersion();
+    const durationSeconds = Number(option('duration', '20'));
+    const warmupSeconds = Number(option('warmup', '10'));
+    const connectionCounts = option('connections', '1,20,50').split(',').map(Number);
+    const quietBelow = Number(option('quiet-below', '1'));
+    report = await measure(durationSeconds, warmupSeconds, connectionCounts, quietBelow, tool);
+  }
   const save = option('save', '');
   if (save) await writeFile(save, `${JSON.stringify(report, null, 2)}\n`);
   let before: LoadReport | null = null;
@@ -258,7 +267,7 @@ async function main(): Promise<void> {
   }
   const section = loadSection(report, before);
   console.log(`\n${section.join('\n')}`);
-  if (process.argv.includes('--write')) await replaceDocSection('load', section);
+  if (write) await replaceDocSection('load', section);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await main();
+if (import.meta.url === `file://${process.argv[1]}`) await loadBenchmark();

@@ -8,7 +8,8 @@
  * (graphology queries on New York, default 60), BENCH_GRID_SIZES (grid sides, default
  * 100,200,300,430), BENCH_WRITE_DOCS=0 to print without touching the docs, BENCH_SECTIONS
  * (`routing,quality` by default: `quality` alone measures route quality, which takes no timings
- * and so can be refreshed on a busy machine).
+ * and so can be refreshed on a busy machine; `load` runs the load test of POST /directions/v2/ on
+ * the local platform, test/bench/load.ts, with wrk).
  */
 import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -19,6 +20,7 @@ import { cityIds } from '../../core/cities/index.ts';
 import { currentPointerKey, parseGraphPointer } from '../../core/graph/catalog.ts';
 import { SAFETY_CLASSES, type SafetyClass } from '../../core/graph/flags.ts';
 import { buildGridCity } from './grid-city.ts';
+import { loadBenchmark } from './load.ts';
 import { routeQuality } from './route-quality.ts';
 import {
   compareWithGraphology, loadMeasured, measureQueries, percentile, randomPairs, supersafeEffect, type LoadedForBench,
@@ -211,6 +213,7 @@ async function routing(): Promise<void> {
 
 async function main(): Promise<void> {
   if (SECTIONS.has('routing')) await routing();
+  if (SECTIONS.has('load')) await loadBenchmark(WRITE_DOCS);
   if (SECTIONS.has('quality')) {
     routeQualitySection();
     await writeSection('route-quality');
