@@ -1,6 +1,7 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { randomBytes } from 'node:crypto';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { API_KEY_RECORD_CACHE_MS, createApiKey, revokeApiKey, verifyApiKey } from '../../functions/auth/api-keys.ts';
+import { API_KEY_RECORD_CACHE_MS, createApiKey, hashApiKey, revokeApiKey, verifyApiKey, type ApiKeyRecord } from '../../functions/auth/api-keys.ts';
 import { dynamo } from '../../functions/platform/aws.ts';
 import { tableName } from '../../functions/platform/resources.ts';
 import { call, londonPair, newKey, useLocalAws } from './support.ts';
@@ -85,6 +86,17 @@ describe('the warm container\'s cache of key records (controlled clock, real tab
     const altered = key.slice(0, -1) + (key.endsWith('A') ? 'B' : 'A');
     expect(await verifyApiKey(altered, now)).toBeNull();
     expect((await verifyApiKey(key, now))?.key_id).toBe(record.key_id);
+  });
+
+  it('never caches a key id without a record: a key stored a moment after a miss works at once', async () => {
+    useLocalAws();
+    const keyId = randomBytes(8).toString('hex');
+    const key = `spk_${keyId}_${randomBytes(32).toString('base64url')}`;
+    const now = () => start;
+    expect(await verifyApiKey(key, now)).toBeNull();
+    const record: ApiKeyRecord = { key_id: keyId, key_hash: hashApiKey(key), name: 'stored later', plan: 'free', limits: { perMinute: 10, perHour: 100, perDay: 1000 }, status: 'active', created_at: new Date(start).toISOString() };
+    await dynamo().send(new PutCommand({ TableName: tableName('apiKeys'), Item: record }));
+    expect((await verifyApiKey(key, now))?.key_id).toBe(keyId);
   });
 
   it('reads a key\'s record once per API_KEY_RECORD_CACHE_MS, however many requests arrive together', async () => {
