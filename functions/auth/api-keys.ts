@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../platform/aws.ts';
+import { nowMs } from '../platform/clock.ts';
 import { tableName } from '../platform/resources.ts';
 import type { Plan, RateLimits } from './principal.ts';
 import { scanAll } from '../platform/dynamo-pages.ts';
@@ -102,11 +103,62 @@ export async function getApiKeyRecord(keyId: string): Promise<ApiKeyRecord | nul
   return (result.Item as ApiKeyRecord | undefined) ?? null;
 }
 
-/** The active record the key belongs to, or null. The stored hash is compared in constant time. */
-export async function verifyApiKey(key: string): Promise<ApiKeyRecord | null> {
+/**
+ * How long a warm container trusts a key record it has read, so a partner's steady traffic on
+ * one key costs one key read per container every few seconds instead of one per request. This
+ * is also the bound on revocation: a revoked key is refused by every container at most this long
+ * after `keys revoke` (docs/operations.md, "Usage plans and API keys"). The rate limiter is not
+ * cached: it counts every request in DynamoDB.
+ */
+export const API_KEY_RECORD_CACHE_MS = 5_000;
+
+/** Records kept at most; beyond it the oldest read goes first. Far above the keys one container sees in a few seconds. */
+const MAX_CACHED_RECORDS = 10_000;
+
+interface CachedRecord {
+  record: ApiKeyRecord;
+  /** When the read that returned it started, on the clock of the request that made it. */
+  readAtMs: number;
+}
+
+const cachedRecords = new Map<string, CachedRecord>();
+/** One read per key at a time: requests arriving while a key's record is being read share the read. */
+const readsInFlight = new Map<string, Promise<ApiKeyRecord | null>>();
+
+/**
+ * The key's record as this container last read it, read again once it is
+ * `API_KEY_RECORD_CACHE_MS` old (or when the clock reads earlier than the read, as a test's moved
+ * clock can). Revoked records are kept like active ones (revocation is final); a key id with no
+ * record is never kept, so a key created a moment later works at once.
+ */
+async function recentApiKeyRecord(keyId: string, now: () => number): Promise<ApiKeyRecord | null> {
+  const at = now();
+  const cached = cachedRecords.get(keyId);
+  if (cached && at >= cached.readAtMs && at - cached.readAtMs < API_KEY_RECORD_CACHE_MS) return cached.record;
+  const pending = readsInFlight.get(keyId);
+  if (pending) return pending;
+  const read = getApiKeyRecord(keyId)
+    .then((record) => {
+      cachedRecords.delete(keyId);
+      if (record) {
+        if (cachedRecords.size >= MAX_CACHED_RECORDS) cachedRecords.delete(cachedRecords.keys().next().value!);
+        cachedRecords.set(keyId, { record, readAtMs: at });
+      }
+      return record;
+    })
+    .finally(() => readsInFlight.delete(keyId));
+  readsInFlight.set(keyId, read);
+  return read;
+}
+
+/**
+ * The active record the key belongs to, or null. The stored hash is compared with the presented
+ * key's in constant time on every request, cached record or not.
+ */
+export async function verifyApiKey(key: string, now: () => number = nowMs): Promise<ApiKeyRecord | null> {
   const keyId = keyIdOf(key);
   if (!keyId) return null;
-  const record = await getApiKeyRecord(keyId);
+  const record = await recentApiKeyRecord(keyId, now);
   if (!record || record.status !== 'active') return null;
   const presented = Buffer.from(hashApiKey(key), 'hex');
   const stored = Buffer.from(record.key_hash, 'hex');
@@ -118,7 +170,10 @@ export async function listApiKeys(): Promise<ApiKeyRecord[]> {
   return records.sort((a, b) => a.created_at.localeCompare(b.created_at));
 }
 
-/** Revokes a key at once: the authorizer reads the record on every request (no result cache). */
+/**
+ * Revokes a key: the next read of its record refuses it, so every container refuses it within
+ * `API_KEY_RECORD_CACHE_MS` (sooner where it has not read the record lately).
+ */
 export async function revokeApiKey(keyId: string, now = new Date()): Promise<boolean> {
   try {
     await dynamo().send(

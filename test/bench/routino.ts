@@ -26,7 +26,7 @@ import type { AvoidanceEffect, AvoidanceItem } from '../../core/avoidances.ts';
 import { haversineMetres, type LonLat } from '../../core/geo.ts';
 import { EDGE_CYCLING } from '../../core/graph/flags.ts';
 import { localMinutes } from '../../core/local-time.ts';
-import { projectRoot, sharedDataPath } from '../../core/paths.ts';
+import { sharedDataPath } from '../../core/paths.ts';
 import { Costing } from '../../core/routing/costing.ts';
 import type { RouteOverlay } from '../../core/routing/overlay.ts';
 import { buildCity } from '../../graph-builder/build.ts';
@@ -37,7 +37,7 @@ import { findRoute } from '../../functions/routing/search.ts';
 import { positionsAt, snapForCosting } from '../../functions/routing/snap.ts';
 import { seededRandom } from '../routing/real-graphs.ts';
 import { percentile } from './measure.ts';
-import { replaceDocSection } from './docs-section.ts';
+import { replaceDocSection } from './doc-section.ts';
 
 const PAIRS = Number(process.env.BENCH_ROUTINO_PAIRS ?? 500);
 const RUNS = Number(process.env.BENCH_ROUTINO_RUNS ?? 3);
@@ -312,5 +312,5 @@ export async function routinoComparison(): Promise<string[]> {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const lines = await routinoComparison();
-  if (WRITE_DOCS) await replaceDocSection(join(projectRoot, 'docs', 'benchmarks.md'), 'routino', lines);
+  if (WRITE_DOCS) await replaceDocSection('routino', lines);
 }

@@ -10,20 +10,22 @@
  * (`routing,quality` by default: `quality` alone measures route quality, which takes no timings
  * and so can be refreshed on a busy machine; `routino` alone runs the side-by-side comparison with
  * Routino of test/bench/routino.ts, `city-scale` routing on the 1.8-million-edge build of
- * test/bench/city-scale.ts).
+ * test/bench/city-scale.ts, `load` the load test of POST /directions/v2/ on the local platform,
+ * test/bench/load.ts, with wrk).
  */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { projectRoot, graphOutputDir } from '../../core/paths.ts';
+import { graphOutputDir } from '../../core/paths.ts';
 import { cityIds } from '../../core/cities/index.ts';
 import { currentPointerKey, parseGraphPointer } from '../../core/graph/catalog.ts';
 import { SAFETY_CLASSES, type SafetyClass } from '../../core/graph/flags.ts';
 import { buildGridCity } from './grid-city.ts';
-import { replaceDocSection } from './docs-section.ts';
+import { replaceDocSection } from './doc-section.ts';
 import { routinoComparison } from './routino.ts';
 import { cityScale } from './city-scale.ts';
+import { loadBenchmark } from './load.ts';
 import { routeQuality } from './route-quality.ts';
 import {
   compareWithGraphology, loadMeasured, measureQueries, percentile, randomPairs, supersafeEffect, type LoadedForBench,
@@ -188,7 +190,7 @@ function routeQualitySection(): void {
 async function writeSection(name: string): Promise<void> {
   const emitted = lines;
   lines = [];
-  if (WRITE_DOCS) await replaceDocSection(join(projectRoot, 'docs', 'benchmarks.md'), name, emitted);
+  if (WRITE_DOCS) await replaceDocSection(name, emitted);
 }
 
 async function routing(): Promise<void> {
@@ -206,6 +208,7 @@ async function routing(): Promise<void> {
 
 async function main(): Promise<void> {
   if (SECTIONS.has('routing')) await routing();
+  if (SECTIONS.has('load')) await loadBenchmark(WRITE_DOCS);
   if (SECTIONS.has('quality')) {
     routeQualitySection();
     await writeSection('route-quality');

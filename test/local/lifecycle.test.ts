@@ -6,6 +6,8 @@ import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../core/paths.ts';
+import { API_KEY_RECORD_CACHE_MS } from '../../functions/auth/api-keys.ts';
+import { TEST_CLOCK_HEADER } from '../../lib/local/gateway.ts';
 import { startLocalProcess, type PlatformInfo } from '../support/local-process.ts';
 
 const run = promisify(execFile);
@@ -17,10 +19,11 @@ async function admin(stateDir: string, ...args: string[]) {
   });
 }
 
-async function directionsStatus(info: PlatformInfo, key: string): Promise<number> {
+/** `laterSeconds` moves the platform's clock for this request (a platform started with `SPOKE_TEST_CLOCK=1`). */
+async function directionsStatus(info: PlatformInfo, key: string, laterSeconds?: number): Promise<number> {
   const response = await fetch(`${info.base_url}/directions/v2/`, {
     method: 'POST',
-    headers: { apikey: key, 'Content-Type': 'application/json' },
+    headers: { apikey: key, 'Content-Type': 'application/json', ...(laterSeconds === undefined ? {} : { [TEST_CLOCK_HEADER]: String(laterSeconds) }) },
     body: JSON.stringify({ coordinates: [[-0.13, 51.52], [-0.12, 51.52]] }),
   });
   return response.status;
@@ -103,7 +106,7 @@ describe('the local platform process (npm start)', () => {
 
 describe('the operator CLI', () => {
   it('creates, lists and revokes keys, never showing a hash', async () => {
-    const running = await startLocalProcess();
+    const running = await startLocalProcess({ env: { SPOKE_TEST_CLOCK: '1' } });
     try {
       const stateDir = running.info.state_dir;
       const created = await admin(stateDir, 'keys', 'create', '--name', 'Acme Maps', '--plan', 'partner', '--source', 'acme-maps', '--per-minute', '30', '--per-hour', '600', '--per-day', '6000');
@@ -118,7 +121,8 @@ describe('the operator CLI', () => {
 
       const revoked = await admin(stateDir, 'keys', 'revoke', keyId);
       expect(revoked.stdout).toContain(`Revoked ${keyId}`);
-      expect(await directionsStatus(running.info, key)).toBe(401);
+      // Refused once the platform's cached record of the key has aged out (API_KEY_RECORD_CACHE_MS).
+      expect(await directionsStatus(running.info, key, API_KEY_RECORD_CACHE_MS / 1000)).toBe(401);
       expect((await admin(stateDir, 'keys', 'list')).stdout).toMatch(new RegExp(`${keyId}\\s+revoked`));
 
       await expect(admin(stateDir, 'keys', 'create', '--name', 'No source', '--plan', 'partner', '--per-minute', '1', '--per-hour', '1', '--per-day', '1')).rejects.toMatchObject({

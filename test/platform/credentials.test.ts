@@ -1,6 +1,10 @@
+import { randomBytes } from 'node:crypto';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { revokeApiKey } from '../../functions/auth/api-keys.ts';
-import { call, londonPair, newKey } from './support.ts';
+import { API_KEY_RECORD_CACHE_MS, createApiKey, hashApiKey, revokeApiKey, verifyApiKey, type ApiKeyRecord } from '../../functions/auth/api-keys.ts';
+import { dynamo } from '../../functions/platform/aws.ts';
+import { tableName } from '../../functions/platform/resources.ts';
+import { call, londonPair, newKey, useLocalAws } from './support.ts';
 
 const body = { coordinates: londonPair };
 /** Any answer past the authorizer: the handler ran. */
@@ -40,16 +44,98 @@ describe('credentials on {base_url}', () => {
     expect(response.body).toEqual({ error: 'Invalid credentials' });
   });
 
-  it('refuses a revoked key from the next request on', async () => {
+  it('refuses a revoked key once the platform\'s cached record of it has aged out', async () => {
     const key = await newKey();
     expect(passedAuthorizer((await call('/directions/v2/', { body, key })).status)).toBe(true);
     await revokeApiKey(key.split('_')[1]!);
-    const response = await call('/directions/v2/', { body, key });
+    // The same request API_KEY_RECORD_CACHE_MS later on the platform's clock (SPOKE_TEST_CLOCK).
+    const later = { 'X-Spoke-Test-Clock-Offset': String(API_KEY_RECORD_CACHE_MS / 1000) };
+    const response = await call('/directions/v2/', { body, key, headers: later });
     expect(response.status).toBe(401);
     expect(response.body).toEqual({ error: 'Invalid credentials' });
   });
 
   it('lets the public fallback answer without credentials', async () => {
     expect((await call('/directions/v3/', { method: 'POST', body })).status).toBe(404);
+  });
+});
+
+describe('the warm container\'s cache of key records (controlled clock, real table)', () => {
+  const start = Date.UTC(2026, 10, 24, 12);
+
+  it('serves a revoked key within API_KEY_RECORD_CACHE_MS of its last read and refuses it from then on', async () => {
+    useLocalAws();
+    const { key, record } = await createApiKey({ name: 'cache bound', plan: 'free' });
+    let clock = start;
+    const now = () => clock;
+    expect((await verifyApiKey(key, now))?.key_id).toBe(record.key_id);
+    await revokeApiKey(record.key_id);
+    clock = start + API_KEY_RECORD_CACHE_MS - 1;
+    expect((await verifyApiKey(key, now))?.key_id).toBe(record.key_id);
+    clock = start + API_KEY_RECORD_CACHE_MS;
+    expect(await verifyApiKey(key, now)).toBeNull();
+    clock = start + API_KEY_RECORD_CACHE_MS + 1;
+    expect(await verifyApiKey(key, now)).toBeNull();
+  });
+
+  it('compares the secret on every request: an altered key is refused while the record is cached', async () => {
+    useLocalAws();
+    const { key, record } = await createApiKey({ name: 'cache secret', plan: 'free' });
+    const now = () => start;
+    expect((await verifyApiKey(key, now))?.key_id).toBe(record.key_id);
+    const altered = key.slice(0, -1) + (key.endsWith('A') ? 'B' : 'A');
+    expect(await verifyApiKey(altered, now)).toBeNull();
+    expect((await verifyApiKey(key, now))?.key_id).toBe(record.key_id);
+  });
+
+  it('never caches a key id without a record: a key stored a moment after a miss works at once', async () => {
+    useLocalAws();
+    const keyId = randomBytes(8).toString('hex');
+    const key = `spk_${keyId}_${randomBytes(32).toString('base64url')}`;
+    const now = () => start;
+    expect(await verifyApiKey(key, now)).toBeNull();
+    const record: ApiKeyRecord = { key_id: keyId, key_hash: hashApiKey(key), name: 'stored later', plan: 'free', limits: { perMinute: 10, perHour: 100, perDay: 1000 }, status: 'active', created_at: new Date(start).toISOString() };
+    await dynamo().send(new PutCommand({ TableName: tableName('apiKeys'), Item: record }));
+    expect((await verifyApiKey(key, now))?.key_id).toBe(keyId);
+  });
+
+  it('reads a key\'s record once per API_KEY_RECORD_CACHE_MS, however many requests arrive together', async () => {
+    useLocalAws();
+    const { key, record } = await createApiKey({ name: 'cache reads', plan: 'free' });
+    const client = dynamo();
+    let reads = 0;
+    const name = `countKeyReads-${record.key_id}`;
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        // Before or after the document client's marshalling: `{key_id: "…"}` or `{key_id: {S: "…"}}`.
+        const input = args.input as { TableName?: string; Key?: unknown };
+        const isRead = /^Get(Item)?Command$/.test(String(context.commandName));
+        if (isRead && input.TableName === tableName('apiKeys') && JSON.stringify(input.Key).includes(record.key_id)) reads++;
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
+    try {
+      let clock = start;
+      const now = () => clock;
+      const verified = await Promise.all(Array.from({ length: 50 }, () => verifyApiKey(key, now)));
+      expect(verified.every((found) => found?.key_id === record.key_id)).toBe(true);
+      expect(reads).toBe(1);
+      clock = start + API_KEY_RECORD_CACHE_MS - 1;
+      await Promise.all(Array.from({ length: 10 }, () => verifyApiKey(key, now)));
+      expect(reads).toBe(1);
+      clock = start + API_KEY_RECORD_CACHE_MS;
+      await Promise.all(Array.from({ length: 10 }, () => verifyApiKey(key, now)));
+      expect(reads).toBe(2);
+      // A clock that reads earlier than the cached read (a test's moved clock) reads again.
+      clock = start;
+      await verifyApiKey(key, now);
+      expect(reads).toBe(3);
+    } finally {
+      client.middlewareStack.remove(name);
+    }
+    // The table still holds the record the cache was filled from.
+    const stored = await dynamo().send(new GetCommand({ TableName: tableName('apiKeys'), Key: { key_id: record.key_id } }));
+    expect(stored.Item?.status).toBe('active');
   });
 });

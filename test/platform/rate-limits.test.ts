@@ -119,6 +119,20 @@ describe('rate limits', () => {
     expect(statuses.filter((status) => status === 200)).toHaveLength(limit);
   });
 
+  it('counts every request in the table while the key record is cached: a warm key never passes its limit', async () => {
+    await awayFromWindowEdge(60, 20);
+    useLocalAws();
+    const key = await newKey();
+    // The first request fills the platform's cache of the key record; the rest are served from it.
+    expect(admitted((await call('/directions/v2/', { key, body: { coordinates: londonPair } })).status)).toBe(true);
+    const statuses = await Promise.all(Array.from({ length: 20 }, () => call('/directions/v2/', { key, body: { coordinates: londonPair } }).then((r) => r.status)));
+    expect(statuses.filter((status) => admitted(status))).toHaveLength(9);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(11);
+    const { Item } = await dynamo().send(new GetCommand({ TableName: tableName('rateLimits'), Key: { bucket_id: `key:${keyIdOf(key)}` }, ConsistentRead: true }));
+    const minuteCounts = Object.entries(Item!).filter(([name]) => /^m\d+$/.test(name)).map(([, count]) => count);
+    expect(minuteCounts).toEqual([10]);
+  });
+
   it('keeps a bucket small however long it lives: windows left behind are swept (controlled clock, real table)', async () => {
     useLocalAws();
     const limits = { perMinute: 5, perHour: 100, perDay: 1000 };

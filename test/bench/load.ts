@@ -1,0 +1,273 @@
+/**
+ * Load test of `POST /directions/v2/` on the local platform: requests per second, p50 / p95 /
+ * p99 and every status, at 1, 20 and 50 requests in flight, all on one API key (a partner app
+ * sending all its traffic on its key) and spread over 20 keys, for comparison.
+ *
+ *   npx tsx test/bench/load.ts [--duration 20] [--warmup 10] [--connections 1,20,50] [--quiet-below 1]
+ *                              [--write] [--save <file>] [--from <saved file>]
+ *
+ * It starts the local platform as `npm start` does (test/support/local-process.ts: every port
+ * free, a fresh state folder, the graphs of `SPOKE_GRAPH_DIR` or `.local-data/graphs`, built when
+ * missing), creates enterprise keys with limits no run can reach (so any 429 is a wrong one),
+ * checks that every coordinate pair below answers a route, warms the platform up, then drives it,
+ * each row once the 1-minute load average is below `--quiet-below` (at most 3 minutes' wait), with wrk (Debian: `apt-get install wrk`) and `test/bench/load.lua`. `--write` rewrites the load
+ * section of docs/benchmarks.md, with the figures of `test/bench/load-baseline.json` (an earlier
+ * run saved with `--save`) beside them as "before"; `--from` rewrites the section from a saved run
+ * without measuring. Run it on an otherwise idle machine: the
+ * platform, dynalite, s3rver and wrk share its cores.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { projectRoot } from '../../core/paths.ts';
+import { createApiKey } from '../../functions/auth/api-keys.ts';
+import { ensureGraphs } from '../../graph-builder/index.ts';
+import { functionEnvironment } from '../../lib/local/provision.ts';
+import { startLocalProcess, type RunningLocalProcess } from '../support/local-process.ts';
+import { replaceDocSection } from './doc-section.ts';
+
+/** Real places in the New York extract (Lower Manhattan to Midtown, Downtown Brooklyn), 0.5 to 4 km apart. */
+export const NEW_YORK_TRIPS: readonly { name: string; coordinates: [[number, number], [number, number]] }[] = [
+  { name: 'City Hall to Brooklyn Borough Hall', coordinates: [[-74.006, 40.7128], [-73.9899, 40.6955]] },
+  { name: 'Washington Square to Union Square', coordinates: [[-73.9973, 40.7308], [-73.9903, 40.7359]] },
+  { name: 'Battery Park to the World Trade Center', coordinates: [[-74.017, 40.7033], [-74.0134, 40.7127]] },
+  { name: 'Chelsea Market to Madison Square Park', coordinates: [[-74.006, 40.7424], [-73.9877, 40.742]] },
+  { name: 'Grand Central to the Empire State Building', coordinates: [[-73.9772, 40.7527], [-73.9857, 40.7484]] },
+  { name: 'Times Square to Bryant Park', coordinates: [[-73.9855, 40.758], [-73.9832, 40.7536]] },
+  { name: 'Tompkins Square Park to Washington Square', coordinates: [[-73.9817, 40.7265], [-73.9973, 40.7308]] },
+  { name: 'Brooklyn Bridge Park to Brooklyn Borough Hall', coordinates: [[-73.9969, 40.7022], [-73.9899, 40.6955]] },
+  { name: 'Penn Station to Union Square', coordinates: [[-73.9935, 40.7506], [-73.9903, 40.7359]] },
+  { name: 'Brooklyn Heights Promenade to DUMBO', coordinates: [[-73.9966, 40.697], [-73.9887, 40.7033]] },
+  { name: 'SoHo to Chinatown', coordinates: [[-74.0008, 40.7246], [-73.9973, 40.7158]] },
+  { name: 'Pier 25 to Battery Park', coordinates: [[-74.0137, 40.7204], [-74.017, 40.7033]] },
+  { name: 'Flatiron to Grand Central', coordinates: [[-73.9897, 40.7411], [-73.9772, 40.7527]] },
+  { name: 'Brooklyn Borough Hall to Chinatown', coordinates: [[-73.9899, 40.6955], [-73.9973, 40.7158]] },
+  { name: 'Lower East Side to East Village', coordinates: [[-73.9885, 40.715], [-73.984, 40.7265]] },
+  { name: 'Greenwich Village to the Meatpacking District', coordinates: [[-74.004, 40.7336], [-74.0071, 40.7409]] },
+  { name: 'Hudson Yards to Bryant Park', coordinates: [[-74.0018, 40.7536], [-73.9832, 40.7536]] },
+  { name: 'Stuyvesant Town to City Hall', coordinates: [[-73.9776, 40.7316], [-74.006, 40.7128]] },
+  { name: 'Seward Park to the Williamsburg Bridge', coordinates: [[-73.9895, 40.7144], [-73.987, 40.7183]] },
+  { name: 'Union Square to the Flatiron', coordinates: [[-73.9903, 40.7359], [-73.9897, 40.7411]] },
+];
+
+const KEY_COUNT_SPREAD = 20;
+/** Far above anything a run sends, so every 429 would be a wrong one. */
+const UNREACHABLE_LIMITS = { perMinute: 1_000_000, perHour: 10_000_000, perDay: 100_000_000 };
+
+export interface LoadRun {
+  keys: number;
+  connections: number;
+  loadAverage: number;
+  requests: number;
+  seconds: number;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p95Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  statuses: Record<string, number>;
+  socketErrors: number;
+}
+
+export interface LoadReport {
+  date: string;
+  commit: string;
+  machine: string;
+  durationSeconds: number;
+  /** Each row waited for the 1-minute load average to fall below this. */
+  quietBelow: number;
+  runs: LoadRun[];
+}
+
+interface WrkResult {
+  requests: number;
+  duration_us: number;
+  p50_us: number;
+  p95_us: number;
+  p99_us: number;
+  max_us: number;
+  statuses: Record<string, number>;
+  errors: { connect: number; read: number; write: number; timeout: number };
+}
+
+function option(name: string, fallback: string): string {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 && process.argv[index + 1] ? process.argv[index + 1]! : fallback;
+}
+
+export function wrkVersion(): string {
+  const probe = spawnSync('wrk', ['--version'], { encoding: 'utf8' });
+  if (probe.error) throw new Error('wrk is not installed: apt-get install wrk (Debian), or your system\'s wrk package');
+  return (probe.stdout + probe.stderr).split('\n')[0]!.replace(/ Copyright.*/, '').trim();
+}
+
+export async function runWrk(baseUrl: string, connections: number, seconds: number, keys: readonly string[], bodiesFile: string): Promise<WrkResult> {
+  const threads = String(Math.min(2, connections));
+  const args = ['-t', threads, '-c', String(connections), '-d', `${seconds}s`, '--timeout', '30s', '-s', join(projectRoot, 'test/bench/load.lua'), baseUrl];
+  const child = spawn('wrk', args, { env: { ...process.env, SPOKE_LOAD_BODIES: bodiesFile, SPOKE_LOAD_KEYS: keys.join(',') } });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const line = output.split('\n').find((candidate) => candidate.startsWith('LOAD_RESULT '));
+  if (code !== 0 || !line) throw new Error(`wrk failed (exit ${code}):\n${output}`);
+  return JSON.parse(line.slice('LOAD_RESULT '.length)) as WrkResult;
+}
+
+/** The trips as request bodies, one a line, for load.lua. */
+export async function writeTripBodies(): Promise<string> {
+  const file = join(await mkdtemp(join(tmpdir(), 'spoke-load-')), 'bodies.jsonl');
+  await writeFile(file, NEW_YORK_TRIPS.map((trip) => JSON.stringify({ coordinates: trip.coordinates })).join('\n') + '\n');
+  return file;
+}
+
+async function checkTrips(baseUrl: string, key: string): Promise<void> {
+  const failing: string[] = [];
+  for (const trip of NEW_YORK_TRIPS) {
+    const response = await fetch(`${baseUrl}/directions/v2/`, {
+      method: 'POST',
+      headers: { apikey: key, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ coordinates: trip.coordinates }),
+    });
+    const body = (await response.json()) as { route?: unknown };
+    if (response.status !== 200 || !body.route) failing.push(`${trip.name} (${response.status})`);
+  }
+  if (failing.length) throw new Error(`These trips do not route; fix them before measuring: ${failing.join(', ')}`);
+}
+
+function gitCommit(): string {
+  const result = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: projectRoot, encoding: 'utf8' });
+  return result.stdout.trim() || 'unknown';
+}
+
+/**
+ * Waits until the 1-minute load average is below `threshold` (at most `maxSeconds`), so each row
+ * starts from a quiet machine rather than from the tail of the previous one; returns the load then.
+ */
+export async function waitForQuiet(threshold: number, maxSeconds = 180): Promise<number> {
+  const deadline = Date.now() + maxSeconds * 1000;
+  while (loadavg()[0]! >= threshold && Date.now() < deadline) await sleep(5000);
+  return loadavg()[0]!;
+}
+
+export function machineDescription(): string {
+  return `${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`;
+}
+
+async function measure(durationSeconds: number, warmupSeconds: number, connectionCounts: number[], quietBelow: number, tool: string): Promise<LoadReport> {
+  process.env.SPOKE_GRAPH_DIR ??= join(projectRoot, '.local-data', 'graphs');
+  await ensureGraphs({ outDir: process.env.SPOKE_GRAPH_DIR, log: (line) => console.log(`[graphs] ${line}`) });
+  let platform: RunningLocalProcess | undefined;
+  try {
+    platform = await startLocalProcess();
+    const baseUrl = platform.info.base_url;
+    Object.assign(process.env, functionEnvironment(platform.info.services));
+    const keys: string[] = [];
+    for (let index = 0; index < KEY_COUNT_SPREAD; index++) {
+      keys.push((await createApiKey({ name: `load ${index + 1}`, plan: 'enterprise', limits: UNREACHABLE_LIMITS })).key);
+    }
+    await checkTrips(baseUrl, keys[0]!);
+    const bodiesFile = await writeTripBodies();
+
+    console.log(`${tool}; warming up for ${warmupSeconds} s at 20 in flight`);
+    await runWrk(baseUrl, 20, warmupSeconds, keys, bodiesFile);
+
+    const runs: LoadRun[] = [];
+    for (const connections of connectionCounts) {
+      for (const keyCount of [1, KEY_COUNT_SPREAD]) {
+        const loadAverage = await waitForQuiet(quietBelow);
+        const result = await runWrk(baseUrl, connections, durationSeconds, keys.slice(0, keyCount), bodiesFile);
+        const seconds = result.duration_us / 1e6;
+        const run: LoadRun = {
+          keys: keyCount,
+          connections,
+          loadAverage,
+          requests: result.requests,
+          seconds,
+          requestsPerSecond: result.requests / seconds,
+          p50Ms: result.p50_us / 1000,
+          p95Ms: result.p95_us / 1000,
+          p99Ms: result.p99_us / 1000,
+          maxMs: result.max_us / 1000,
+          statuses: result.statuses,
+          socketErrors: result.errors.connect + result.errors.read + result.errors.write + result.errors.timeout,
+        };
+        runs.push(run);
+        console.log(`${connections} in flight, ${keyCount} key(s): ${run.requestsPerSecond.toFixed(1)} req/s, p50 ${run.p50Ms.toFixed(0)} ms, p95 ${run.p95Ms.toFixed(0)} ms, statuses ${JSON.stringify(run.statuses)}, socket errors ${run.socketErrors} (load ${loadAverage.toFixed(2)})`);
+      }
+    }
+    return { date: new Date().toISOString().slice(0, 10), commit: gitCommit(), machine: `${machineDescription()}, ${tool}`, durationSeconds, quietBelow, runs };
+  } finally {
+    await platform?.stop();
+  }
+}
+
+const nonOk = (run: LoadRun): string => {
+  const others = Object.entries(run.statuses).filter(([status]) => status !== '200');
+  const parts = others.map(([status, count]) => `${count} × ${status}`);
+  if (run.socketErrors) parts.push(`${run.socketErrors} socket errors`);
+  return parts.length ? parts.join(', ') : '0';
+};
+
+const row = (run: LoadRun): string[] => [
+  String(run.connections),
+  run.keys === 1 ? 'one key' : `${run.keys} keys`,
+  run.requestsPerSecond.toFixed(1),
+  run.p50Ms.toFixed(0),
+  run.p95Ms.toFixed(0),
+  run.p99Ms.toFixed(0),
+  `${run.requests.toLocaleString('en')}`,
+  nonOk(run),
+  run.loadAverage.toFixed(2),
+];
+
+function table(report: LoadReport): string[] {
+  const header = ['In flight', 'Keys', 'Requests/s', 'p50 ms', 'p95 ms', 'p99 ms', 'Requests', 'Not 200', 'Load average at start'];
+  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...report.runs.map((run) => `| ${row(run).join(' | ')} |`)];
+}
+
+export function loadSection(after: LoadReport, before: LoadReport | null): string[] {
+  const lines = [
+    '## Load: directions on one API key',
+    '',
+    `Measured by \`npx tsx test/bench/load.ts\` on ${after.date} (commit ${after.commit}): ${after.machine}. The local platform as \`npm start\` runs it (one Node process serving every function, with dynalite and s3rver in it, on free ports), driven by wrk over loopback on the same two cores, \`test/bench/load.lua\` sending \`POST /directions/v2/\` with ${NEW_YORK_TRIPS.length} fixed New York trips in turn (\`NEW_YORK_TRIPS\` in \`test/bench/load.ts\`), ${after.durationSeconds} s per row after a warm-up. Keys are enterprise keys with limits no run reaches, so any 429 would be wrong; "Not 200" counts every other answer and socket error. Each row waited for the 1-minute load average to fall below ${after.quietBelow} (the platform idle, the previous row's load decayed, at most 3 minutes) and records it as it started.`,
+    '',
+    ...table(after),
+  ];
+  if (before) {
+    lines.push('', `Before (commit ${before.commit}, ${before.date}, same script and machine):`, '', ...table(before));
+  }
+  return lines;
+}
+
+/** The whole run (options from the command line); also `BENCH_SECTIONS=load npm run bench`. */
+export async function loadBenchmark(write = process.argv.includes('--write')): Promise<void> {
+  const saved = option('from', '');
+  let report: LoadReport;
+  if (saved) {
+    // Only rewrite the section from a run saved earlier with --save.
+    report = JSON.parse(await readFile(saved, 'utf8')) as LoadReport;
+  } else {
+    const tool = wrkVersion();
+    const durationSeconds = Number(option('duration', '20'));
+    const warmupSeconds = Number(option('warmup', '10'));
+    const connectionCounts = option('connections', '1,20,50').split(',').map(Number);
+    const quietBelow = Number(option('quiet-below', '1'));
+    report = await measure(durationSeconds, warmupSeconds, connectionCounts, quietBelow, tool);
+  }
+  const save = option('save', '');
+  if (save) await writeFile(save, `${JSON.stringify(report, null, 2)}\n`);
+  let before: LoadReport | null = null;
+  try {
+    before = JSON.parse(await readFile(join(projectRoot, 'test/bench/load-baseline.json'), 'utf8')) as LoadReport;
+  } catch {
+    // No earlier run to compare with.
+  }
+  const section = loadSection(report, before);
+  console.log(`\n${section.join('\n')}`);
+  if (write) await replaceDocSection('load', section);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await loadBenchmark();
