@@ -232,7 +232,8 @@ describe('the map playground', () => {
       expect(opened.answers.length).toBe(asked);
       await page.getByRole('button', { name: 'Clear' }).click();
     }
-  });
+    // Four cities' maps and routes in one test: room for a busy machine, not a speed claim.
+  }, 240_000);
 
   it('plans with the keyboard alone (sample route), adds a stop and follows a dragged destination', async () => {
     const opened = await open('london');
