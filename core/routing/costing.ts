@@ -95,6 +95,9 @@ export const COSTING_FINGERPRINT = createHash('sha256')
   .digest('hex')
   .slice(0, 16);
 
+/** Per graph, per metric: `Costing.turnTable`'s tables (null where one could not be stored exactly). */
+const turnTables = new WeakMap<RoutingNetwork, Map<CostMetric, Float32Array | null>>();
+
 export class Costing {
   /** Lower bound of cost per metre over every edge: the A* heuristic's scale. */
   readonly minSecondsPerMetre: number;
@@ -193,6 +196,56 @@ export class Costing {
    * U-turn anywhere but a dead end. Turn restrictions are the search's business, not costing's.
    */
   turnCost(from: number, to: number): number {
+    const seconds = this.turnCostWithoutOverlay(from, to);
+    return seconds !== Infinity && this.overlayForbidsTurn(from, to) ? Infinity : seconds;
+  }
+
+  /**
+   * Whether an accepted report removes the turn from `from` onto `to` (never a U-turn, never
+   * walking). Only an edge the overlay marks (`RouteOverlay.marks`) can have its entry removed.
+   */
+  overlayForbidsTurn(from: number, to: number): boolean {
+    if (!this.overlay || this.options.profile === 'walking' || this.network.reverseOf(from) === to) return false;
+    return this.overlay.forbidsEntry(to, this.network.graph.edgeHead[from]!, this.options.departureMinute);
+  }
+
+  /**
+   * `turnCost` for every turn of the graph, without the overlay, indexed as
+   * `RoutingNetwork.turnFirst` says: computed once per graph and metric and shared by every
+   * costing of the metric (turn costs depend on nothing else). Null where a cost would not
+   * survive 32-bit storage exactly; the search then asks `turnCost`.
+   */
+  turnTable(): Float32Array | null {
+    let tables = turnTables.get(this.network);
+    if (!tables) {
+      tables = new Map();
+      turnTables.set(this.network, tables);
+    }
+    let table = tables.get(this.metric);
+    if (table === undefined) {
+      table = this.computeTurnTable();
+      tables.set(this.metric, table);
+    }
+    return table;
+  }
+
+  private computeTurnTable(): Float32Array | null {
+    const network = this.network;
+    const { edgeCount, edgeHead, firstOut } = network.graph;
+    const table = new Float32Array(network.turnCount);
+    for (let edge = 0; edge < edgeCount; edge++) {
+      const head = edgeHead[edge]!;
+      let turn = network.turnFirst[edge]!;
+      for (let next = firstOut[head]!, end = firstOut[head + 1]!; next < end; next++, turn++) {
+        const seconds = this.turnCostWithoutOverlay(edge, next);
+        table[turn] = seconds;
+        if (table[turn] !== seconds) return null;
+      }
+    }
+    return table;
+  }
+
+  private turnCostWithoutOverlay(from: number, to: number): number {
     const network = this.network;
     const graph = network.graph;
     if (network.reverseOf(from) === to) {
@@ -206,7 +259,6 @@ export class Costing {
     const nodeFlags = graph.nodeFlags[node]!;
     if (this.options.profile === 'walking') return nodeFlags & NODE_BARRIER_NO_WALKING ? Infinity : 0;
     if (nodeFlags & NODE_BARRIER_NO_CYCLING) return Infinity;
-    if (this.overlay?.forbidsEntry(to, node, this.options.departureMinute)) return Infinity;
 
     const fromFlags = graph.edgeFlags[from]!;
     const toFlags = graph.edgeFlags[to]!;
@@ -236,3 +288,4 @@ export class Costing {
     return closed;
   }
 }
+

@@ -48,3 +48,32 @@ describe('edge-based A* against a plain Dijkstra on the real graphs', () => {
     });
   }
 });
+
+describe('the per-metric turn table', () => {
+  it('holds exactly what turnCost says for every turn of New York, per profile and mode', () => {
+    const network = realGraph('new-york').network;
+    const { edgeCount, edgeHead, firstOut } = network.graph;
+    const variants: Omit<CostOptions, 'departureMinute'>[] = [
+      { profile: 'cycling', supersafe: true, night: false },
+      { profile: 'cycling', supersafe: false, night: true },
+      { profile: 'walking', supersafe: false, night: false },
+    ];
+    for (const variant of variants) {
+      const costing = new Costing(network, { ...variant, departureMinute });
+      const table = costing.turnTable();
+      expect(table).not.toBeNull();
+      let mismatches = 0;
+      let finite = 0;
+      for (let edge = 0; edge < edgeCount; edge++) {
+        const head = edgeHead[edge]!;
+        for (let next = firstOut[head]!; next < firstOut[head + 1]!; next++) {
+          const expected = costing.turnCost(edge, next);
+          if (table![network.turnFirst[edge]! + next - firstOut[head]!] !== expected) mismatches++;
+          if (expected !== Infinity && expected > 0) finite++;
+        }
+      }
+      expect(mismatches).toBe(0);
+      if (variant.profile === 'cycling') expect(finite).toBeGreaterThan(1000);
+    }
+  });
+});
