@@ -97,6 +97,8 @@ export const COSTING_FINGERPRINT = createHash('sha256')
 
 /** Per graph, per metric: `Costing.turnTable`'s tables (null where one could not be stored exactly). */
 const turnTables = new WeakMap<RoutingNetwork, Map<CostMetric, Float32Array | null>>();
+/** Per graph, per metric: `Costing.leastCostTable`'s tables. */
+const leastCostTables = new WeakMap<RoutingNetwork, Map<CostMetric, Float64Array>>();
 
 export class Costing {
   /** Lower bound of cost per metre over every edge: the A* heuristic's scale. */
@@ -147,6 +149,34 @@ export class Costing {
    */
   openAtDeparture(edge: number): boolean {
     return this.usable(edge) && this.edgeCost(edge) !== Infinity;
+  }
+
+  /**
+   * `leastEdgeCost` of every edge, computed once per graph and metric and shared by every costing
+   * of the metric. Where `mayCostMoreThanLeast` is false, an edge's `edgeCost` is its entry.
+   */
+  leastCostTable(): Float64Array {
+    let tables = leastCostTables.get(this.network);
+    if (!tables) {
+      tables = new Map();
+      leastCostTables.set(this.network, tables);
+    }
+    let table = tables.get(this.metric);
+    if (table === undefined) {
+      table = new Float64Array(this.network.graph.edgeCount);
+      for (let edge = 0; edge < table.length; edge++) table[edge] = this.leastEdgeCost(edge);
+      tables.set(this.metric, table);
+    }
+    return table;
+  }
+
+  /**
+   * Whether `edgeCost` may be more than `leastEdgeCost` on this edge: always at night or with
+   * no-ride zones; otherwise only where a closure rule or an accepted report touches the edge.
+   */
+  mayCostMoreThanLeast(edge: number): boolean {
+    if (this.options.profile === 'walking') return false;
+    return this.options.night || this.noRide !== null || this.network.graph.edgeClosure[edge] !== 0 || (this.overlay !== null && this.overlay.marks(edge));
   }
 
   /** Seconds of cost to travel the whole edge, or Infinity where it may not be used now. */

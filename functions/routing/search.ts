@@ -226,6 +226,9 @@ export function findRoute(
   const turnTable = costing.turnTable();
   const turnFirst = network.turnFirst;
   const overlay = costing.overlay;
+  // Edge costs: the metric's least costs, except where the departure, night or a report can
+  // raise them (computed once per query there).
+  const leastCosts = costing.leastCostTable();
 
   let settled = 0;
   while (heap.size > 0) {
@@ -254,7 +257,8 @@ export function findRoute(
 
     for (let next = firstOut[node]!, end = firstOut[node + 1]!; next < end; next++) {
       let nextCost: number;
-      if (edgeCostStamp[next] === reachedStamp) nextCost = edgeCostCache[next]!;
+      if (!costing.mayCostMoreThanLeast(next)) nextCost = leastCosts[next]!;
+      else if (edgeCostStamp[next] === reachedStamp) nextCost = edgeCostCache[next]!;
       else {
         nextCost = costing.edgeCost(next);
         edgeCostCache[next] = nextCost;

@@ -49,7 +49,7 @@ describe('edge-based A* against a plain Dijkstra on the real graphs', () => {
   }
 });
 
-describe('the per-metric turn table', () => {
+describe('the per-metric turn and edge cost tables', () => {
   it('holds exactly what turnCost says for every turn of New York, per profile and mode', () => {
     const network = realGraph('new-york').network;
     const { edgeCount, edgeHead, firstOut } = network.graph;
@@ -74,6 +74,29 @@ describe('the per-metric turn table', () => {
       }
       expect(mismatches).toBe(0);
       if (variant.profile === 'cycling') expect(finite).toBeGreaterThan(1000);
+    }
+  });
+
+  it('holds each edge\'s least cost, which is its cost wherever nothing can raise it', () => {
+    const network = realGraph('new-york').network;
+    for (const variant of [
+      { profile: 'cycling', supersafe: true, night: false },
+      { profile: 'cycling', supersafe: false, night: false },
+      { profile: 'walking', supersafe: false, night: false },
+    ] as const) {
+      const costing = new Costing(network, { ...variant, departureMinute });
+      const table = costing.leastCostTable();
+      let mismatches = 0;
+      let plain = 0;
+      for (let edge = 0; edge < network.graph.edgeCount; edge++) {
+        if (table[edge] !== costing.leastEdgeCost(edge)) mismatches++;
+        if (!costing.mayCostMoreThanLeast(edge)) {
+          plain++;
+          if (costing.edgeCost(edge) !== table[edge]) mismatches++;
+        }
+      }
+      expect(mismatches).toBe(0);
+      expect(plain).toBeGreaterThan(network.graph.edgeCount / 2);
     }
   });
 });
