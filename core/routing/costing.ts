@@ -113,6 +113,8 @@ export class Costing {
   private readonly classFactors: readonly number[];
   private readonly usableFlag: number;
   private readonly closureCache = new Map<number, boolean>();
+  /** `leastCostTable()`, fetched on the first `edgeCost`. */
+  private leastCosts: Float64Array | null = null;
 
   constructor(
     readonly network: RoutingNetwork,
@@ -181,7 +183,7 @@ export class Costing {
 
   /** Seconds of cost to travel the whole edge, or Infinity where it may not be used now. */
   edgeCost(edge: number): number {
-    const cost = this.leastEdgeCost(edge);
+    const cost = (this.leastCosts ??= this.leastCostTable())[edge]!;
     if (this.options.profile === 'walking' || cost === Infinity) return cost;
     if (this.noRide?.[edge]) return Infinity;
     const graph = this.network.graph;
