@@ -95,8 +95,11 @@ export const COSTING_FINGERPRINT = createHash('sha256')
   .digest('hex')
   .slice(0, 16);
 
+/** `Costing.turnTable`'s entry for a turn that is never allowed. */
+export const TURN_FORBIDDEN = 255;
+
 /** Per graph, per metric: `Costing.turnTable`'s tables (null where one could not be stored exactly). */
-const turnTables = new WeakMap<RoutingNetwork, Map<CostMetric, Float32Array | null>>();
+const turnTables = new WeakMap<RoutingNetwork, Map<CostMetric, Uint8Array | null>>();
 /** Per graph, per metric: `Costing.leastCostTable`'s tables. */
 const leastCostTables = new WeakMap<RoutingNetwork, Map<CostMetric, Float64Array>>();
 
@@ -243,11 +246,12 @@ export class Costing {
 
   /**
    * `turnCost` for every turn of the graph, without the overlay, indexed as
-   * `RoutingNetwork.turnFirst` says: computed once per graph and metric and shared by every
-   * costing of the metric (turn costs depend on nothing else). Null where a cost would not
-   * survive 32-bit storage exactly; the search then asks `turnCost`.
+   * `RoutingNetwork.turnFirst` says, in half-seconds (TURN_FORBIDDEN where the turn is never
+   * allowed): computed once per graph and metric and shared by every costing of the metric (turn
+   * costs depend on nothing else). Null where a cost is not a whole number of half-seconds below
+   * 127 s; the search then asks `turnCost`.
    */
-  turnTable(): Float32Array | null {
+  turnTable(): Uint8Array | null {
     let tables = turnTables.get(this.network);
     if (!tables) {
       tables = new Map();
@@ -261,17 +265,18 @@ export class Costing {
     return table;
   }
 
-  private computeTurnTable(): Float32Array | null {
+  private computeTurnTable(): Uint8Array | null {
     const network = this.network;
     const { edgeCount, edgeHead, firstOut } = network.graph;
-    const table = new Float32Array(network.turnCount);
+    const table = new Uint8Array(network.turnCount);
     for (let edge = 0; edge < edgeCount; edge++) {
       const head = edgeHead[edge]!;
       let turn = network.turnFirst[edge]!;
       for (let next = firstOut[head]!, end = firstOut[head + 1]!; next < end; next++, turn++) {
         const seconds = this.turnCostWithoutOverlay(edge, next);
-        table[turn] = seconds;
-        if (table[turn] !== seconds) return null;
+        if (seconds === Infinity) table[turn] = TURN_FORBIDDEN;
+        else if (Number.isInteger(seconds * 2) && seconds >= 0 && seconds * 2 < TURN_FORBIDDEN) table[turn] = seconds * 2;
+        else return null;
       }
     }
     return table;

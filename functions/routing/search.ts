@@ -1,7 +1,7 @@
 import { EDGE_RESTRICTION_FROM, RESTRICTION_SAME_CYCLEWAY } from '../../core/graph/flags.ts';
 import { isWindowActive, restrictionsFrom } from '../../core/graph/rules.ts';
 import { MinHeap } from '../../core/routing/heap.ts';
-import type { Costing } from '../../core/routing/costing.ts';
+import { TURN_FORBIDDEN, type Costing } from '../../core/routing/costing.ts';
 import { LandmarkBound, type LandmarkSet } from '../../core/routing/landmarks.ts';
 
 /**
@@ -265,8 +265,15 @@ export function findRoute(
         edgeCostStamp[next] = reachedStamp;
       }
       if (nextCost === Infinity) continue;
-      const turn = turnTable ? turnTable[turnBase + next]! : costing.turnCost(edge, next);
-      if (turn === Infinity) continue;
+      let turn: number;
+      if (turnTable) {
+        const halfSeconds = turnTable[turnBase + next]!;
+        if (halfSeconds === TURN_FORBIDDEN) continue;
+        turn = halfSeconds * 0.5;
+      } else {
+        turn = costing.turnCost(edge, next);
+        if (turn === Infinity) continue;
+      }
       if (overlay !== null && overlay.marks(next) && costing.overlayForbidsTurn(edge, next)) continue;
 
       let nextState = next;
