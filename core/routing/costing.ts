@@ -95,6 +95,14 @@ export const COSTING_FINGERPRINT = createHash('sha256')
   .digest('hex')
   .slice(0, 16);
 
+/** `Costing.turnTable`'s entry for a turn that is never allowed. */
+export const TURN_FORBIDDEN = 255;
+
+/** Per graph, per metric: `Costing.turnTable`'s tables (null where one could not be stored exactly). */
+const turnTables = new WeakMap<RoutingNetwork, Map<CostMetric, Uint8Array | null>>();
+/** Per graph, per metric: `Costing.leastCostTable`'s tables. */
+const leastCostTables = new WeakMap<RoutingNetwork, Map<CostMetric, Float64Array>>();
+
 export class Costing {
   /** Lower bound of cost per metre over every edge: the A* heuristic's scale. */
   readonly minSecondsPerMetre: number;
@@ -108,6 +116,8 @@ export class Costing {
   private readonly classFactors: readonly number[];
   private readonly usableFlag: number;
   private readonly closureCache = new Map<number, boolean>();
+  /** `leastCostTable()`, fetched on the first `edgeCost`. */
+  private leastCosts: Float64Array | null = null;
 
   constructor(
     readonly network: RoutingNetwork,
@@ -146,9 +156,37 @@ export class Costing {
     return this.usable(edge) && this.edgeCost(edge) !== Infinity;
   }
 
+  /**
+   * `leastEdgeCost` of every edge, computed once per graph and metric and shared by every costing
+   * of the metric. Where `mayCostMoreThanLeast` is false, an edge's `edgeCost` is its entry.
+   */
+  leastCostTable(): Float64Array {
+    let tables = leastCostTables.get(this.network);
+    if (!tables) {
+      tables = new Map();
+      leastCostTables.set(this.network, tables);
+    }
+    let table = tables.get(this.metric);
+    if (table === undefined) {
+      table = new Float64Array(this.network.graph.edgeCount);
+      for (let edge = 0; edge < table.length; edge++) table[edge] = this.leastEdgeCost(edge);
+      tables.set(this.metric, table);
+    }
+    return table;
+  }
+
+  /**
+   * Whether `edgeCost` may be more than `leastEdgeCost` on this edge: always at night or with
+   * no-ride zones; otherwise only where a closure rule or an accepted report touches the edge.
+   */
+  mayCostMoreThanLeast(edge: number): boolean {
+    if (this.options.profile === 'walking') return false;
+    return this.options.night || this.noRide !== null || this.network.graph.edgeClosure[edge] !== 0 || (this.overlay !== null && this.overlay.marks(edge));
+  }
+
   /** Seconds of cost to travel the whole edge, or Infinity where it may not be used now. */
   edgeCost(edge: number): number {
-    const cost = this.leastEdgeCost(edge);
+    const cost = (this.leastCosts ??= this.leastCostTable())[edge]!;
     if (this.options.profile === 'walking' || cost === Infinity) return cost;
     if (this.noRide?.[edge]) return Infinity;
     const graph = this.network.graph;
@@ -193,6 +231,58 @@ export class Costing {
    * U-turn anywhere but a dead end. Turn restrictions are the search's business, not costing's.
    */
   turnCost(from: number, to: number): number {
+    const seconds = this.turnCostWithoutOverlay(from, to);
+    return seconds !== Infinity && this.overlayForbidsTurn(from, to) ? Infinity : seconds;
+  }
+
+  /**
+   * Whether an accepted report removes the turn from `from` onto `to` (never a U-turn, never
+   * walking). Only an edge the overlay marks (`RouteOverlay.marks`) can have its entry removed.
+   */
+  overlayForbidsTurn(from: number, to: number): boolean {
+    if (!this.overlay || this.options.profile === 'walking' || this.network.reverseOf(from) === to) return false;
+    return this.overlay.forbidsEntry(to, this.network.graph.edgeHead[from]!, this.options.departureMinute);
+  }
+
+  /**
+   * `turnCost` for every turn of the graph, without the overlay, indexed as
+   * `RoutingNetwork.turnFirst` says, in half-seconds (TURN_FORBIDDEN where the turn is never
+   * allowed): computed once per graph and metric and shared by every costing of the metric (turn
+   * costs depend on nothing else). Null where a cost is not a whole number of half-seconds below
+   * 127 s; the search then asks `turnCost`.
+   */
+  turnTable(): Uint8Array | null {
+    let tables = turnTables.get(this.network);
+    if (!tables) {
+      tables = new Map();
+      turnTables.set(this.network, tables);
+    }
+    let table = tables.get(this.metric);
+    if (table === undefined) {
+      table = this.computeTurnTable();
+      tables.set(this.metric, table);
+    }
+    return table;
+  }
+
+  private computeTurnTable(): Uint8Array | null {
+    const network = this.network;
+    const { edgeCount, edgeHead, firstOut } = network.graph;
+    const table = new Uint8Array(network.turnCount);
+    for (let edge = 0; edge < edgeCount; edge++) {
+      const head = edgeHead[edge]!;
+      let turn = network.turnFirst[edge]!;
+      for (let next = firstOut[head]!, end = firstOut[head + 1]!; next < end; next++, turn++) {
+        const seconds = this.turnCostWithoutOverlay(edge, next);
+        if (seconds === Infinity) table[turn] = TURN_FORBIDDEN;
+        else if (Number.isInteger(seconds * 2) && seconds >= 0 && seconds * 2 < TURN_FORBIDDEN) table[turn] = seconds * 2;
+        else return null;
+      }
+    }
+    return table;
+  }
+
+  private turnCostWithoutOverlay(from: number, to: number): number {
     const network = this.network;
     const graph = network.graph;
     if (network.reverseOf(from) === to) {
@@ -206,7 +296,6 @@ export class Costing {
     const nodeFlags = graph.nodeFlags[node]!;
     if (this.options.profile === 'walking') return nodeFlags & NODE_BARRIER_NO_WALKING ? Infinity : 0;
     if (nodeFlags & NODE_BARRIER_NO_CYCLING) return Infinity;
-    if (this.overlay?.forbidsEntry(to, node, this.options.departureMinute)) return Infinity;
 
     const fromFlags = graph.edgeFlags[from]!;
     const toFlags = graph.edgeFlags[to]!;
@@ -236,3 +325,4 @@ export class Costing {
     return closed;
   }
 }
+

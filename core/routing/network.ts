@@ -32,6 +32,13 @@ export class RoutingNetwork {
   readonly openCore: Uint8Array;
   /** The edge over the same segment the other way, or -1 (read on every turn the search weighs). */
   readonly reverseEdge: Int32Array;
+  /**
+   * Per edge, where the turns out of it start in a per-turn table: the turn from `edge` onto
+   * `next` (an edge leaving its head) is entry `turnFirst[edge] + next - firstOut[head]`.
+   */
+  readonly turnFirst: Uint32Array;
+  /** Entries of a per-turn table: every pair of an edge and an edge leaving its head. */
+  readonly turnCount: number;
 
   constructor(readonly graph: Graph) {
     const edges = graph.edgeCount;
@@ -42,6 +49,14 @@ export class RoutingNetwork {
       const backward = graph.segmentBackwardEdge[segment]!;
       this.reverseEdge[edge] = edge === forward ? backward : edge === backward ? forward : -1;
     }
+    this.turnFirst = new Uint32Array(edges);
+    let turns = 0;
+    for (let edge = 0; edge < edges; edge++) {
+      this.turnFirst[edge] = turns;
+      const head = graph.edgeHead[edge]!;
+      turns += graph.firstOut[head + 1]! - graph.firstOut[head]!;
+    }
+    this.turnCount = turns;
     this.startBearing = new Uint16Array(edges);
     this.endBearing = new Uint16Array(edges);
     for (let edge = 0; edge < edges; edge++) {

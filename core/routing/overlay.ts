@@ -80,6 +80,11 @@ export class RouteOverlay {
     return 1;
   }
 
+  /** Whether any effect touches the edge (a cheap test before the others). */
+  marks(edge: number): boolean {
+    return this.marked[edge] === 1;
+  }
+
   /** Whether arriving at `node` and going on along `to` is forbidden at a departure minute. */
   forbidsEntry(to: number, node: number, minute: number): boolean {
     if (!this.marked[to]) return false;

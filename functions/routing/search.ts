@@ -1,7 +1,7 @@
 import { EDGE_RESTRICTION_FROM, RESTRICTION_SAME_CYCLEWAY } from '../../core/graph/flags.ts';
 import { isWindowActive, restrictionsFrom } from '../../core/graph/rules.ts';
 import { MinHeap } from '../../core/routing/heap.ts';
-import type { Costing } from '../../core/routing/costing.ts';
+import { TURN_FORBIDDEN, type Costing } from '../../core/routing/costing.ts';
 import { LandmarkBound, type LandmarkSet } from '../../core/routing/landmarks.ts';
 
 /**
@@ -155,18 +155,19 @@ export function findRoute(
       )
     : null;
   const leaveHalfSeconds = landmarkBound ? landmarks!.leaveHalfSeconds : null;
+  /** The heuristic's bound from a node (before the arriving edge's leave share), cached per query. */
+  const nodeBoundAt = (head: number): number => {
+    if (nodeStamp[head] === reachedStamp) return nodeBound[head]!;
+    const dx = (network.nodeLon(head) - targetLon) * cosLat;
+    const dy = network.nodeLat(head) - targetLat;
+    const straightLine = Math.sqrt(dx * dx + dy * dy) * heuristicScale;
+    const bound = landmarkBound ? landmarkBound.fromNode(head, straightLine) : straightLine;
+    nodeBound[head] = bound;
+    nodeStamp[head] = reachedStamp;
+    return bound;
+  };
   const heuristic = (edge: number): number => {
-    const head = edgeHead[edge]!;
-    let bound: number;
-    if (nodeStamp[head] === reachedStamp) bound = nodeBound[head]!;
-    else {
-      const dx = (network.nodeLon(head) - targetLon) * cosLat;
-      const dy = network.nodeLat(head) - targetLat;
-      const straightLine = Math.sqrt(dx * dx + dy * dy) * heuristicScale;
-      bound = landmarkBound ? landmarkBound.fromNode(head, straightLine) : straightLine;
-      nodeBound[head] = bound;
-      nodeStamp[head] = reachedStamp;
-    }
+    const bound = nodeBoundAt(edgeHead[edge]!);
     return leaveHalfSeconds ? leaveHalfSeconds[edge]! * 0.5 + bound : bound;
   };
 
@@ -220,6 +221,14 @@ export function findRoute(
   const moreTargets = targetEdges.length > 2;
   const obeysRestrictions = costing.obeysRestrictions;
   const { firstOut, edgeFlags } = graph;
+  // Turn costs from the metric's shared table; the overlay's removed turns checked apart, only
+  // onto the few edges it marks.
+  const turnTable = costing.turnTable();
+  const turnFirst = network.turnFirst;
+  const overlay = costing.overlay;
+  // Edge costs: the metric's least costs, except where the departure, night or a report can
+  // raise them (computed once per query there).
+  const leastCosts = costing.leastCostTable();
 
   let settled = 0;
   while (heap.size > 0) {
@@ -244,18 +253,28 @@ export function findRoute(
     settled++;
     const node = edgeHead[edge]!;
     const startsRestrictions = obeysRestrictions && (edgeFlags[edge]! & EDGE_RESTRICTION_FROM) !== 0;
+    const turnBase = turnFirst[edge]! - firstOut[node]!;
 
     for (let next = firstOut[node]!, end = firstOut[node + 1]!; next < end; next++) {
       let nextCost: number;
-      if (edgeCostStamp[next] === reachedStamp) nextCost = edgeCostCache[next]!;
+      if (!costing.mayCostMoreThanLeast(next)) nextCost = leastCosts[next]!;
+      else if (edgeCostStamp[next] === reachedStamp) nextCost = edgeCostCache[next]!;
       else {
         nextCost = costing.edgeCost(next);
         edgeCostCache[next] = nextCost;
         edgeCostStamp[next] = reachedStamp;
       }
       if (nextCost === Infinity) continue;
-      const turn = costing.turnCost(edge, next);
-      if (turn === Infinity) continue;
+      let turn: number;
+      if (turnTable) {
+        const halfSeconds = turnTable[turnBase + next]!;
+        if (halfSeconds === TURN_FORBIDDEN) continue;
+        turn = halfSeconds * 0.5;
+      } else {
+        turn = costing.turnCost(edge, next);
+        if (turn === Infinity) continue;
+      }
+      if (overlay !== null && overlay.marks(next) && costing.overlayForbidsTurn(edge, next)) continue;
 
       let nextState = next;
       if (obeysRestrictions) {
@@ -290,7 +309,9 @@ export function findRoute(
         cost[nextState] = total;
         parent[nextState] = state;
         // A key at or above the best route found is never popped (the search stops first).
-        const key = total + heuristic(next);
+        const nextHead = edgeHead[next]!;
+        const bound = nodeStamp[nextHead] === reachedStamp ? nodeBound[nextHead]! : nodeBoundAt(nextHead);
+        const key = total + (leaveHalfSeconds ? leaveHalfSeconds[next]! * 0.5 + bound : bound);
         if (key < bestCost) heap.push(key, nextState);
       } else if (total < extraCost[nextState - edgeCount]!) {
         setCost(nextState, total, state);

@@ -39,7 +39,12 @@ export function loadMeasured(city: CityId, bytes: Uint8Array): LoadedForBench {
   const routed = performance.now();
   if (pair) route(loaded, pair, new Costing(network, { profile: 'cycling', supersafe: true, night: false, departureMinute }), true);
   const firstRouteMilliseconds = performance.now() - routed;
-  const derivedBytes = [network.startBearing, network.endBearing, network.busiestRoadAt, network.openCore, network.reverseEdge, workspace.cost, workspace.parent, workspace.stamp, workspace.edgeCost, workspace.edgeCostStamp, workspace.nodeBound, workspace.nodeStamp]
+  // The search's cost tables for both cycling metrics (built on each metric's first query).
+  const costTables = [true, false].flatMap((supersafe) => {
+    const costing = new Costing(network, { profile: 'cycling', supersafe, night: false, departureMinute });
+    return [costing.turnTable() ?? new Uint8Array(0), costing.leastCostTable()];
+  });
+  const derivedBytes = [network.startBearing, network.endBearing, network.busiestRoadAt, network.openCore, network.reverseEdge, network.turnFirst, ...costTables, workspace.cost, workspace.parent, workspace.stamp, workspace.edgeCost, workspace.edgeCostStamp, workspace.nodeBound, workspace.nodeStamp]
     .reduce((total, array) => total + array.byteLength, 0);
   return { loaded, fileBytes: bytes.byteLength, loadMilliseconds, firstRouteMilliseconds, derivedBytes };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cityIds } from '../../core/cities/index.ts';
-import { Costing, type CostOptions } from '../../core/routing/costing.ts';
+import { Costing, TURN_FORBIDDEN, type CostOptions } from '../../core/routing/costing.ts';
 import { localMinutes } from '../../core/local-time.ts';
 import { findRoute } from '../../functions/routing/search.ts';
 import { positionsAt, snap } from '../../functions/routing/snap.ts';
@@ -47,4 +47,57 @@ describe('edge-based A* against a plain Dijkstra on the real graphs', () => {
       expect(compared).toBe(60);
     });
   }
+});
+
+describe('the per-metric turn and edge cost tables', () => {
+  it('holds exactly what turnCost says for every turn of New York, per profile and mode', () => {
+    const network = realGraph('new-york').network;
+    const { edgeCount, edgeHead, firstOut } = network.graph;
+    const variants: Omit<CostOptions, 'departureMinute'>[] = [
+      { profile: 'cycling', supersafe: true, night: false },
+      { profile: 'cycling', supersafe: false, night: true },
+      { profile: 'walking', supersafe: false, night: false },
+    ];
+    for (const variant of variants) {
+      const costing = new Costing(network, { ...variant, departureMinute });
+      const table = costing.turnTable();
+      expect(table).not.toBeNull();
+      let mismatches = 0;
+      let finite = 0;
+      for (let edge = 0; edge < edgeCount; edge++) {
+        const head = edgeHead[edge]!;
+        for (let next = firstOut[head]!; next < firstOut[head + 1]!; next++) {
+          const expected = costing.turnCost(edge, next);
+          const entry = table![network.turnFirst[edge]! + next - firstOut[head]!]!;
+          if ((entry === TURN_FORBIDDEN ? Infinity : entry * 0.5) !== expected) mismatches++;
+          if (expected !== Infinity && expected > 0) finite++;
+        }
+      }
+      expect(mismatches).toBe(0);
+      if (variant.profile === 'cycling') expect(finite).toBeGreaterThan(1000);
+    }
+  });
+
+  it('holds each edge\'s least cost, which is its cost wherever nothing can raise it', () => {
+    const network = realGraph('new-york').network;
+    for (const variant of [
+      { profile: 'cycling', supersafe: true, night: false },
+      { profile: 'cycling', supersafe: false, night: false },
+      { profile: 'walking', supersafe: false, night: false },
+    ] as const) {
+      const costing = new Costing(network, { ...variant, departureMinute });
+      const table = costing.leastCostTable();
+      let mismatches = 0;
+      let plain = 0;
+      for (let edge = 0; edge < network.graph.edgeCount; edge++) {
+        if (table[edge] !== costing.leastEdgeCost(edge)) mismatches++;
+        if (!costing.mayCostMoreThanLeast(edge)) {
+          plain++;
+          if (costing.edgeCost(edge) !== table[edge]) mismatches++;
+        }
+      }
+      expect(mismatches).toBe(0);
+      expect(plain).toBeGreaterThan(network.graph.edgeCount / 2);
+    }
+  });
 });
