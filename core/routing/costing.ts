@@ -103,6 +103,17 @@ const turnTables = new WeakMap<RoutingNetwork, Map<CostMetric, Uint8Array | null
 /** Per graph, per metric: `Costing.leastCostTable`'s tables. */
 const leastCostTables = new WeakMap<RoutingNetwork, Map<CostMetric, Float64Array>>();
 
+/** The table `compute` makes for this graph and metric, made on the first call and kept with the graph. */
+function perGraphAndMetric<T>(cache: WeakMap<RoutingNetwork, Map<CostMetric, T>>, network: RoutingNetwork, metric: CostMetric, compute: () => T): T {
+  let tables = cache.get(network);
+  if (!tables) {
+    tables = new Map();
+    cache.set(network, tables);
+  }
+  if (!tables.has(metric)) tables.set(metric, compute());
+  return tables.get(metric)!;
+}
+
 export class Costing {
   /** Lower bound of cost per metre over every edge: the A* heuristic's scale. */
   readonly minSecondsPerMetre: number;
@@ -161,18 +172,11 @@ export class Costing {
    * of the metric. Where `mayCostMoreThanLeast` is false, an edge's `edgeCost` is its entry.
    */
   leastCostTable(): Float64Array {
-    let tables = leastCostTables.get(this.network);
-    if (!tables) {
-      tables = new Map();
-      leastCostTables.set(this.network, tables);
-    }
-    let table = tables.get(this.metric);
-    if (table === undefined) {
-      table = new Float64Array(this.network.graph.edgeCount);
+    return perGraphAndMetric(leastCostTables, this.network, this.metric, () => {
+      const table = new Float64Array(this.network.graph.edgeCount);
       for (let edge = 0; edge < table.length; edge++) table[edge] = this.leastEdgeCost(edge);
-      tables.set(this.metric, table);
-    }
-    return table;
+      return table;
+    });
   }
 
   /**
@@ -252,17 +256,7 @@ export class Costing {
    * 127 s; the search then asks `turnCost`.
    */
   turnTable(): Uint8Array | null {
-    let tables = turnTables.get(this.network);
-    if (!tables) {
-      tables = new Map();
-      turnTables.set(this.network, tables);
-    }
-    let table = tables.get(this.metric);
-    if (table === undefined) {
-      table = this.computeTurnTable();
-      tables.set(this.metric, table);
-    }
-    return table;
+    return perGraphAndMetric(turnTables, this.network, this.metric, () => this.computeTurnTable());
   }
 
   private computeTurnTable(): Uint8Array | null {

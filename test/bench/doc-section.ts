@@ -18,3 +18,12 @@ export async function replaceDocSection(name: string, lines: readonly string[]):
   await writeFile(path, updated);
   console.log(`Wrote the ${name} section of ${path}`);
 }
+
+/** A run saved earlier to compare with (test/bench/<file>), or null when there is none. */
+export async function savedRun<T>(file: string): Promise<T | null> {
+  try {
+    return JSON.parse(await readFile(join(projectRoot, 'test', 'bench', file), 'utf8')) as T;
+  } catch {
+    return null;
+  }
+}

@@ -40,7 +40,7 @@ import { createGateway } from '../../lib/local/gateway.ts';
 import { prepareLocalGraphs } from '../../lib/local/graphs.ts';
 import { startLocalPlatform } from '../../lib/local/platform.ts';
 import { listen } from '../../lib/local/servers.ts';
-import { replaceDocSection } from './doc-section.ts';
+import { replaceDocSection, savedRun } from './doc-section.ts';
 import { machineDescription, NEW_YORK_TRIPS, runWrk, waitForQuiet, writeTripBodies, wrkVersion } from './load.ts';
 import { percentile } from './measure.ts';
 
@@ -259,12 +259,7 @@ async function main(): Promise<void> {
   const report = saved ? (JSON.parse(await readFile(saved, 'utf8')) as ProfileReport) : await measure();
   const save = option('save', '');
   if (save) await writeFile(save, `${JSON.stringify(report, null, 2)}\n`);
-  let before: ProfileReport | null = null;
-  try {
-    before = JSON.parse(await readFile(join(projectRoot, 'test/bench/load-profile-baseline.json'), 'utf8')) as ProfileReport;
-  } catch {
-    // Nothing to compare with.
-  }
+  const before = await savedRun<ProfileReport>('load-profile-baseline.json');
   const section = profileSection(report, before);
   console.error(`\n${section.join('\n')}`);
   if (process.argv.includes('--write')) await replaceDocSection('load-profile', section);

@@ -26,7 +26,7 @@ import { createApiKey } from '../../functions/auth/api-keys.ts';
 import { ensureGraphs } from '../../graph-builder/index.ts';
 import { functionEnvironment } from '../../lib/local/provision.ts';
 import { startLocalProcess, type RunningLocalProcess } from '../support/local-process.ts';
-import { replaceDocSection } from './doc-section.ts';
+import { replaceDocSection, savedRun } from './doc-section.ts';
 
 /** Real places in the New York extract (Lower Manhattan to Midtown, Downtown Brooklyn), 0.5 to 4 km apart. */
 export const NEW_YORK_TRIPS: readonly { name: string; coordinates: [[number, number], [number, number]] }[] = [
@@ -259,12 +259,7 @@ export async function loadBenchmark(write = process.argv.includes('--write')): P
   }
   const save = option('save', '');
   if (save) await writeFile(save, `${JSON.stringify(report, null, 2)}\n`);
-  let before: LoadReport | null = null;
-  try {
-    before = JSON.parse(await readFile(join(projectRoot, 'test/bench/load-baseline.json'), 'utf8')) as LoadReport;
-  } catch {
-    // No earlier run to compare with.
-  }
+  const before = await savedRun<LoadReport>('load-baseline.json');
   const section = loadSection(report, before);
   console.log(`\n${section.join('\n')}`);
   if (write) await replaceDocSection('load', section);
