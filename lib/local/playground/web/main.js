@@ -316,6 +316,10 @@ class Playground {
     this.network = new Network(await response.json());
     if (this.baseLayer) this.baseLayer.remove();
     this.baseLayer = new SafetyLayer(this.network).addTo(this.map);
+    // Leaflet ignores a new zoom while one is animating and ends that one where it was heading, so
+    // a fit made during the last route's animated fit would leave the map on the previous city.
+    await this.viewSettled();
+    if (id !== this.state.city) return;
     this.map.fitBounds(this.network.bounds, { padding: [20, 20] });
     fill(
       status,
@@ -331,6 +335,18 @@ class Playground {
     this.map.getContainer().dataset.city = id;
     this.map.getContainer().dataset.ready = 'true';
     this.replan();
+  }
+
+  /** Resolves once the view has stopped moving: at once when it is still, within a second at most. */
+  viewSettled() {
+    if (!this.map.getContainer().dataset.moving) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, 1000);
+      this.map.once('moveend', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
   /** The map's night look: lit streets glow, unlit ones fade (where the city has the data). */
