@@ -32,10 +32,10 @@ export const DEMO_CUSTOM_ROUTES: readonly { id: string; city: CityId; route: Cus
     id: '6f1c2b0a-5d3e-4c1a-9b7e-2a4d8c0e1f03',
     city: 'los-angeles',
     route: {
-      name: 'UCLA Campus Loop',
+      name: 'UCLA Campus to Westholme Avenue',
       start: { name: 'Westwood Plaza', location: [-118.4452, 34.0689] },
       stops: [{ name: 'Royce Hall', location: [-118.4422, 34.0729] }],
-      end: { name: 'Westwood Village', location: [-118.4465, 34.0622] },
+      end: { name: 'Westholme Avenue', location: [-118.434, 34.0622] },
     },
   },
   {
@@ -45,7 +45,7 @@ export const DEMO_CUSTOM_ROUTES: readonly { id: string; city: CityId; route: Cus
       name: 'West Oakland Streets',
       start: { name: '7th Street', location: [-122.3019, 37.8068] },
       stops: [],
-      end: { name: 'DeFremery Park', location: [-122.2860, 37.8123] },
+      end: { name: 'Willow Street', location: [-122.2972, 37.8118] },
     },
   },
 ];

@@ -308,6 +308,16 @@ describe('parking (rule 7) and destination_parking', () => {
 });
 
 describe('custom routes (rule 5)', () => {
+  it('has a demo route in every city whose points its city graph joins (npm start seeds each)', async () => {
+    expect(new Set(DEMO_CUSTOM_ROUTES.map((seed) => seed.city)).size).toBe(DEMO_CUSTOM_ROUTES.length);
+    for (const seed of DEMO_CUSTOM_ROUTES) {
+      const points = [seed.route.start, ...(seed.route.stops ?? []), seed.route.end].map((stop) => stop.location);
+      for (let index = 1; index < points.length; index++) {
+        expect(await directionsRoute([points[index - 1]!, points[index]!]), `${seed.city} ${index}`).not.toBeNull();
+      }
+    }
+  });
+
   const seed = DEMO_CUSTOM_ROUTES.find((candidate) => candidate.city === 'london')!;
   const route: CustomRouteItem = {
     route_id: seed.id,
