@@ -187,6 +187,17 @@ export interface RidePage {
  * index reading only keys (cheap to skip over), then its rides are read in full, and their events
  * in one batch.
  */
+/** A query of the rider's rides on the date-started index (local, so reads may be consistent). */
+function byDateStarted(idpUserId: string) {
+  return {
+    TableName: tableName('rides'),
+    IndexName: 'by-date-started',
+    KeyConditionExpression: 'idp_user_id = :rider',
+    ExpressionAttributeValues: { ':rider': idpUserId },
+    ConsistentRead: true,
+  };
+}
+
 export async function listRides(idpUserId: string, page: number, limit: number): Promise<RidePage> {
   const skip = (page - 1) * limit;
   const ids: number[] = [];
@@ -195,13 +206,9 @@ export async function listRides(idpUserId: string, page: number, limit: number):
   do {
     const result = await dynamo().send(
       new QueryCommand({
-        TableName: tableName('rides'),
-        IndexName: 'by-date-started',
-        KeyConditionExpression: 'idp_user_id = :rider',
-        ExpressionAttributeValues: { ':rider': idpUserId },
+        ...byDateStarted(idpUserId),
         ProjectionExpression: 'ride_id',
         ScanIndexForward: false,
-        ConsistentRead: true,
         Limit: Math.min(skip + limit + 1 - seen, 1_000),
         ...(startKey ? { ExclusiveStartKey: startKey } : {}),
       }),
@@ -232,12 +239,8 @@ export async function rideSummaries(idpUserId: string): Promise<RideSummary[]> {
   do {
     const result = await dynamo().send(
       new QueryCommand({
-        TableName: tableName('rides'),
-        IndexName: 'by-date-started',
-        KeyConditionExpression: 'idp_user_id = :rider',
-        ExpressionAttributeValues: { ':rider': idpUserId },
+        ...byDateStarted(idpUserId),
         Select: 'ALL_PROJECTED_ATTRIBUTES',
-        ConsistentRead: true,
         ...(startKey ? { ExclusiveStartKey: startKey } : {}),
       }),
     );

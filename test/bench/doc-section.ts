@@ -27,3 +27,11 @@ export async function savedRun<T>(file: string): Promise<T | null> {
     return null;
   }
 }
+
+/**
+ * The day a measurement is recorded under, for the documents: the one place the benchmarks read
+ * the calendar (what they measure runs on fixed departures and monotonic timers).
+ */
+export function measuredOn(): string {
+  return new Date().toISOString().slice(0, 10);
+}

@@ -40,7 +40,7 @@ import { createGateway } from '../../lib/local/gateway.ts';
 import { prepareLocalGraphs } from '../../lib/local/graphs.ts';
 import { startLocalPlatform } from '../../lib/local/platform.ts';
 import { listen } from '../../lib/local/servers.ts';
-import { replaceDocSection, savedRun } from './doc-section.ts';
+import { replaceDocSection, savedRun, measuredOn } from './doc-section.ts';
 import { machineDescription, NEW_YORK_TRIPS, runWrk, waitForQuiet, writeTripBodies, wrkVersion } from './load.ts';
 import { percentile } from './measure.ts';
 
@@ -229,7 +229,7 @@ async function measure(): Promise<ProfileReport> {
       .sort((a, b) => b.msPerRequest - a.msPerRequest);
 
     const report: ProfileReport = {
-      date: new Date().toISOString().slice(0, 10),
+      date: measuredOn(),
       commit: gitCommit(),
       machine: `${machineDescription()}, ${tool}`,
       seconds,

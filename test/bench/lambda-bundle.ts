@@ -33,7 +33,7 @@ import { DataStores } from '../../lib/data-stores.ts';
 import { functionEnvironment } from '../../lib/local/provision.ts';
 import { PlatformFunction } from '../../lib/platform-function.ts';
 import { startLocalProcess } from '../support/local-process.ts';
-import { replaceDocSection } from './doc-section.ts';
+import { replaceDocSection, measuredOn } from './doc-section.ts';
 import { machineDescription, NEW_YORK_TRIPS, waitForQuiet } from './load.ts';
 import { percentile } from './measure.ts';
 
@@ -133,7 +133,7 @@ function directionsEvent(): unknown {
       resourcePath: '/directions/v2',
       path: '/prod/directions/v2/',
       stage: 'prod',
-      requestTimeEpoch: Date.now(),
+      requestTimeEpoch: Date.UTC(2026, 5, 15, 12),
       identity: { sourceIp: '127.0.0.1', userAgent: 'bench' },
       authorizer: { ...Object.fromEntries(Object.entries(context).map(([key, value]) => [key, String(value)])), principalId: `key:${keyId}` },
     },
@@ -192,7 +192,7 @@ async function main(): Promise<void> {
   const lines = [
     '## Directions: Lambda bundle and cold start',
     '',
-    `Measured by \`npx tsx test/bench/lambda-bundle.ts\` on ${new Date().toISOString().slice(0, 10)}: ${machineDescription()}; load average ${loadAverage.toFixed(2)} at the start. The bundles are what the stack's \`PlatformFunction\` construct builds (esbuild through \`NodejsFunction\`: ESM for node22, minified, source maps, the AWS SDK bundled), synthesised in a CDK app of their own; "zipped" is the asset directory under \`zip -9\`.`,
+    `Measured by \`npx tsx test/bench/lambda-bundle.ts\` on ${measuredOn()}: ${machineDescription()}; load average ${loadAverage.toFixed(2)} at the start. The bundles are what the stack's \`PlatformFunction\` construct builds (esbuild through \`NodejsFunction\`: ESM for node22, minified, source maps, the AWS SDK bundled), synthesised in a CDK app of their own; "zipped" is the asset directory under \`zip -9\`.`,
     '',
     '| Function | Entry | index.mjs | index.mjs.map | Zipped (what Lambda receives) |',
     '|---|---|---|---|---|',

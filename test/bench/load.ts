@@ -26,7 +26,7 @@ import { createApiKey } from '../../functions/auth/api-keys.ts';
 import { ensureGraphs } from '../../graph-builder/index.ts';
 import { functionEnvironment } from '../../lib/local/provision.ts';
 import { startLocalProcess, type RunningLocalProcess } from '../support/local-process.ts';
-import { replaceDocSection, savedRun } from './doc-section.ts';
+import { replaceDocSection, savedRun, measuredOn } from './doc-section.ts';
 
 /** Real places in the New York extract (Lower Manhattan to Midtown, Downtown Brooklyn), 0.5 to 4 km apart. */
 export const NEW_YORK_TRIPS: readonly { name: string; coordinates: [[number, number], [number, number]] }[] = [
@@ -147,8 +147,8 @@ function gitCommit(): string {
  * starts from a quiet machine rather than from the tail of the previous one; returns the load then.
  */
 export async function waitForQuiet(threshold: number, maxSeconds = 180): Promise<number> {
-  const deadline = Date.now() + maxSeconds * 1000;
-  while (loadavg()[0]! >= threshold && Date.now() < deadline) await sleep(5000);
+  const deadline = performance.now() + maxSeconds * 1000;
+  while (loadavg()[0]! >= threshold && performance.now() < deadline) await sleep(5000);
   return loadavg()[0]!;
 }
 
@@ -198,7 +198,7 @@ async function measure(durationSeconds: number, warmupSeconds: number, connectio
         console.log(`${connections} in flight, ${keyCount} key(s): ${run.requestsPerSecond.toFixed(1)} req/s, p50 ${run.p50Ms.toFixed(0)} ms, p95 ${run.p95Ms.toFixed(0)} ms, statuses ${JSON.stringify(run.statuses)}, socket errors ${run.socketErrors} (load ${loadAverage.toFixed(2)})`);
       }
     }
-    return { date: new Date().toISOString().slice(0, 10), commit: gitCommit(), machine: `${machineDescription()}, ${tool}`, durationSeconds, quietBelow, runs };
+    return { date: measuredOn(), commit: gitCommit(), machine: `${machineDescription()}, ${tool}`, durationSeconds, quietBelow, runs };
   } finally {
     await platform?.stop();
   }

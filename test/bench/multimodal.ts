@@ -27,6 +27,7 @@ import { randomNodeLocation, seededRandom } from '../routing/real-graphs.ts';
 import { recordedSnapshot } from '../support/bikeshare.ts';
 import { memorySources } from '../support/multimodal.ts';
 import { percentile } from './measure.ts';
+import { measuredOn } from './doc-section.ts';
 
 const PAIRS = 300;
 const WARM_UP = 30;
@@ -86,7 +87,7 @@ async function main(): Promise<void> {
   ];
   console.log(
     [
-      `Measured by \`npx tsx test/bench/multimodal.ts\` on ${new Date().toISOString().slice(0, 10)}: Node ${process.version}, one process, warm (${WARM_UP} requests first).`,
+      `Measured by \`npx tsx test/bench/multimodal.ts\` on ${measuredOn()}: Node ${process.version}, one process, warm (${WARM_UP} requests first).`,
       '',
       '| City and system | Requests | Options per answer | Answers with bike share | Multi-modal p50 / p95 | Explain p50 / p95 |',
       '|---|---|---|---|---|---|',

@@ -37,7 +37,7 @@ import { findRoute } from '../../functions/routing/search.ts';
 import { positionsAt, snapForCosting } from '../../functions/routing/snap.ts';
 import { seededRandom } from '../routing/real-graphs.ts';
 import { percentile } from './measure.ts';
-import { replaceDocSection } from './doc-section.ts';
+import { replaceDocSection, measuredOn } from './doc-section.ts';
 
 const PAIRS = Number(process.env.BENCH_ROUTINO_PAIRS ?? 500);
 const RUNS = Number(process.env.BENCH_ROUTINO_RUNS ?? 3);
@@ -274,7 +274,7 @@ export async function routinoComparison(): Promise<string[]> {
 
   emit('## Against Routino (snap + search)');
   emit();
-  emit(`Measured by \`BENCH_SECTIONS=routino npm run bench\` (\`test/bench/routino.ts\`) on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}, ${routinoVersion} through libroutino's C API (\`test/bench/routino/routino-bench.c\`, built with cc -O2), its bicycle profile, quickest route. Load average at the start: ${startLoad.toFixed(2)}.`);
+  emit(`Measured by \`BENCH_SECTIONS=routino npm run bench\` (\`test/bench/routino.ts\`) on ${measuredOn()}: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}, ${routinoVersion} through libroutino's C API (\`test/bench/routino/routino-bench.c\`, built with cc -O2), its bicycle profile, quickest route. Load average at the start: ${startLoad.toFixed(2)}.`);
   emit();
   emit(`Per extract ${PAIRS} seeded coordinate pairs 1 to 6 km apart (each end within about 15 m of a random node of the cycling network), the same for both routers. A query is the snap of both ends plus the search, timed inside each process (Spoke: costing, \`snapForCosting\` at both ends, \`findRoute\`, as the directions endpoint runs them before building the path; Routino: \`Routino_FindWaypoint\` twice and \`Routino_CalculateRoute\`), never process start or loading. Spoke routes with an overlay of ${REPORTS} accepted reports per extract (closures, one-way, removed turns, hazards; a third temporary) and the graph's dated closures and time-limited restrictions at a Monday 08:30 departure. One warm-up round, then ${RUNS} rounds; each round runs, per extract, Spoke direct, Spoke supersafe and Routino one after the other. Figures are the median over the rounds of each round's percentile, over the pairs all three routed; failures are counted per system (Spoke's include pairs that the overlay's closures cut off, which Routino, routing without the overlay, does not see).`);
   emit();

@@ -22,7 +22,7 @@ import { cityIds } from '../../core/cities/index.ts';
 import { currentPointerKey, parseGraphPointer } from '../../core/graph/catalog.ts';
 import { SAFETY_CLASSES, type SafetyClass } from '../../core/graph/flags.ts';
 import { buildGridCity } from './grid-city.ts';
-import { replaceDocSection } from './doc-section.ts';
+import { replaceDocSection, measuredOn } from './doc-section.ts';
 import { routinoComparison } from './routino.ts';
 import { cityScale } from './city-scale.ts';
 import { loadBenchmark } from './load.ts';
@@ -164,7 +164,7 @@ async function growth(): Promise<void> {
 function routeQualitySection(): void {
   emit('## Route quality');
   emit();
-  emit(`Measured by \`npm run bench\` (\`test/bench/route-quality.ts\`) on ${new Date().toISOString().slice(0, 10)}, departure 2026-06-15 08:00: 300 random node pairs 1 to 4 km apart per city (one seed), each routed supersafe and direct as the directions endpoint routes them (snapping included). Pushed: metres where the rider walks the bike (footways, steps; never pavements or crosswalks, docs/routing.md). Busy + shared kept: the supersafe routes' busy and shared metres as a share of the direct routes' on the same pairs, over ridden metres, and in brackets counting pushed metres by the class of the way pushed along. Detour: supersafe distance over direct, median.`);
+  emit(`Measured by \`npm run bench\` (\`test/bench/route-quality.ts\`) on ${measuredOn()}, departure 2026-06-15 08:00: 300 random node pairs 1 to 4 km apart per city (one seed), each routed supersafe and direct as the directions endpoint routes them (snapping included). Pushed: metres where the rider walks the bike (footways, steps; never pavements or crosswalks, docs/routing.md). Busy + shared kept: the supersafe routes' busy and shared metres as a share of the direct routes' on the same pairs, over ridden metres, and in brackets counting pushed metres by the class of the way pushed along. Detour: supersafe distance over direct, median.`);
   emit();
   const rows = [['City', 'Pairs', 'Routes pushing, supersafe / direct', 'Pushed share of metres, supersafe / direct', 'Busy + shared kept by supersafe', 'Detour p50']];
   for (const city of cityIds) {
@@ -196,7 +196,7 @@ async function writeSection(name: string): Promise<void> {
 async function routing(): Promise<void> {
   emit('## Routing (directions)');
   emit();
-  emit(`Measured by \`npm run bench\` (\`test/bench/run.ts\`) on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}; warm, in process, one core. Load average at the start: ${loadavg()[0]!.toFixed(1)}.`);
+  emit(`Measured by \`npm run bench\` (\`test/bench/run.ts\`) on ${measuredOn()}: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}; warm, in process, one core. Load average at the start: ${loadavg()[0]!.toFixed(1)}.`);
   emit();
   emit('Routes are exact (edge-based A* with turn costs and restrictions), sped up by landmark bounds stored with each graph; docs/routing.md explains the search. Before the landmarks the same New York queries took a p50 of 12 to 15 ms and settled about 35,000 states each.');
   emit();
@@ -216,7 +216,7 @@ async function main(): Promise<void> {
   if (SECTIONS.has('city-scale')) {
     emit('## Routing at city scale');
     emit();
-    emit(`Measured by \`BENCH_SECTIONS=city-scale npm run bench\` (\`test/bench/city-scale.ts\`) on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}; warm, in process, one core. Load average at the start: ${loadavg()[0]!.toFixed(2)}.`);
+    emit(`Measured by \`BENCH_SECTIONS=city-scale npm run bench\` (\`test/bench/city-scale.ts\`) on ${measuredOn()}: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}; warm, in process, one core. Load average at the start: ${loadavg()[0]!.toFixed(2)}.`);
     emit();
     await cityScale(emit);
     await writeSection('city-scale');
