@@ -111,6 +111,9 @@ const metres = (value: number) => (value < 1000 ? `${Math.round(value)} m` : `${
 
 /** Checks the route cards and the turn-by-turn list against the API's answers. */
 async function expectRoutesShown(page: Page, answers: Opened['answers']): Promise<void> {
+  // The page draws a plan once every call of it has answered (the explanation can come after the
+  // directions), so until then it still shows the plan before.
+  await page.locator('#results:not([aria-busy])').waitFor();
   await expect.poll(() => page.locator('.route-card').count()).toBe(answers.length);
   for (const answer of answers) {
     expect(answer.status).toBe(200);
@@ -253,6 +256,7 @@ describe('the map playground', () => {
     await expectRoutesShown(page, stopped);
 
     const dragged = opened.answers.length;
+    await page.locator('#map:not([data-moving])').waitFor();
     const pin = page.locator('.pin-end');
     const box = (await pin.boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
