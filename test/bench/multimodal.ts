@@ -25,6 +25,7 @@ import type { RoutingLoaders } from '../../functions/routing/legs.ts';
 import { buildOverlay } from '../../functions/routing/report-overlay.ts';
 import { randomNodeLocation, seededRandom } from '../routing/real-graphs.ts';
 import { recordedSnapshot } from '../support/bikeshare.ts';
+import { FIXED_NOW } from '../support/clock.ts';
 import { memorySources } from '../support/multimodal.ts';
 import { percentile } from './measure.ts';
 import { measuredOn } from './doc-section.ts';
@@ -64,10 +65,10 @@ async function measure(label: string, city: CityId, system: BikeShareSnapshot, e
   for (const [index, [start, end]] of all.entries()) {
     const request = multiModalRequest.parse({ start, end, departure_time: DEPARTURE, ...extra });
     const started = performance.now();
-    const outcome = await planMultiModal(request, new Date(), sources);
+    const outcome = await planMultiModal(request, FIXED_NOW, sources);
     const elapsed = performance.now() - started;
     const explainStarted = performance.now();
-    await explainSupersafe(explainRequest.parse({ coordinates: [start, end], departure_time: DEPARTURE }), new Date(), routing);
+    await explainSupersafe(explainRequest.parse({ coordinates: [start, end], departure_time: DEPARTURE }), FIXED_NOW, routing);
     const explainElapsed = performance.now() - explainStarted;
     if (index < WARM_UP || outcome.kind !== 'planned') continue;
     times.push(elapsed);

@@ -11,6 +11,7 @@ import type * as graphStore from '../../functions/routing/graph-store.ts';
 import type { LoadedGraph } from '../../functions/routing/graph-store.ts';
 import type * as reportOverlay from '../../functions/routing/report-overlay.ts';
 import { randomNodeLocation, seededRandom } from '../routing/real-graphs.ts';
+import { FIXED_NOW } from '../support/clock.ts';
 import { cachedRealGraph } from '../support/real-graph-mocks.ts';
 
 /**
@@ -123,7 +124,7 @@ const countOf = (language: Language, text: string): number => PATTERNS[language]
 /** Checks every claim of the sentence against the directions routes for the same request. */
 async function checkAgainstDirections(example: Case, language: Language): Promise<void> {
   const request = { coordinates: example.coordinates, departure_time: example.departure, language };
-  const body = ((await explainSupersafe(explainRequest.parse(request), new Date())) as { body: ExplainBody }).body;
+  const body = ((await explainSupersafe(explainRequest.parse(request), FIXED_NOW)) as { body: ExplainBody }).body;
   const directions = async (supersafe: boolean) =>
     ((await planDirections(directionsRequest.parse({ ...request, supersafe }))) as { body: DirectionsBody }).body;
   const [safe, direct] = [await directions(true), await directions(false)];
@@ -241,7 +242,7 @@ describe('explain-supersafe on real routes', () => {
         const metres = haversineMetres(a[0], a[1], b[0], b[1]);
         if (metres < 300 || metres > 5_000) continue;
         for (const departure of [DAY, NIGHT]) {
-          const outcome = await explainSupersafe(explainRequest.parse({ coordinates: [a, b], departure_time: departure }), new Date());
+          const outcome = await explainSupersafe(explainRequest.parse({ coordinates: [a, b], departure_time: departure }), FIXED_NOW);
           if (outcome.kind !== 'explained' || !outcome.body.explanation) continue;
           for (const key of [outcome.body.template!, `cost:${outcome.body.cost}`]) {
             const list = examples.get(key) ?? [];

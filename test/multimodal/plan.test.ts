@@ -15,6 +15,7 @@ import type * as graphStore from '../../functions/routing/graph-store.ts';
 import type { LoadedGraph } from '../../functions/routing/graph-store.ts';
 import type * as reportOverlay from '../../functions/routing/report-overlay.ts';
 import { DEMO_CUSTOM_ROUTES } from '../../lib/local/custom-route-seeds.ts';
+import { FIXED_NOW } from '../support/clock.ts';
 import { recordedSnapshot } from '../support/bikeshare.ts';
 import { memorySources } from '../support/multimodal.ts';
 import { directionsRoute, divvyPricingPlans, handMadeSystem, NOON, plan, station } from '../support/multimodal-plan.ts';
@@ -214,7 +215,7 @@ describe('slow alternatives (rule 3)', () => {
     // Heathrow is in London but outside the loaded extracts.
     const body = await plan({ start: bloomsbury.start, end: [-0.4543, 51.47] }, await recorded());
     expect(body.options).toEqual([]);
-    const cross = await planMultiModal(multiModalRequest.parse({ start: bloomsbury.start, end: manhattan.end }), new Date(), await recorded());
+    const cross = await planMultiModal(multiModalRequest.parse({ start: bloomsbury.start, end: manhattan.end }), FIXED_NOW, await recorded());
     expect(cross.kind).toBe('cross-city');
   });
 });

@@ -10,6 +10,7 @@ import { directionsRequest } from '../../functions/directions/request.ts';
 import { planMultiModal, type MultiModalBody } from '../../functions/multimodal/plan.ts';
 import { multiModalRequest } from '../../functions/multimodal/request.ts';
 import type { PlannerSources } from '../../functions/multimodal/sources.ts';
+import { FIXED_NOW } from './clock.ts';
 
 /** Planning multi-modal options in process on the real graphs, and building hand-made systems. */
 
@@ -17,7 +18,7 @@ import type { PlannerSources } from '../../functions/multimodal/sources.ts';
 export const NOON = '2026-06-15T12:00';
 
 export async function plan(body: Record<string, unknown>, sources: PlannerSources): Promise<MultiModalBody> {
-  const outcome = await planMultiModal(multiModalRequest.parse({ departure_time: NOON, ...body }), new Date(), sources);
+  const outcome = await planMultiModal(multiModalRequest.parse({ departure_time: NOON, ...body }), FIXED_NOW, sources);
   if (outcome.kind !== 'planned') throw new Error(`not planned: ${JSON.stringify(body)}`);
   return outcome.body;
 }
