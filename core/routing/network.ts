@@ -1,6 +1,7 @@
 import { COORDINATE_SCALE, type Graph } from '../graph/layout.ts';
 import { EDGE_REVERSED, EDGE_CYCLING, EDGE_WALKING, NODE_BARRIER_NO_CYCLING, NODE_BARRIER_NO_WALKING, SAFETY_BUSY, SAFETY_MODERATE, safetyClassOf } from '../graph/flags.ts';
 import { bearingDegrees } from '../geo.ts';
+import { DisjointSets } from './disjoint-sets.ts';
 
 /**
  * A loaded graph plus the few derived arrays the router needs, computed once per graph when it
@@ -82,14 +83,8 @@ export class RoutingNetwork {
   /** Union-find over edges: two usable, never-closed edges meeting at a passable node are joined. */
   private markOpenCore(usableFlag: number, barrierFlag: number, bit: number): void {
     const graph = this.graph;
-    const parent = new Int32Array(graph.edgeCount).map((_, edge) => edge);
-    const find = (edge: number): number => {
-      while (parent[edge] !== edge) {
-        parent[edge] = parent[parent[edge]!]!;
-        edge = parent[edge]!;
-      }
-      return edge;
-    };
+    const sets = new DisjointSets(graph.edgeCount);
+    const find = (edge: number) => sets.find(edge);
     const inCore = (edge: number) => (graph.edgeFlags[edge]! & usableFlag) !== 0 && graph.edgeClosure[edge] === 0;
     for (let node = 0; node < graph.nodeCount; node++) {
       if (graph.nodeFlags[node]! & barrierFlag) continue;
@@ -97,7 +92,7 @@ export class RoutingNetwork {
       const join = (edge: number) => {
         if (!inCore(edge)) return;
         if (first < 0) first = find(edge);
-        else parent[find(edge)] = first;
+        else sets.union(edge, first);
       };
       for (let edge = graph.firstOut[node]!; edge < graph.firstOut[node + 1]!; edge++) join(edge);
       for (let i = graph.firstIn[node]!; i < graph.firstIn[node + 1]!; i++) join(graph.inEdges[i]!);

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sharedDataPath } from '../../core/paths.ts';
 import type { RoutingNetwork } from '../../core/routing/network.ts';
+import { DisjointSets } from '../../core/routing/disjoint-sets.ts';
 import { buildCity } from '../../graph-builder/build.ts';
 import { tiledCity } from '../../graph-builder/tiled-city.ts';
 import { seededRandom } from '../routing/real-graphs.ts';
@@ -24,17 +25,9 @@ const TILES = Number(process.env.BENCH_CITY_SCALE_TILES ?? 5);
 /** Weakly connected component of every node (union-find over the edges). */
 function components(network: RoutingNetwork): Int32Array {
   const graph = network.graph;
-  const parent = new Int32Array(graph.nodeCount).map((_, node) => node);
-  const find = (node: number): number => {
-    while (parent[node] !== node) {
-      parent[node] = parent[parent[node]!]!;
-      node = parent[node]!;
-    }
-    return node;
-  };
-  for (let edge = 0; edge < graph.edgeCount; edge++) parent[find(graph.edgeTail[edge]!)] = find(graph.edgeHead[edge]!);
-  for (let node = 0; node < graph.nodeCount; node++) parent[node] = find(node);
-  return parent;
+  const sets = new DisjointSets(graph.nodeCount);
+  for (let edge = 0; edge < graph.edgeCount; edge++) sets.union(graph.edgeTail[edge]!, graph.edgeHead[edge]!);
+  return new Int32Array(graph.nodeCount).map((_, node) => sets.find(node));
 }
 
 /** Random node pairs, from a fixed seed, whose ends lie in one network. */
