@@ -141,6 +141,10 @@ describe('POST {app_base_url}/user/routes/', () => {
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ polyline: 'not a polyline!' }, /^polyline: must be an encoded polyline/],
       [{ polyline: polyline.encode([[51.5, -0.1]], 5) }, /^polyline: must be an encoded polyline/],
+      [{ polyline: '\u0000\u0001\uffff' }, /^polyline: must be an encoded polyline/],
+      [{ polyline: `${londonLine}\u0000` }, /^polyline: must be an encoded polyline/],
+      [{ polyline: londonLine.slice(0, -1) }, /^polyline: must be an encoded polyline/],
+      [{ polyline: polyline.encode([[91, -0.1], [51.5, -0.1]], 5) }, /^polyline: must be an encoded polyline/],
       [{ date_started: 'yesterday' }, /^date_started: required: ISO 8601/],
       [{ date_started: '2026-03-02T08:15:00' }, /^date_started: required: ISO 8601/],
       [{ date_started: '2999-01-01T00:00:00Z' }, /^date_started: must be between 2000 and now/],
