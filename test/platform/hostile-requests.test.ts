@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { app, png, signedInRider, type SignedInRider } from './rider-support.ts';
 import { call, newKey, platform } from './support.ts';
@@ -119,6 +120,20 @@ describe('the local gateway answers malformed names and encodings like API Gatew
     await expectPlatformAnswering();
   });
 
+  it('a request target that is not a URL answers 400', async () => {
+    const { port } = new URL(platform.base_url);
+    const reply = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => socket.end('GET http://[ HTTP/1.1\r\nHost: spoke\r\nConnection: close\r\n\r\n'));
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString('utf8')));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(reply).toMatch(/^HTTP\/1\.1 400 /);
+    expect(reply).toContain('{"error":"Malformed request target"}');
+    await expectPlatformAnswering();
+  });
+
   it('still decodes a well-formed encoded path segment', async () => {
     const key = await newKey();
     const response = await call(`/reports/${encodeURIComponent(randomUUID())}%2F/`, { key });
@@ -142,5 +157,39 @@ describe('names in a JSON body are field names like any other', () => {
     }
     expect((await app('/user/', rider)).body).toEqual(before);
     await expectPlatformAnswering();
+  });
+});
+
+describe('the local stand-ins for AWS services refuse what they do not understand', () => {
+  it('the SQS endpoint knows only its own operations, not an object\'s', async () => {
+    for (const operation of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      const response = await fetch(platform.services.sqs, {
+        method: 'POST',
+        headers: { 'X-Amz-Target': `AmazonSQS.${operation}`, 'Content-Type': 'application/x-amz-json-1.0' },
+        body: '{}',
+      });
+      expect(response.status, operation).toBe(400);
+      expect(((await response.json()) as { __type: string }).__type).toBe('com.amazonaws.sqs#UnsupportedOperation');
+    }
+  });
+
+  it('the DynamoDB endpoint answers a transaction whose body is not JSON 400, and keeps serving', async () => {
+    const response = await fetch(platform.services.dynamodb, {
+      method: 'POST',
+      headers: { 'X-Amz-Target': 'DynamoDB_20120810.TransactWriteItems', 'Content-Type': 'application/x-amz-json-1.0' },
+      body: '{"TransactItems": [',
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { __type: string }).__type).toMatch(/#SerializationException$/);
+    await expectPlatformAnswering();
+  });
+
+  it("the identity provider's admin API answers a body that is not JSON 400", async () => {
+    const response = await fetch(`${platform.identity_provider.url}/admin/users`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${platform.identity_provider.admin_secret}`, 'Content-Type': 'application/json' },
+      body: '{"email": ',
+    });
+    expect(response.status).toBe(400);
   });
 });
