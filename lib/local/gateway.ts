@@ -171,6 +171,8 @@ export interface GatewayOptions {
 
 /** Seconds to move the clock for one request; only when the platform was started for tests. */
 export const TEST_CLOCK_HEADER = 'x-spoke-test-clock-offset';
+/** Offsets further than this (ten years) are ignored: the clock would leave the dates a Date can hold. */
+const MAX_TEST_CLOCK_OFFSET_SECONDS = 10 * 365 * 24 * 3600;
 
 export function createGateway({ api, load, onError, testClock = false }: GatewayOptions) {
   const handlers = new Map<string, Promise<unknown>>();
@@ -188,13 +190,14 @@ export function createGateway({ api, load, onError, testClock = false }: Gateway
     response: ServerResponse,
     requestId: string,
     type: GatewayResponseType,
-    values: { authorizerError?: string; message?: string } = {},
+    /** `status`: the one API Gateway chooses itself for a default response (413 for a body too long). */
+    values: { authorizerError?: string; message?: string; status?: number } = {},
   ) => {
     const definition = gatewayResponses[type];
     const body = definition.template
       .replace('$context.authorizer.error', values.authorizerError ?? '')
       .replace('$context.error.messageString', values.message ?? '');
-    send(response, requestId, definition.status, { 'Content-Type': 'application/json', ...gatewayResponseHeaders }, body);
+    send(response, requestId, values.status ?? definition.status, { 'Content-Type': 'application/json', ...gatewayResponseHeaders }, body);
   };
 
   const serve = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
@@ -205,7 +208,7 @@ export function createGateway({ api, load, onError, testClock = false }: Gateway
       for await (const chunk of request) {
         size += (chunk as Buffer).length;
         if (size > MAX_BODY_BYTES) {
-          gatewayResponse(response, requestId, 'DEFAULT_4XX', { message: 'Request too long' });
+          gatewayResponse(response, requestId, 'DEFAULT_4XX', { message: 'Request too long', status: 413 });
           return;
         }
         chunks.push(chunk as Buffer);
@@ -339,6 +342,6 @@ export function createGateway({ api, load, onError, testClock = false }: Gateway
 
   return (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const offset = testClock ? Number(request.headers[TEST_CLOCK_HEADER]) : NaN;
-    return Number.isFinite(offset) ? withClockOffset(offset * 1000, () => serve(request, response)) : serve(request, response);
+    return Number.isFinite(offset) && Math.abs(offset) <= MAX_TEST_CLOCK_OFFSET_SECONDS ? withClockOffset(offset * 1000, () => serve(request, response)) : serve(request, response);
   };
 }

@@ -134,6 +134,17 @@ describe('the local gateway answers malformed names and encodings like API Gatew
     await expectPlatformAnswering();
   });
 
+  it('a body over 10 MB answers 413, headers over 16 KB 431, as limits API Gateway and Node set', async () => {
+    const key = await newKey();
+    const long = await call('/reports/', { method: 'POST', key, rawBody: 'x'.repeat(10 * 1024 * 1024 + 1), headers: { 'Content-Type': 'application/json' } });
+    expect(long.status).toBe(413);
+    expect(long.body).toEqual({ error: 'Request too long' });
+    const big = await call('/reports/', { method: 'POST', key, body: {}, headers: { 'X-Padding': 'p'.repeat(20 * 1024) } }).catch((error: Error) => error);
+    // Node answers 431 and closes; the client may see the answer or the closed socket.
+    if (!(big instanceof Error)) expect(big.status).toBe(431);
+    await expectPlatformAnswering();
+  });
+
   it('still decodes a well-formed encoded path segment', async () => {
     const key = await newKey();
     const response = await call(`/reports/${encodeURIComponent(randomUUID())}%2F/`, { key });
