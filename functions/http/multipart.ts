@@ -1,11 +1,14 @@
-import { Busboy, type BusboyFileStream } from '@fastify/busboy';
+import type { Readable } from 'node:stream';
+import busboy from 'busboy';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { z } from 'zod';
 import { HttpError, InvalidRequestError, payloadTooLarge } from './errors.ts';
 import { header } from './forms.ts';
 
 /**
- * `multipart/form-data` request bodies (file uploads), parsed with busboy. API Gateway hands such
+ * `multipart/form-data` request bodies (file uploads), parsed with busboy 1.x (not its fork
+ * @fastify/busboy, which middy's parser used: a part whose header is malformed leaves that fork
+ * waiting for ever, holding the function until its timeout). API Gateway hands such
  * bodies to the function base64-encoded (it is one of the API's binary media types), whole, so
  * the parser is fed the complete body at once. Nothing a client sends may end the process or
  * leak into an object's prototype:
@@ -56,11 +59,12 @@ export async function parseMultipartBody(event: APIGatewayProxyEvent, maxFileByt
   if (!contentType?.toLowerCase().startsWith('multipart/form-data') || !event.body) throw new InvalidRequestError(NOT_MULTIPART);
   const body = Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
 
-  let parser: Busboy;
+  let parser: busboy.Busboy;
   try {
-    parser = Busboy({
+    parser = busboy({
       headers: { 'content-type': contentType },
-      limits: { ...MULTIPART_LIMITS, fileSize: maxFileBytes, fieldSize: MAX_FIELD_BYTES },
+      // busboy marks a part truncated once it reaches the limit, so the limit is one byte past what is allowed.
+      limits: { ...MULTIPART_LIMITS, fileSize: maxFileBytes + 1, fieldSize: MAX_FIELD_BYTES + 1 },
     });
   } catch {
     // No boundary, or a content type busboy does not parse.
@@ -75,8 +79,8 @@ export async function parseMultipartBody(event: APIGatewayProxyEvent, maxFileByt
       if (settled) return;
       settled = true;
       if (error instanceof InvalidRequestError || error instanceof HttpError) reject(error);
-      // busboy's own refusals: a body cut short, a part without headers, ...
-      else reject(new InvalidRequestError(/end of multipart data/.test(String((error as Error)?.message)) ? `${MALFORMED}: it ends before the closing boundary` : MALFORMED));
+      // busboy's own refusals: a body cut short, a malformed part header, ...
+      else reject(new InvalidRequestError(/Unexpected end of form/.test(String((error as Error)?.message)) ? `${MALFORMED}: it ends before the closing boundary` : MALFORMED));
     };
     /** Runs an event handler so that nothing it throws escapes into the emitter. */
     const guarded =
@@ -109,14 +113,15 @@ export async function parseMultipartBody(event: APIGatewayProxyEvent, maxFileByt
     parser.on('fieldsLimit', tooMany);
     parser.on(
       'field',
-      guarded((name: string, value: string, _nameTruncated: boolean, valueTruncated: boolean) => {
+      guarded((name: string, value: string, info: busboy.FieldInfo) => {
         const field = claim(name);
-        if (valueTruncated) throw payloadTooLarge(`${field}: must be at most ${sizeLabel(MAX_FIELD_BYTES)}`);
+        if (info.nameTruncated) throw new InvalidRequestError(`${MALFORMED}: a part name is too long`);
+        if (info.valueTruncated) throw payloadTooLarge(`${field}: must be at most ${sizeLabel(MAX_FIELD_BYTES)}`);
         pending.delete(field);
         parts[field] = value;
       }),
     );
-    parser.on('file', (name: string, stream: BusboyFileStream, filename: string, encoding: string, mimetype: string) => {
+    parser.on('file', (name: string, stream: Readable & { truncated?: boolean }, { filename, encoding, mimeType }: busboy.FileInfo) => {
       // First, before anything can throw: a part cut short errors on its stream.
       stream.on('error', fail);
       const chunks: Buffer[] = [];
@@ -128,13 +133,14 @@ export async function parseMultipartBody(event: APIGatewayProxyEvent, maxFileByt
           guarded(() => {
             if (stream.truncated) throw payloadTooLarge(`${field}: must be at most ${sizeLabel(maxFileBytes)}`);
             pending.delete(field);
-            parts[field] = { filename: filename ?? '', mimetype, encoding, content: Buffer.concat(chunks) };
+            parts[field] = { filename: filename ?? '', mimetype: mimeType, encoding, content: Buffer.concat(chunks) };
           }),
         );
       })();
     });
+    // 'close', not 'finish': busboy closes once every part, file streams included, has ended.
     parser.on(
-      'finish',
+      'close',
       guarded(() => {
         if (pending.size > 0) throw new InvalidRequestError(MALFORMED);
         settled = true;

@@ -175,6 +175,8 @@ function hostileMultipartBody(): fc.Arbitrary<Buffer> {
         file: fc.boolean(),
         content: fc.oneof(fc.constant(PNG), fc.uint8Array({ maxLength: 256 }).map((bytes) => Buffer.from(bytes)), hostileText.map((text) => Buffer.from(text))),
         quote: fc.boolean(),
+        // Sometimes a part header that is not one: no colon, no disposition, binary noise.
+        brokenHeader: fc.option(fc.oneof(fc.constantFrom('no header here', 'Content-Disposition', 'Content-Disposition: attachment', ':'), fc.string({ unit: 'binary', maxLength: 30 })), { freq: 4 }),
       }),
       { maxLength: 30 },
     ),
@@ -185,7 +187,8 @@ function hostileMultipartBody(): fc.Arbitrary<Buffer> {
     for (const part of parts) {
       const name = part.quote ? `"${part.name}"` : part.name;
       const disposition = `form-data; name=${name}${part.file ? '; filename="photo.png"' : ''}`;
-      chunks.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: ${disposition}\r\n${part.file ? 'Content-Type: image/png\r\n' : ''}\r\n`), part.content, Buffer.from('\r\n'));
+      const header = part.brokenHeader ?? `Content-Disposition: ${disposition}\r\n${part.file ? 'Content-Type: image/png\r\n' : ''}`;
+      chunks.push(Buffer.from(`--${BOUNDARY}\r\n${header}\r\n`), part.content, Buffer.from('\r\n'));
     }
     if (ending === 'close') chunks.push(Buffer.from(`--${BOUNDARY}--\r\n`));
     const body = Buffer.concat(chunks);

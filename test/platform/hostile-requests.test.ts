@@ -81,6 +81,13 @@ describe('multipart bodies that once ended the process', () => {
     await expectPlatformAnswering();
   });
 
+  it('a part whose header is malformed answers 400 at once (not when the function times out)', async () => {
+    const rider = await signedInRider();
+    const response = await upload(rider, Buffer.from(`--${BOUNDARY}\r\nno header here\r\n--${BOUNDARY}--\r\n`));
+    expectRefusal(response, 400);
+    await expectPlatformAnswering();
+  });
+
   it('after all of them, the same rider can still upload a photo', async () => {
     const rider = await signedInRider();
     const response = await upload(rider, multipart([['file', await png(), 'photo.png']]));

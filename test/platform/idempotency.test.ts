@@ -8,7 +8,7 @@ import { tableName } from '../../functions/platform/resources.ts';
 import { newRider, registerApp, riderAccessToken, tokensFor } from './oauth-support.ts';
 import { bearer, enterpriseKey, fileReport, keyed, rateBucket, RUSSELL_SQUARE, storedReport, type Credential } from './reports-support.ts';
 import { app, signedInRider } from './rider-support.ts';
-import { newKey, platform, useLocalAws } from './support.ts';
+import { call, newKey, platform, useLocalAws } from './support.ts';
 
 /**
  * `Idempotency-Key` on POST /reports/ and POST /user/routes/ (IETF httpapi idempotency-key draft):
@@ -55,6 +55,15 @@ describe('Idempotency-Key on POST /reports/', () => {
     const unkeyed = await fileReport(credential, report(marker));
     expect(unkeyed.body.id).not.toBe(first.body.id);
     expect(await reportsDescribed(marker)).toHaveLength(2);
+  });
+
+  it('lets browser apps send the header (preflight) and read Idempotent-Replayed', async () => {
+    const preflight = await call('/reports/', {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://any-app.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,idempotency-key' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('idempotency-key');
   });
 
   it('keeps the first answer for 24 hours in the idempotency table, keyed by a hash, with nothing of the caller in clear', async () => {
