@@ -27,6 +27,12 @@ import { tableName } from '../platform/resources.ts';
  * stays "in progress" until the invocation's deadline and the next send runs again; the domain
  * derives what it writes from the request (`repeatableId`), so that run finds the first write
  * instead of making a second.
+ *
+ * `endpoint()` wraps the handler's answer with Powertools' function wrapper (`makeIdempotent`)
+ * rather than using its middy middleware: the chain turns refusals into answers in its own
+ * `onError` and adds per-request headers (request id, rate limits) after the handler, which must
+ * not be replayed, and the record is keyed by the caller the chain has established, not by
+ * anything in the raw event. The wrapper stores exactly the handler's answer.
  */
 
 export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
