@@ -1,5 +1,6 @@
 import { userInfo } from 'node:os';
 import { cities } from '../core/cities/index.ts';
+import { escapeControlCharacters } from '../core/control-characters.ts';
 import { DomainError } from '../functions/platform/errors.ts';
 import { isReportStatus, REPORT_STATUSES, type ReportStatus } from '../functions/reports/lifecycle.ts';
 import { acceptReport, rejectReport, resolveReport, type DecisionResult } from '../functions/reports/review.ts';
@@ -15,7 +16,8 @@ import { auditTrail, getReport, reportsWithStatus, type ReportItem } from '../fu
  *   reports resolve <id> --note <text>                  an accepted problem is gone; routing forgets it
  *
  * `--reviewer <name>` names who decides in the audit trail (default: SPOKE_REVIEWER, else the
- * operating-system user).
+ * operating-system user). What reporters wrote is printed with control characters escaped
+ * (`\u001b`, `\n`), so a report cannot drive the operator's terminal or forge a line.
  */
 
 export class ReviewUsageError extends Error {}
@@ -41,7 +43,8 @@ function listLine(report: ReportItem): string {
   const road = report.analysis?.road;
   const where = road ? `${road.name ?? `unnamed ${road.safety_class}`} (${report.city})` : (report.city ?? 'outside the covered cities');
   const group = report.analysis?.duplicate_of ? `  same as ${report.analysis.duplicate_of}` : '';
-  return [report.report_id, report.status.padEnd(9), report.updated_at, `${report.issue_type}/${report.issue_subtype ?? '-'}`.padEnd(34), where].join('  ') + group + `\n    ${report.summary ?? '(not analysed yet)'}`;
+  const line = [report.report_id, report.status.padEnd(9), report.updated_at, `${report.issue_type}/${report.issue_subtype ?? '-'}`.padEnd(34), where].join('  ') + group;
+  return `${escapeControlCharacters(line)}\n    ${escapeControlCharacters(report.summary ?? '(not analysed yet)')}`;
 }
 
 function describeReport(report: ReportItem): string {
@@ -63,14 +66,14 @@ function describeReport(report: ReportItem): string {
     if (report.analysis.duplicate_of) lines.push(`  same problem as ${report.analysis.duplicate_of} (${report.analysis.similar_open_reports} earlier open reports)`);
   }
   lines.push(`  summary: ${report.summary ?? '(none yet)'}`);
-  return lines.join('\n');
+  return lines.map(escapeControlCharacters).join('\n');
 }
 
 function describeDecision(result: DecisionResult): string {
   const lines = [describeReport(result.report)];
   if (result.avoidance) {
     const until = result.avoidance.until ? ` until ${result.avoidance.until}` : ' until resolved';
-    lines.push(`  routing: ${result.avoidance.effect} on way ${result.avoidance.way_id ?? '(none located)'} in ${result.avoidance.city}${until}`);
+    lines.push(escapeControlCharacters(`  routing: ${result.avoidance.effect} on way ${result.avoidance.way_id ?? '(none located)'} in ${result.avoidance.city}${until}`));
   }
   return lines.join('\n');
 }
@@ -111,7 +114,7 @@ export async function reportsCommand(command: string | undefined, reportId: stri
       console.log('  audit trail:');
       for (const entry of await auditTrail(report.report_id)) {
         const until = entry.until ? ` until ${entry.until}` : '';
-        console.log(`    ${entry.at}  ${entry.actor}  ${entry.from ?? '(new)'} -> ${entry.to}${until}${entry.note ? `  "${entry.note}"` : ''}`);
+        console.log(escapeControlCharacters(`    ${entry.at}  ${entry.actor}  ${entry.from ?? '(new)'} -> ${entry.to}${until}${entry.note ? `  "${entry.note}"` : ''}`));
       }
       return;
     }

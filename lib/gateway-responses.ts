@@ -36,7 +36,7 @@ export const gatewayResponseHeaders: Record<string, string> = { 'Access-Control-
 export const corsPreflight = {
   allowOrigins: ['*'],
   allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-  allowHeaders: ['Content-Type', 'apikey', 'Authorization', 'X-Requested-With'],
+  allowHeaders: ['Content-Type', 'apikey', 'Authorization', 'X-Requested-With', 'Idempotency-Key'],
   maxAgeSeconds: 600,
 } as const;
 

@@ -21,11 +21,18 @@ export const latitude = z
 export const coordinate = z.tuple([longitude, latitude], { error: 'must be [longitude, latitude]' });
 export type Coordinate = z.output<typeof coordinate>;
 
+/** Departures the routing can mean: anything outside is a mistake (`0000-01-01T00:00`), not a plan. */
+export const DEPARTURE_YEARS = { first: 1970, last: 2100 } as const;
+
 /** `YYYY-MM-DDTHH:mm` without offset; read later in the route city's time zone. */
 export const departureTime = z
   .string({ error: 'must be a string YYYY-MM-DDTHH:mm' })
   .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, 'must be YYYY-MM-DDTHH:mm with no time zone offset')
-  .refine((value) => DateTime.fromISO(value, { zone: 'UTC' }).isValid, 'is not a valid date and time');
+  .refine((value) => DateTime.fromISO(value, { zone: 'UTC' }).isValid, 'is not a valid date and time')
+  .refine(
+    (value) => Number(value.slice(0, 4)) >= DEPARTURE_YEARS.first && Number(value.slice(0, 4)) <= DEPARTURE_YEARS.last,
+    `must be in the years ${DEPARTURE_YEARS.first} to ${DEPARTURE_YEARS.last}`,
+  );
 
 /** `en` or `es`; a regional tag such as `es-MX` is read as its base language. */
 export const language = z

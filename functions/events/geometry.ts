@@ -19,6 +19,30 @@ export const encodeRoute = (coordinates: readonly LonLat[]): string =>
 
 export const decodeRoute = (encoded: string): LonLat[] => polyline.decode(encoded, POLYLINE_PRECISION).map(([lat, lon]) => [lon, lat] as const);
 
+/** Characters of one value: 6 carry 30 bits, more than any coordinate delta at precision 5 needs. */
+const MAX_VALUE_CHARACTERS = 6;
+
+/**
+ * Whether `encoded` is an encoded polyline and nothing else: only the format's characters ('?'
+ * to '~'), each value at most `MAX_VALUE_CHARACTERS` long and ended, and latitude-longitude
+ * pairs. The decoder itself reads any string as numbers ("\u0000\u0001\uffff" decodes to two
+ * points), so a polyline someone sent is checked with this first.
+ */
+export function isEncodedPolyline(encoded: string): boolean {
+  let values = 0;
+  let valueLength = 0;
+  for (let index = 0; index < encoded.length; index++) {
+    const chunk = encoded.charCodeAt(index) - 63;
+    if (chunk < 0 || chunk > 63 || ++valueLength > MAX_VALUE_CHARACTERS) return false;
+    // A chunk below 0x20 ends its value; above, the value continues.
+    if (chunk < 0x20) {
+      values++;
+      valueLength = 0;
+    }
+  }
+  return valueLength === 0 && values % 2 === 0;
+}
+
 export function routeBbox(coordinates: readonly LonLat[]): [number, number, number, number] {
   let [west, south, east, north] = [Infinity, Infinity, -Infinity, -Infinity];
   for (const [lon, lat] of coordinates) {

@@ -3,13 +3,16 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type { z } from 'zod';
 import type { Principal } from '../auth/principal.ts';
 import { endpointDefinition, type HttpMethod } from '../platform/endpoints.ts';
+import type { RepeatableRequest } from '../platform/idempotency.ts';
 import type { RateScope } from '../ratelimit/limiter.ts';
 import { boundary } from './boundary.ts';
+import { answerOnce } from './idempotent-answers.ts';
 import { admitCaller } from './middleware/admission.ts';
 import { allowMethods } from './middleware/allow-methods.ts';
 import { callerRules } from './middleware/caller-rules.ts';
 import { formBody } from './middleware/form-body.ts';
 import { handlerState, type HttpContext, type HttpMiddleware } from './middleware/http-state.ts';
+import { idempotencyKey } from './middleware/idempotency-key.ts';
 import { jsonBody } from './middleware/json-body.ts';
 import { multipartBody } from './middleware/multipart-body.ts';
 import { noStore } from './middleware/no-store.ts';
@@ -25,7 +28,9 @@ import { jsonResponse } from './responses.ts';
  * a result, and throws domain errors that the boundary maps to answers (errors.ts). Bodies are
  * JSON, form-encoded for the OAuth token and revocation endpoints (which also answer in RFC
  * 6749's error shape and are never cached), or multipart for file uploads; a GET's body is never
- * parsed. HTML pages use `page()` (page.ts).
+ * parsed. An endpoint that creates something can take an `Idempotency-Key` (`idempotent`): a
+ * repeat of a request then gets the first answer (idempotent-answers.ts). HTML pages use `page()`
+ * (page.ts).
  */
 
 export interface EndpointRequest<Body, Query> {
@@ -37,6 +42,11 @@ export interface EndpointRequest<Body, Query> {
   principal: Principal | null;
   /** API Gateway's request id; every log line of the request carries it already. */
   requestId: string;
+  /**
+   * The request's `Idempotency-Key`, its caller and body fingerprint, on an `idempotent` endpoint
+   * that was sent one; domain code derives what it writes from it (`repeatableId`). Null otherwise.
+   */
+  repeatable: RepeatableRequest | null;
 }
 
 export interface EndpointResult {
@@ -76,6 +86,12 @@ export interface EndpointOptions<B extends z.ZodType, Q extends z.ZodType> {
    * request they refuse is not charged.
    */
   callerRules?: (input: { body: z.output<B>; principal: Principal }) => string | null;
+  /**
+   * Takes an `Idempotency-Key` on the methods that carry a body (IETF httpapi draft): the same key
+   * and body within 24 hours get the first answer again, another body 422, a repeat while the
+   * first is running 409 (idempotent-answers.ts). Credentialed endpoints only: keys are the caller's.
+   */
+  idempotent?: boolean;
 }
 
 export type ApiHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -100,12 +116,15 @@ export function endpoint<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodTy
   chain.use(allowMethods(definition.methods));
   // A caller the endpoint does not admit learns nothing about its request rules: its 403 comes before any 400.
   if (definition.auth !== 'public') chain.use(admitCaller(definition));
-  if (options.body) chain.use(bodyParser(options, definition.methods.filter((method) => method !== 'GET')));
+  const bodyMethods = definition.methods.filter((method) => method !== 'GET');
+  if (options.body) chain.use(bodyParser(options, bodyMethods));
   if (options.query) chain.use(queryParameters());
   chain.use(validate({ body: options.body, query: options.query }));
+  if (options.idempotent && definition.auth === 'public') throw new Error(`Endpoint ${options.id} takes Idempotency-Key without a caller to scope it to`);
   if (definition.auth !== 'public') {
     const rules = options.callerRules;
     if (rules) chain.use(callerRules((http) => rules({ body: http.body as z.output<B>, principal: http.principal! })));
+    if (options.idempotent) chain.use(idempotencyKey({ methods: bodyMethods }));
     const scope = options.rateScope;
     chain.use(
       rateLimit(
@@ -116,15 +135,19 @@ export function endpoint<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodTy
   }
   return chain.handler(async (event, context) => {
     const http = handlerState(context);
-    const result = await handle({
-      body: http.body as z.output<B>,
-      query: http.query as z.output<Q>,
-      pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
-      headers: event.headers ?? {},
-      principal: http.principal,
-      requestId: http.requestId,
-    });
-    return jsonResponse(result.status ?? 200, result.body, result.headers);
+    const answer = async () => {
+      const result = await handle({
+        body: http.body as z.output<B>,
+        query: http.query as z.output<Q>,
+        pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
+        headers: event.headers ?? {},
+        principal: http.principal,
+        requestId: http.requestId,
+        repeatable: http.repeatable ?? null,
+      });
+      return jsonResponse(result.status ?? 200, result.body, result.headers);
+    };
+    return http.repeatable ? answerOnce(definition.id, http.repeatable, context, answer) : answer();
   }) as ApiHandler;
 }
 

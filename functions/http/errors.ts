@@ -113,6 +113,7 @@ const REFUSAL_STATUS: Record<RefusalKind, number> = {
   'not-found': 404,
   conflict: 409,
   expired: 410,
+  unprocessable: 422,
   'too-large': 413,
   limited: 429,
   failed: 500,
@@ -142,7 +143,11 @@ export function httpErrorOf(error: unknown, dialect: ErrorDialect = 'api'): Http
     return new HttpError(429, { error: error.message, retry_after_seconds: seconds }, { 'Retry-After': String(seconds) });
   }
   if (error instanceof DomainError) {
-    return new HttpError(REFUSAL_STATUS[error.kind], { error: error.message, ...(error.details ? { details: error.details } : {}) });
+    return new HttpError(REFUSAL_STATUS[error.kind], {
+      error: error.message,
+      ...(error.code ? { code: error.code } : {}),
+      ...(error.details ? { details: error.details } : {}),
+    });
   }
   if (error instanceof GraphUnavailableError) return routingUnavailable(`No routing graph is available for ${error.city}`, randomUUID());
   return undefined;

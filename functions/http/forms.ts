@@ -5,7 +5,8 @@ import { InvalidRequestError } from './errors.ts';
  * Reading a request: headers, the raw body, `application/x-www-form-urlencoded` bodies (HTML
  * forms, OAuth token and revocation requests), query parameters and cookies. A form or query
  * parameter sent twice is refused: RFC 6749 3.1 and 3.2 forbid it, and accepting either copy
- * would let two parts of a system read different values.
+ * would let two parts of a system read different values. Every name is the client's, so the maps
+ * built here have no prototype.
  */
 
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
@@ -30,7 +31,7 @@ export function isFormContentType(contentType: string | undefined): boolean {
 
 /** Form fields as a plain map. */
 export function parseForm(text: string): Record<string, string> {
-  const fields: Record<string, string> = {};
+  const fields: Record<string, string> = Object.create(null);
   for (const [name, value] of new URLSearchParams(text)) {
     if (Object.hasOwn(fields, name)) throw new InvalidRequestError(`Parameter ${name} is repeated`);
     fields[name] = value;
@@ -40,7 +41,7 @@ export function parseForm(text: string): Record<string, string> {
 
 /** Query parameters the same way, from the multi-value map API Gateway passes. */
 export function singleValuedQuery(multi: Record<string, string[] | undefined> | null | undefined): Record<string, string> {
-  const fields: Record<string, string> = {};
+  const fields: Record<string, string> = Object.create(null);
   for (const [name, values] of Object.entries(multi ?? {})) {
     if (!values?.length) continue;
     if (values.length > 1) throw new InvalidRequestError(`Parameter ${name} is repeated`);
@@ -50,7 +51,7 @@ export function singleValuedQuery(multi: Record<string, string[] | undefined> | 
 }
 
 export function parseCookies(cookieHeader: string | undefined): Record<string, string> {
-  const cookies: Record<string, string> = {};
+  const cookies: Record<string, string> = Object.create(null);
   for (const part of (cookieHeader ?? '').split(';')) {
     const separator = part.indexOf('=');
     if (separator < 1) continue;

@@ -1,12 +1,13 @@
-import { randomBytes } from 'node:crypto';
-import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { createHash, randomBytes } from 'node:crypto';
+import { DeleteObjectCommand, HeadObjectCommand, NotFound, PutObjectCommand } from '@aws-sdk/client-s3';
 import { s3 } from '../platform/aws.ts';
 import { bucketName, buckets } from '../platform/resources.ts';
 
 /**
  * Uploaded images in the photos bucket. Keys are unguessable (128 random bits): the bucket is
  * private, the CDN in front of it serves any key it is asked for, so a photo's URL is the only
- * way to it. Objects are never overwritten; a replaced photo stays where it was (spec 4.6).
+ * way to it. Objects are never overwritten; a replaced photo stays where it was (spec 4.6). Each
+ * key starts with its uploader's prefix, so a URL says whose upload it is without a lookup.
  */
 
 export const imageKinds = ['profile', 'event', 'destination', 'route'] as const;
@@ -21,6 +22,7 @@ export interface StoredImage {
 export interface ImageStore {
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
   remove(key: string): Promise<void>;
+  exists(key: string): Promise<boolean>;
 }
 
 export const bucketImageStore: ImageStore = {
@@ -39,6 +41,15 @@ export const bucketImageStore: ImageStore = {
   async remove(key) {
     await s3().send(new DeleteObjectCommand({ Bucket: bucketName('photos'), Key: key }));
   },
+  async exists(key) {
+    try {
+      await s3().send(new HeadObjectCommand({ Bucket: bucketName('photos'), Key: key }));
+      return true;
+    } catch (error) {
+      if (error instanceof NotFound) return false;
+      throw error;
+    }
+  },
 };
 
 function publicBaseUrl(): string {
@@ -48,17 +59,31 @@ function publicBaseUrl(): string {
   return value.replace(/\/+$/, '');
 }
 
-/** A fresh unguessable key: `images/<kind>/<32 hex characters>.<extension>`. */
-export function newImageKey(kind: ImageKind, extension: string): string {
-  return `images/${kind}/${randomBytes(16).toString('hex')}.${extension}`;
+/**
+ * Whose uploads a key holds: 128 bits of a SHA-256 of the uploader's id, so the key names the
+ * uploader without showing their id in a URL that may travel further than their profile.
+ */
+const uploaderPrefix = (uploaderId: string): string => createHash('sha256').update(uploaderId).digest('hex').slice(0, 32);
+
+/** A fresh unguessable key under the uploader's prefix: `images/<kind>/<uploader>/<32 hex characters>.<extension>`. */
+export function newImageKey(kind: ImageKind, uploaderId: string, extension: string): string {
+  return `images/${kind}/${uploaderPrefix(uploaderId)}/${randomBytes(16).toString('hex')}.${extension}`;
 }
 
 export const publicImageUrl = (key: string): string => `${publicBaseUrl()}/${key}`;
 
-const KEY_PATTERN = /^images\/(profile|event|destination|route)\/[0-9a-f]{32}\.(jpg|png|gif|webp)$/;
+const KEY_PATTERN = /^images\/(?:profile|event|destination|route)\/([0-9a-f]{32})\/[0-9a-f]{32}\.(?:jpg|png|gif|webp)$/;
 
-/** Whether a URL is one this platform gave out for a stored image (and nothing else). */
-export function isPlatformImageUrl(url: string): boolean {
+/** The key of a URL this platform gives out for an image uploaded by `uploaderId`, or null for any other URL. */
+export function imageKeyOf(url: string, uploaderId: string): string | null {
   const base = `${publicBaseUrl()}/`;
-  return url.startsWith(base) && KEY_PATTERN.test(url.slice(base.length));
+  if (!url.startsWith(base)) return null;
+  const key = url.slice(base.length);
+  return KEY_PATTERN.exec(key)?.[1] === uploaderPrefix(uploaderId) ? key : null;
+}
+
+/** Whether `url` names an image `uploaderId` uploaded that is still stored. */
+export async function isStoredImageOf(url: string, uploaderId: string, store: ImageStore = bucketImageStore): Promise<boolean> {
+  const key = imageKeyOf(url, uploaderId);
+  return key !== null && (await store.exists(key));
 }

@@ -39,7 +39,7 @@ export async function uploadImage<T>(
   try {
     const clean = await cleanImage(input.bytes);
     const { mime, extension } = imageFormats[clean.format];
-    const key = newImageKey(input.kind, extension);
+    const key = newImageKey(input.kind, input.uploaderId, extension);
     image = { ...clean, key, url: publicImageUrl(key), contentType: mime };
   } catch (error) {
     await releaseImageUpload(reservation);

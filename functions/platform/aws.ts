@@ -10,12 +10,19 @@ import { SQSClient } from '@aws-sdk/client-sqs';
  * Created on first use so the environment is read after the local platform has set it.
  */
 
+let dynamoDbClient: DynamoDBClient | undefined;
 let documentClient: DynamoDBDocumentClient | undefined;
 let s3Client: S3Client | undefined;
 let sqsClient: SQSClient | undefined;
 
+/** The plain client under `dynamo()`, for libraries that marshal items themselves (Powertools idempotency). */
+export function dynamoClient(): DynamoDBClient {
+  dynamoDbClient ??= new DynamoDBClient({});
+  return dynamoDbClient;
+}
+
 export function dynamo(): DynamoDBDocumentClient {
-  documentClient ??= DynamoDBDocumentClient.from(new DynamoDBClient({}), {
+  documentClient ??= DynamoDBDocumentClient.from(dynamoClient(), {
     marshallOptions: { removeUndefinedValues: true },
   });
   return documentClient;

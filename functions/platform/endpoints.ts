@@ -222,7 +222,9 @@ export const endpoints: readonly EndpointDefinition[] = [
     methods: ['GET', 'POST'],
     entry: 'functions/rides/rides-handler.ts',
     auth: 'rider',
-    access: { tables: { ...rateLimited.tables, riders: 'read', rides: 'readwrite', events: 'readwrite', destinations: 'read', categories: 'read' } },
+    access: {
+      tables: { ...rateLimited.tables, riders: 'read', rides: 'readwrite', events: 'readwrite', destinations: 'read', categories: 'read', idempotency: 'readwrite' },
+    },
     timeoutSeconds: 15,
   },
   {
@@ -281,7 +283,7 @@ export const endpoints: readonly EndpointDefinition[] = [
     entry: 'functions/reports/submit-handler.ts',
     auth: 'credential',
     oauthAccess: true,
-    access: { tables: { ...rateLimited.tables, reports: 'readwrite', reportAudit: 'readwrite' }, queues: { reportAnalysis: 'send' } },
+    access: { tables: { ...rateLimited.tables, reports: 'readwrite', reportAudit: 'readwrite', idempotency: 'readwrite' }, queues: { reportAnalysis: 'send' } },
   },
   {
     id: 'reports-status',

@@ -13,8 +13,10 @@ export type RefusalKind =
   | 'not-found'
   /** It exists, but this caller, browser or form may not act on it. */
   | 'forbidden'
-  /** It is no longer in a state that allows this (already decided, already used). */
+  /** It is no longer in a state that allows this (already decided, already used, still in progress). */
   | 'conflict'
+  /** It is well formed but contradicts what the same request said before (an Idempotency-Key sent with another body). */
+  | 'unprocessable'
   /** It existed and has expired. */
   | 'expired'
   /** It is larger than the domain accepts (an upload beyond its size limit). */
@@ -25,6 +27,9 @@ export type RefusalKind =
   | 'failed';
 
 export class DomainError extends Error {
+  /** A stable name for the refusal that clients can test (the spec's `code`), where one helps. */
+  readonly code?: string;
+
   constructor(
     readonly kind: RefusalKind,
     /** One line for whoever reads the answer: a developer, or a rider on a page (its title). */

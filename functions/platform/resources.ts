@@ -220,6 +220,14 @@ export const tables = {
     sortKey: { name: 'entry_id', type: 'S' },
     purpose: 'Every status change of every report: who moved it, from what, to what, when, and the reviewer\'s note.',
   },
+  // Idempotency-Key on report and ride submissions (functions/http/idempotent-answers.ts); docs/data-model.md.
+  idempotency: {
+    name: 'idempotency',
+    envVar: 'TABLE_IDEMPOTENCY',
+    partitionKey: { name: 'id', type: 'S' },
+    ttlAttribute: 'expiration',
+    purpose: 'The first answer to each request sent with an Idempotency-Key, for 24 hours: Powertools idempotency records keyed by a hash of endpoint, caller and key.',
+  },
   // Custom routes (spec 2.7), read by multi-modal; docs/multimodal.md.
   customRoutes: {
     name: 'custom-routes',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasControlCharacters } from '../../core/control-characters.ts';
 import { coordinate } from '../directions/request.ts';
 import {
   characterCount,
@@ -17,11 +18,18 @@ import {
 
 const required = (message: string) => (issue: { input: unknown }) => (issue.input === undefined ? 'required' : message);
 
-/** Optional text: absent, null and the empty string all mean "not given". */
-function optionalText(maxCharacters: number) {
+/**
+ * Optional text: absent, null and the empty string all mean "not given". Control characters are
+ * refused (an operator reads reports in a terminal), except newline and tab where `allowLineBreaks`.
+ */
+function optionalText(maxCharacters: number, { allowLineBreaks = false } = {}) {
   return z
     .string({ error: 'must be a string' })
     .refine((text) => characterCount(text) <= maxCharacters, `must be at most ${maxCharacters.toLocaleString('en')} characters`)
+    .refine(
+      (text) => !hasControlCharacters(text, allowLineBreaks ? '\n\t' : ''),
+      allowLineBreaks ? 'must not contain control characters other than newline and tab' : 'must not contain control characters',
+    )
     .nullish()
     .transform((text) => (text ? text : null));
 }
@@ -30,7 +38,7 @@ export const reportSubmission = z
   .object({
     issue_type: z.enum(ISSUE_TYPES, { error: required(`must be one of ${ISSUE_TYPES.join(', ')}`) }),
     location: z.unknown().refine((value) => value !== undefined, 'required').pipe(coordinate),
-    description: optionalText(MAX_DESCRIPTION_CHARACTERS),
+    description: optionalText(MAX_DESCRIPTION_CHARACTERS, { allowLineBreaks: true }),
     road_name: optionalText(MAX_ROAD_NAME_CHARACTERS),
     issue_subtype: z.string({ error: 'must be a string' }).nullish().transform((text) => (text ? text : null)),
     source: z.unknown().optional(),

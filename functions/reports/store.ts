@@ -91,6 +91,8 @@ export interface ReportItem {
   /** Present while the report has not been handed to the analysis queue (`by-outbox`). */
   outbox?: typeof OUTBOX_PENDING;
   outbox_due_at?: string;
+  /** Filed with an Idempotency-Key: SHA-256 of the request body, to tell a repeat from a reused key. */
+  request_fingerprint?: string;
 }
 
 export interface AuditEntry {
@@ -124,16 +126,22 @@ export function auditEntry(input: Omit<AuditEntry, 'entry_id'>): AuditEntry {
   return { ...input, entry_id: `${input.at}#${randomUUID().slice(0, 8)}` };
 }
 
-/** Stores a new report and its first audit entry together. */
-export async function insertReport(report: ReportItem, entry: AuditEntry): Promise<void> {
-  await dynamo().send(
-    new TransactWriteCommand({
-      TransactItems: [
-        { Put: { TableName: reports(), Item: report, ConditionExpression: 'attribute_not_exists(report_id)' } },
-        { Put: { TableName: audit(), Item: entry } },
-      ],
-    }),
-  );
+/** Stores a new report and its first audit entry together; false, and nothing written, when a report with its id is already stored. */
+export async function insertReport(report: ReportItem, entry: AuditEntry): Promise<boolean> {
+  try {
+    await dynamo().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: reports(), Item: report, ConditionExpression: 'attribute_not_exists(report_id)' } },
+          { Put: { TableName: audit(), Item: entry } },
+        ],
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (refusedByFirstCondition(error)) return false;
+    throw error;
+  }
 }
 
 export async function getReport(reportId: string): Promise<ReportItem | null> {

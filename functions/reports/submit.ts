@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { cityForCoordinate } from '../../core/cities/index.ts';
 import type { Principal } from '../auth/principal.ts';
 import { now } from '../platform/clock.ts';
+import { IdempotencyKeyReusedError, repeatableUuid, type RepeatableRequest } from '../platform/idempotency.ts';
 import { logger } from '../platform/logger.ts';
 import { attributionOf, submitterLabel } from './attribution.ts';
 import { enqueueForAnalysis, outboxDueAt } from './outbox.ts';
 import type { ReportSubmission } from './request.ts';
-import { auditEntry, clearOutbox, insertReport, OUTBOX_PENDING, type ReportItem } from './store.ts';
+import { auditEntry, clearOutbox, getReport, insertReport, OUTBOX_PENDING, type ReportItem } from './store.ts';
 
 /**
  * How long a submission waits for SQS before answering anyway: the report is stored and the
@@ -25,13 +26,18 @@ export interface SubmittedReport {
  * Files a report: stored (with its outbox marker) before anything else, then handed to the
  * analysis queue. The caller gets its id as soon as the report is stored; if the hand-over fails
  * the outbox sweeper makes it (outbox.ts), so a stored report is never stranded.
+ *
+ * A request sent with an Idempotency-Key (`repeatable`) files its report under an id derived from
+ * the caller and the key. A send that runs again after the first stored the report (the first
+ * died before its answer was recorded) finds that report and answers it instead of filing a
+ * second; the same key with another body is refused.
  */
-export async function submitReport(principal: Principal, body: ReportSubmission): Promise<SubmittedReport> {
+export async function submitReport(principal: Principal, body: ReportSubmission, repeatable: RepeatableRequest | null = null): Promise<SubmittedReport> {
   const at = now();
   const createdAt = at.toISOString();
   const attribution = attributionOf(principal);
   const report: ReportItem = {
-    report_id: randomUUID(),
+    report_id: repeatable ? repeatableUuid(repeatable, 'report') : randomUUID(),
     status: 'received',
     created_at: createdAt,
     updated_at: createdAt,
@@ -45,11 +51,13 @@ export async function submitReport(principal: Principal, body: ReportSubmission)
     summary: null,
     outbox: OUTBOX_PENDING,
     outbox_due_at: outboxDueAt(at),
+    ...(repeatable ? { request_fingerprint: repeatable.fingerprint } : {}),
   };
-  await insertReport(
+  const stored = await insertReport(
     report,
     auditEntry({ report_id: report.report_id, at: createdAt, actor: submitterLabel(attribution), action: 'submit', from: null, to: 'received' }),
   );
+  if (!stored) return filedBefore(report.report_id, repeatable);
   try {
     if ((await enqueueForAnalysis([report.report_id], ENQUEUE_TIMEOUT_MS)).length === 1) await clearOutbox(report.report_id);
   } catch (error) {
@@ -57,4 +65,12 @@ export async function submitReport(principal: Principal, body: ReportSubmission)
     logger.warn('report left to the outbox sweeper', { reportId: report.report_id, error: (error as Error).name });
   }
   return { id: report.report_id, status: 'received', created_at: createdAt };
+}
+
+/** The answer for a report already stored under this id: only a repeat of a keyed request can meet one. */
+async function filedBefore(reportId: string, repeatable: RepeatableRequest | null): Promise<SubmittedReport> {
+  const earlier = await getReport(reportId);
+  if (!repeatable || !earlier) throw new Error(`Report ${reportId} could not be stored: the id is taken`);
+  if (earlier.request_fingerprint !== repeatable.fingerprint) throw new IdempotencyKeyReusedError();
+  return { id: earlier.report_id, status: 'received', created_at: earlier.created_at };
 }

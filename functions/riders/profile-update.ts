@@ -1,5 +1,6 @@
+import { hasControlCharacters } from '../../core/control-characters.ts';
 import { editableProfileFields, MAX_NAME_CHARACTERS, readOnlyProfileFields, type EditableProfileField, type ProfileChanges } from './profiles.ts';
-import { isPlatformImageUrl } from '../images/storage.ts';
+import { bucketImageStore, isStoredImageOf, type ImageStore } from '../images/storage.ts';
 
 /**
  * The rules of a profile update (spec 4.6, PATCH /user/). Every field is optional and only the
@@ -17,7 +18,6 @@ export type ProfileUpdateParse = { ok: true; changes: ProfileChanges; fields: Ed
 const characters = (text: string): number => Array.from(text).length;
 const NUMBER = '[-+]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)';
 const COORDS_PATTERN = new RegExp(`^(${NUMBER}),(${NUMBER})$`);
-const CONTROL_CHARACTERS = /\p{Cc}/u;
 
 /** `longitude,latitude` in range; returned as sent, without spaces around the comma. */
 export function parseCoords(value: string): { coords: string } | { error: string } {
@@ -32,21 +32,21 @@ export function parseCoords(value: string): { coords: string } | { error: string
   return { coords: compact };
 }
 
-function checkField(field: EditableProfileField, value: unknown): { value: string | null } | { error: string } {
+function checkField(field: EditableProfileField, value: unknown, isOwnImage: (url: string) => boolean): { value: string | null } | { error: string } {
   if (value === null) return field === 'name' ? { error: 'This field may not be null.' } : { value: null };
   if (typeof value !== 'string') return { error: field === 'name' ? 'Must be a string.' : 'Must be a string or null.' };
   switch (field) {
     case 'name': {
       const name = value.trim().replace(/\s+/gu, ' ');
       if (!name) return { error: 'May not be blank.' };
-      if (CONTROL_CHARACTERS.test(name)) return { error: 'May not contain control characters.' };
+      if (hasControlCharacters(name)) return { error: 'May not contain control characters.' };
       if (characters(name) > MAX_NAME_CHARACTERS) return { error: `Must be at most ${MAX_NAME_CHARACTERS} characters.` };
       return { value: name };
     }
     case 'home_address':
     case 'work_address': {
       const address = value.trim();
-      if (CONTROL_CHARACTERS.test(address.replace(/[\n\t]/g, ''))) return { error: 'May not contain control characters.' };
+      if (hasControlCharacters(address, '\n\t')) return { error: 'May not contain control characters.' };
       if (characters(address) > MAX_ADDRESS_CHARACTERS) return { error: `Must be at most ${MAX_ADDRESS_CHARACTERS} characters.` };
       return { value: address || null };
     }
@@ -56,14 +56,24 @@ function checkField(field: EditableProfileField, value: unknown): { value: strin
       return 'error' in parsed ? parsed : { value: parsed.coords };
     }
     case 'image_url':
-      return isPlatformImageUrl(value) ? { value } : { error: 'Must be null or the URL of a photo uploaded with POST /user/upload-photo/.' };
+      return isOwnImage(value) ? { value } : { error: 'Must be null or the URL of a photo uploaded with POST /user/upload-photo/.' };
   }
 }
 
-/** Checks an update body (a JSON object) field by field. */
-export function parseProfileUpdate(body: Record<string, unknown>): ProfileUpdateParse {
-  const messages: FieldMessages = {};
-  const changes: Record<string, string | null> = {};
+/**
+ * Checks an update body (a JSON object) from `riderId` field by field. `image_url` must name an
+ * image that rider uploaded and that is still stored (not another rider's, not one never written).
+ */
+export async function checkProfileUpdate(riderId: string, body: Record<string, unknown>, store: ImageStore = bucketImageStore): Promise<ProfileUpdateParse> {
+  const imageUrl = Object.hasOwn(body, 'image_url') ? body.image_url : undefined;
+  const ownImage = typeof imageUrl === 'string' && (await isStoredImageOf(imageUrl, riderId, store));
+  return parseProfileUpdate(body, (url) => ownImage && url === imageUrl);
+}
+
+function parseProfileUpdate(body: Record<string, unknown>, isOwnImage: (url: string) => boolean): ProfileUpdateParse {
+  // Keyed by the names the client sent: no prototype, so `__proto__` is a field name like any other.
+  const messages: FieldMessages = Object.create(null);
+  const changes: Record<string, string | null> = Object.create(null);
   const fields: EditableProfileField[] = [];
   for (const [field, value] of Object.entries(body)) {
     if ((readOnlyProfileFields as readonly string[]).includes(field)) {
@@ -74,7 +84,7 @@ export function parseProfileUpdate(body: Record<string, unknown>): ProfileUpdate
       messages[field] = [`Unknown field. The fields that can be changed are ${editableProfileFields.join(', ')}.`];
       continue;
     }
-    const checked = checkField(field as EditableProfileField, value);
+    const checked = checkField(field as EditableProfileField, value, isOwnImage);
     if ('error' in checked) messages[field] = [checked.error];
     else {
       changes[field] = checked.value;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { endpoint } from '../http/endpoint.ts';
 import { FieldValidationError } from '../platform/errors.ts';
 import { riderOf } from './principal.ts';
-import { parseProfileUpdate } from './profile-update.ts';
+import { checkProfileUpdate } from './profile-update.ts';
 import { getRider, profileView, RiderNotFoundError, updateRider } from './profiles.ts';
 
 /**
@@ -10,7 +10,10 @@ import { getRider, profileView, RiderNotFoundError, updateRider } from './profil
  * PATCH {app_base_url}/user/: a partial update, only the fields sent (profile-update.ts has the rules).
  * A rider without a profile is a `RiderNotFoundError` (404), from here or from `updateRider`.
  */
-export const handler = endpoint({ id: 'user-profile', body: z.record(z.string(), z.unknown()).optional() }, async ({ principal, body }) => {
+/** The body as parsed (a JSON object, json-body.ts), every name kept: profile-update.ts names each field it refuses. */
+const updateBody = z.custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value));
+
+export const handler = endpoint({ id: 'user-profile', body: updateBody.optional() }, async ({ principal, body }) => {
   const rider = riderOf(principal);
   // GET carries no body (endpoint() parses none); PATCH always has one.
   if (body === undefined) {
@@ -18,7 +21,7 @@ export const handler = endpoint({ id: 'user-profile', body: z.record(z.string(),
     if (!profile) throw new RiderNotFoundError();
     return { body: profileView(profile) };
   }
-  const parsed = parseProfileUpdate(body);
+  const parsed = await checkProfileUpdate(rider.sub, body);
   if (!parsed.ok) throw new FieldValidationError(parsed.messages);
   await updateRider(rider.sub, parsed.changes);
   return { body: { status: 'success', updated_fields: parsed.fields } };

@@ -8,6 +8,7 @@ import { dynamo } from '../platform/aws.ts';
 import { batchGetItems } from '../platform/batch-get.ts';
 import { now } from '../platform/clock.ts';
 import { DomainError } from '../platform/errors.ts';
+import { IdempotencyKeyReusedError, repeatableId, type RepeatableRequest } from '../platform/idempotency.ts';
 import { tableName } from '../platform/resources.ts';
 import { captureWeather, weatherProvider } from '../weather/provider.ts';
 import type { WeatherProvider } from '../weather/report.ts';
@@ -57,6 +58,8 @@ export interface RideItem extends RideFields {
   /** The covered city the ride started in (core/cities), or null outside them. */
   city: string | null;
   created_at: string;
+  /** Recorded with an Idempotency-Key: SHA-256 of the request body, to tell a repeat from a reused key. */
+  request_fingerprint?: string;
 }
 
 /** The ride as the API shows it: exactly spec 2.2's fields. */
@@ -80,8 +83,10 @@ export class RideEventNotFoundError extends DomainError {
 }
 
 /** Ride ids: random integers up to 2^53 - 1, exact in JSON everywhere. */
-function newRideId(): number {
-  return Number(randomBytes(8).readBigUInt64BE() & (2n ** 53n - 1n)) || 1;
+/** A ride id: 53 bits (a JSON number's integers), random, or derived from a repeatable request. */
+function newRideId(repeatable: RepeatableRequest | null): number {
+  const bits = repeatable ? repeatableId(repeatable, 'ride') : randomBytes(8);
+  return Number(bits.readBigUInt64BE() & (2n ** 53n - 1n)) || 1;
 }
 
 const startedKey = (dateStarted: string, rideId: number) => `${dateStarted}#${String(rideId).padStart(16, '0')}`;
@@ -115,13 +120,23 @@ export function rideView(item: RideItem, event: EventView | null): RideRecord {
  * tied to an event counts as one visit of it (`visits_total`), written in the same transaction as
  * the ride, so there is never a ride without its visit or a visit without its ride.
  */
-export async function createRide(idpUserId: string, ride: NewRide, provider: WeatherProvider = weatherProvider()): Promise<RideRecord> {
+export interface NewRideOptions {
+  provider?: WeatherProvider;
+  /**
+   * Sent with an Idempotency-Key: the ride's id is derived from the rider and the key, so a send
+   * that runs again after the first stored the ride (and died before its answer was recorded)
+   * answers that ride instead of storing a second; the same key with another body is refused.
+   */
+  repeatable?: RepeatableRequest | null;
+}
+
+export async function createRide(idpUserId: string, ride: NewRide, { provider = weatherProvider(), repeatable = null }: NewRideOptions = {}): Promise<RideRecord> {
   const event = ride.event_id === null ? null : await eventById(ride.event_id);
   if (ride.event_id !== null && !event) throw new RideEventNotFoundError(ride.event_id);
   const [longitude, latitude] = ride.start;
   const weather = await captureWeather({ latitude, longitude }, provider);
   for (;;) {
-    const rideId = newRideId();
+    const rideId = newRideId(repeatable);
     const item: RideItem = {
       idp_user_id: idpUserId,
       ride_id: rideId,
@@ -144,6 +159,7 @@ export async function createRide(idpUserId: string, ride: NewRide, provider: Wea
       welcome_message: event ? `Welcome to ${event.name} ${event.emoji}`.trim() : null,
       city: cityForCoordinate(ride.start)?.id ?? null,
       created_at: now().toISOString(),
+      ...(repeatable ? { request_fingerprint: repeatable.fingerprint } : {}),
     };
     const put = { TableName: tableName('rides'), Item: item, ConditionExpression: 'attribute_not_exists(ride_id)' };
     try {
@@ -155,16 +171,27 @@ export async function createRide(idpUserId: string, ride: NewRide, provider: Wea
       // The event as read before this ride, with the visit the ride just added.
       return rideView(item, { ...event, visits_total: event.visits_total + 1 });
     } catch (error) {
+      const idTaken =
+        (error as Error).name === 'ConditionalCheckFailedException' ||
+        (error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed');
+      if (idTaken && repeatable) return recordedBefore(idpUserId, rideId, repeatable);
       // A rider already has a ride with this random id (one chance in 2^53 per ride): draw again.
-      if ((error as Error).name === 'ConditionalCheckFailedException') continue;
-      if (error instanceof TransactionCanceledException) {
-        const [rideReason, eventReason] = error.CancellationReasons ?? [];
-        if (rideReason?.Code === 'ConditionalCheckFailed') continue;
-        if (eventReason?.Code === 'ConditionalCheckFailed') throw new RideEventNotFoundError(event!.id);
+      if (idTaken) continue;
+      if (error instanceof TransactionCanceledException && error.CancellationReasons?.[1]?.Code === 'ConditionalCheckFailed') {
+        throw new RideEventNotFoundError(event!.id);
       }
       throw error;
     }
   }
+}
+
+/** The ride a repeat of a keyed request finds stored under its id. */
+async function recordedBefore(idpUserId: string, rideId: number, repeatable: RepeatableRequest): Promise<RideRecord> {
+  const { Item } = await dynamo().send(new GetCommand({ TableName: tableName('rides'), Key: { idp_user_id: idpUserId, ride_id: rideId }, ConsistentRead: true }));
+  const earlier = Item as RideItem | undefined;
+  if (!earlier) throw new Error(`Ride ${rideId} could not be stored: the id is taken`);
+  if (earlier.request_fingerprint !== repeatable.fingerprint) throw new IdempotencyKeyReusedError();
+  return rideView(earlier, earlier.event_id === null ? null : await eventById(earlier.event_id));
 }
 
 /** One of the rider's own rides, with its event in full; null when the rider has no ride with this id. */

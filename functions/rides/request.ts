@@ -2,7 +2,7 @@ import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import { cityForCoordinate } from '../../core/cities/index.ts';
 import type { LonLat } from '../../core/geo.ts';
-import { decodeRoute } from '../events/geometry.ts';
+import { decodeRoute, isEncodedPolyline } from '../events/geometry.ts';
 import { nowMs } from '../platform/clock.ts';
 
 /**
@@ -30,6 +30,7 @@ const optionalText = (max: number) =>
 
 /** `[longitude, latitude]` points of an encoded polyline (precision 5, as events' routes), or null when it is not one. */
 export function decodePolyline(encoded: string): LonLat[] | null {
+  if (!isEncodedPolyline(encoded)) return null;
   try {
     const points = decodeRoute(encoded);
     const valid = points.every(([longitude, latitude]) => Number.isFinite(longitude) && Number.isFinite(latitude) && Math.abs(longitude) <= 180 && Math.abs(latitude) <= 90);

@@ -7,8 +7,8 @@ import { newRideBody } from './request.ts';
 
 /**
  * GET {app_base_url}/user/routes/?page=&limit=: the rider's history, newest first (spec 4.6).
- * POST {app_base_url}/user/routes/: records a ride, with the weather at its start captured now.
- * docs/riders.md has both shapes.
+ * POST {app_base_url}/user/routes/: records a ride, with the weather at its start captured now;
+ * with an `Idempotency-Key` a retry gets the first answer. docs/riders.md has both shapes.
  */
 
 export const DEFAULT_PAGE_SIZE = 10;
@@ -28,11 +28,11 @@ const query = z.object({
   limit: wholeNumber('limit', MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
 });
 
-export const handler = endpoint({ id: 'user-rides', body: newRideBody.optional(), query }, async ({ principal, body, query: { page, limit } }) => {
+export const handler = endpoint({ id: 'user-rides', body: newRideBody.optional(), query, idempotent: true }, async ({ principal, body, query: { page, limit }, repeatable }) => {
   const rider = riderOf(principal);
   if (!(await getRider(rider.sub))) throw new RiderNotFoundError();
   // GET carries no body (endpoint() parses none); POST always has one.
   if (body === undefined) return { body: await listRides(rider.sub, page, limit) };
   // An event id that names no event is refused by createRide (RideEventNotFoundError, a 400).
-  return { status: 201, body: await createRide(rider.sub, body) };
+  return { status: 201, body: await createRide(rider.sub, body, { repeatable }) };
 });

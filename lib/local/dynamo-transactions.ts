@@ -97,6 +97,14 @@ class ReadWriteLock {
 
 const TARGET_PREFIX = 'DynamoDB_20120810.';
 
+function requestBody(body: Buffer): { TransactItems?: unknown } {
+  try {
+    return JSON.parse(body.toString('utf8') || '{}') as { TransactItems?: unknown };
+  } catch {
+    throw new DynamoFault('SerializationException', 'The request body is not JSON');
+  }
+}
+
 export interface TransactionProxy {
   readonly listener: (request: IncomingMessage, response: ServerResponse) => void;
   close(): void;
@@ -301,7 +309,9 @@ export function transactionProxy(upstream: { host: string; port: number }): Tran
         void forward(request, response, body);
         return;
       }
-      transactWrite(request.headers, JSON.parse(body.toString('utf8') || '{}') as { TransactItems?: unknown })
+      // In a promise, so a body that is not JSON is DynamoDB's 400 and not an exception in this event handler.
+      Promise.resolve()
+        .then(() => transactWrite(request.headers, requestBody(body)))
         .then((result) => reply(response, 200, result))
         .catch((error: unknown) => {
           const fault = error instanceof DynamoFault ? error : new DynamoFault('InternalServerError', (error as Error).message, 500);

@@ -56,28 +56,50 @@ function normalisePath(path: string): string {
   return trimmed === '' ? '/' : trimmed;
 }
 
-function matchTemplate(template: string, path: string): Record<string, string> | null {
+function matchTemplate(template: string, segments: readonly string[]): Record<string, string> | null {
   const want = template.split('/').filter(Boolean);
-  const have = path.split('/').filter(Boolean);
-  if (want.length !== have.length) return null;
-  const parameters: Record<string, string> = {};
+  if (want.length !== segments.length) return null;
+  const parameters: Record<string, string> = Object.create(null);
   for (let index = 0; index < want.length; index++) {
     const segment = want[index]!;
-    const actual = decodeURIComponent(have[index]!);
+    const actual = segments[index]!;
     if (segment.startsWith('{') && segment.endsWith('}')) parameters[segment.slice(1, -1)] = actual;
     else if (segment !== actual) return null;
   }
   return parameters;
 }
 
+/** A path segment that is not valid percent-encoded UTF-8 (`%ZZ`, `%E0%A4%A`): API Gateway refuses the request. */
+export class MalformedPathError extends Error {
+  constructor() {
+    super('Malformed request path: invalid percent-encoding');
+  }
+}
+
+/** The path's segments, each percent-decoded. */
+function decodedSegments(path: string): string[] {
+  return path
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        throw new MalformedPathError();
+      }
+    });
+}
+
 const literalCount = (template: string) => template.split('/').filter((segment) => segment && !segment.startsWith('{')).length;
 
+/** The endpoint (or fallback proxy) a path reaches; throws `MalformedPathError` for a path that does not decode. */
 export function matchRoute(api: ApiName, rawPath: string): RouteMatch {
   const path = normalisePath(rawPath);
+  const segments = decodedSegments(path);
   let best: RouteMatch | null = null;
   for (const definition of endpoints.filter((candidate) => candidate.api === api)) {
     for (const template of definition.paths) {
-      const parameters = matchTemplate(template, path);
+      const parameters = matchTemplate(template, segments);
       if (!parameters) continue;
       if (!best || literalCount(template) > literalCount(best.resource)) {
         best = { resource: template, pathParameters: Object.keys(parameters).length ? parameters : null, definition };
@@ -88,7 +110,7 @@ export function matchRoute(api: ApiName, rawPath: string): RouteMatch {
   const family = api === 'base' ? versionedFamilies.find((prefix) => path.startsWith(`${prefix}/`)) : undefined;
   const resource = family ? `${family}/{proxy+}` : '/{proxy+}';
   const proxy = family ? path.slice(family.length + 1) : path.slice(1);
-  return { resource, pathParameters: { proxy }, definition: null };
+  return { resource, pathParameters: Object.assign(Object.create(null) as Record<string, string>, { proxy }), definition: null };
 }
 
 function isBinary(contentType: string | undefined): boolean {
@@ -97,26 +119,45 @@ function isBinary(contentType: string | undefined): boolean {
   return binaryMediaTypes.some((pattern) => (pattern.endsWith('/*') ? type.startsWith(pattern.slice(0, -1)) : type === pattern));
 }
 
-function headerMaps(request: IncomingMessage) {
-  const headers: Record<string, string> = {};
-  const multiValueHeaders: Record<string, string[]> = {};
-  for (let index = 0; index < request.rawHeaders.length; index += 2) {
-    const name = request.rawHeaders[index]!;
-    const value = request.rawHeaders[index + 1]!;
-    headers[name] = value;
-    (multiValueHeaders[name] ??= []).push(value);
+/**
+ * Request headers and query parameters as API Gateway passes them: the last value of each name,
+ * and every value in the multi-value maps. Names are the client's, so the maps have no prototype
+ * (`__proto__`, `constructor` are names like any other).
+ */
+function valueMaps(entries: Iterable<readonly [string, string]>): { single: Record<string, string>; multi: Record<string, string[]>; count: number } {
+  const single: Record<string, string> = Object.create(null);
+  const multi: Record<string, string[]> = Object.create(null);
+  let count = 0;
+  for (const [name, value] of entries) {
+    single[name] = value;
+    (multi[name] ??= []).push(value);
+    count++;
   }
-  return { headers, multiValueHeaders };
+  return { single, multi, count };
+}
+
+function* headerPairs(request: IncomingMessage): Generator<readonly [string, string]> {
+  for (let index = 0; index < request.rawHeaders.length; index += 2) yield [request.rawHeaders[index]!, request.rawHeaders[index + 1]!];
+}
+
+function headerMaps(request: IncomingMessage) {
+  const { single, multi } = valueMaps(headerPairs(request));
+  return { headers: single, multiValueHeaders: multi };
 }
 
 function queryMaps(url: URL) {
-  const single: Record<string, string> = {};
-  const multi: Record<string, string[]> = {};
-  for (const [name, value] of url.searchParams) {
-    single[name] = value;
-    (multi[name] ??= []).push(value);
+  const { single, multi, count } = valueMaps(url.searchParams);
+  return count ? { single, multi } : { single: null, multi: null };
+}
+
+/** The request target as a URL on this host; null when it is not one (API Gateway answers 400). */
+function requestUrl(target: string | undefined): URL | null {
+  try {
+    // Origin-form (`/path?query`) is read against this host, so `//x/y` stays a path.
+    return new URL(target?.startsWith('/') ? `http://localhost${target}` : (target ?? '/'), 'http://localhost');
+  } catch {
+    return null;
   }
-  return Object.keys(single).length ? { single, multi } : { single: null, multi: null };
 }
 
 export interface GatewayOptions {
@@ -130,6 +171,8 @@ export interface GatewayOptions {
 
 /** Seconds to move the clock for one request; only when the platform was started for tests. */
 export const TEST_CLOCK_HEADER = 'x-spoke-test-clock-offset';
+/** Offsets further than this (ten years) are ignored: the clock would leave the dates a Date can hold. */
+const MAX_TEST_CLOCK_OFFSET_SECONDS = 10 * 365 * 24 * 3600;
 
 export function createGateway({ api, load, onError, testClock = false }: GatewayOptions) {
   const handlers = new Map<string, Promise<unknown>>();
@@ -147,13 +190,14 @@ export function createGateway({ api, load, onError, testClock = false }: Gateway
     response: ServerResponse,
     requestId: string,
     type: GatewayResponseType,
-    values: { authorizerError?: string; message?: string } = {},
+    /** `status`: the one API Gateway chooses itself for a default response (413 for a body too long). */
+    values: { authorizerError?: string; message?: string; status?: number } = {},
   ) => {
     const definition = gatewayResponses[type];
     const body = definition.template
       .replace('$context.authorizer.error', values.authorizerError ?? '')
       .replace('$context.error.messageString', values.message ?? '');
-    send(response, requestId, definition.status, { 'Content-Type': 'application/json', ...gatewayResponseHeaders }, body);
+    send(response, requestId, values.status ?? definition.status, { 'Content-Type': 'application/json', ...gatewayResponseHeaders }, body);
   };
 
   const serve = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
@@ -164,13 +208,21 @@ export function createGateway({ api, load, onError, testClock = false }: Gateway
       for await (const chunk of request) {
         size += (chunk as Buffer).length;
         if (size > MAX_BODY_BYTES) {
-          gatewayResponse(response, requestId, 'DEFAULT_4XX', { message: 'Request too long' });
+          gatewayResponse(response, requestId, 'DEFAULT_4XX', { message: 'Request too long', status: 413 });
           return;
         }
         chunks.push(chunk as Buffer);
       }
-      const url = new URL(request.url ?? '/', 'http://localhost');
+      const url = requestUrl(request.url);
+      if (!url) return gatewayResponse(response, requestId, 'DEFAULT_4XX', { message: 'Malformed request target' });
       const method = (request.method ?? 'GET').toUpperCase();
+      let route: RouteMatch;
+      try {
+        route = matchRoute(api, url.pathname);
+      } catch (error) {
+        if (!(error instanceof MalformedPathError)) throw error;
+        return gatewayResponse(response, requestId, 'DEFAULT_4XX', { message: error.message });
+      }
 
       if (method === 'OPTIONS') {
         send(response, requestId, 204, {
@@ -182,7 +234,6 @@ export function createGateway({ api, load, onError, testClock = false }: Gateway
         return;
       }
 
-      const route = matchRoute(api, url.pathname);
       const { headers, multiValueHeaders } = headerMaps(request);
       const query = queryMaps(url);
       const raw = Buffer.concat(chunks);
@@ -291,6 +342,6 @@ export function createGateway({ api, load, onError, testClock = false }: Gateway
 
   return (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const offset = testClock ? Number(request.headers[TEST_CLOCK_HEADER]) : NaN;
-    return Number.isFinite(offset) ? withClockOffset(offset * 1000, () => serve(request, response)) : serve(request, response);
+    return Number.isFinite(offset) && Math.abs(offset) <= MAX_TEST_CLOCK_OFFSET_SECONDS ? withClockOffset(offset * 1000, () => serve(request, response)) : serve(request, response);
   };
 }

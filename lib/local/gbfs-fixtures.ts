@@ -145,13 +145,14 @@ export class FeedFixtureServer {
   }
 
   private async serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const path = new URL(request.url ?? '/', 'http://fixtures').pathname;
-    this.requests.set(path, (this.requests.get(path) ?? 0) + 1);
     const send = (status: number, body: string | Uint8Array) => {
       response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
       response.end(body);
     };
+    // Everything inside: this runs detached from the server, so a throw here would end the process.
     try {
+      const path = new URL(request.url ?? '/', 'http://fixtures').pathname;
+      this.requests.set(path, (this.requests.get(path) ?? 0) + 1);
       const override = this.overrides.get(path);
       if (override) return send(override.status ?? 200, override.body);
       const body = await this.resolve(path);
@@ -164,13 +165,15 @@ export class FeedFixtureServer {
 
   private async resolve(path: string): Promise<string | Uint8Array | null> {
     const [, set, ...rest] = path.split('/');
-    const fixture = set ? this.sets[set] : undefined;
+    // Names from the request path: only the sets' and feeds' own names count (not `constructor`).
+    const fixture = set && Object.hasOwn(this.sets, set) ? this.sets[set] : undefined;
     if (!fixture) return null;
     if (fixture.kind === 'tfl-bikepoint') return rest.join('/') === 'BikePoint' ? this.recorded(fixture.file) : null;
     if (rest.length === 1 && rest[0] === 'gbfs.json') return this.discovery(set!, fixture);
     const language = fixture.language ?? 'en';
     const feed = rest.length === 2 && rest[0] === language ? rest[1] : rest.length === 1 ? rest[0] : undefined;
-    const file = feed?.endsWith('.json') ? fixture.feeds[feed.slice(0, -'.json'.length)] : undefined;
+    const name = feed?.endsWith('.json') ? feed.slice(0, -'.json'.length) : undefined;
+    const file = name !== undefined && Object.hasOwn(fixture.feeds, name) ? fixture.feeds[name] : undefined;
     return file ? this.recorded(file) : null;
   }
 

@@ -93,6 +93,16 @@ async function readBody(request: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** A JSON object body, or null when the body is not one (the admin API answers 400). */
+async function readJsonObject(request: IncomingMessage): Promise<Record<string, unknown> | null> {
+  try {
+    const parsed: unknown = JSON.parse(await readBody(request));
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
 function send(response: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
   response.writeHead(status, { 'Cache-Control': 'no-store', ...headers });
   response.end(body);
@@ -389,8 +399,8 @@ export class LocalIdentityProvider {
 
   private async adminGroupMembership(request: IncomingMessage, response: ServerResponse): Promise<void> {
     if (!this.adminAuthorized(request, response)) return;
-    const body = JSON.parse(await readBody(request)) as { email?: unknown; group?: unknown; member?: unknown };
-    if (typeof body.email !== 'string' || typeof body.group !== 'string' || !GROUP_PATTERN.test(body.group) || typeof body.member !== 'boolean') {
+    const body = await readJsonObject(request);
+    if (!body || typeof body.email !== 'string' || typeof body.group !== 'string' || !GROUP_PATTERN.test(body.group) || typeof body.member !== 'boolean') {
       return sendJson(response, 400, { error: 'email, group and member (true or false) are required' });
     }
     const user = await this.setGroupMembership(body.email, body.group, body.member);
@@ -400,8 +410,8 @@ export class LocalIdentityProvider {
 
   private async adminCreateUser(request: IncomingMessage, response: ServerResponse): Promise<void> {
     if (!this.adminAuthorized(request, response)) return;
-    const body = JSON.parse(await readBody(request)) as { email?: unknown; name?: unknown; password?: unknown };
-    if (typeof body.email !== 'string' || typeof body.name !== 'string' || typeof body.password !== 'string' || body.password.length < 8) {
+    const body = await readJsonObject(request);
+    if (!body || typeof body.email !== 'string' || typeof body.name !== 'string' || typeof body.password !== 'string' || body.password.length < 8) {
       return sendJson(response, 400, { error: 'email, name and a password of at least 8 characters are required' });
     }
     sendJson(response, 201, await this.saveUser({ email: body.email, name: body.name, password: body.password }));

@@ -77,7 +77,9 @@ export function sqsRequestListener(queues: Queues, baseUrl: () => string) {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const target = String(request.headers['x-amz-target'] ?? '');
-      const operation = operations[target.replace(/^AmazonSQS\./, '')];
+      const name = target.replace(/^AmazonSQS\./, '');
+      // The header names the operation: only the table's own entries, never `constructor` or `toString`.
+      const operation = Object.hasOwn(operations, name) ? operations[name] : undefined;
       let result: unknown;
       try {
         const input = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { Context, SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { projectRoot } from '../../core/paths.ts';
@@ -18,6 +19,7 @@ import { queueUrl, queues, tableName } from '../../functions/platform/resources.
 import { handler as analysisHandler } from '../../functions/reports/analysis-handler.ts';
 import { analysisMessage, OUTBOX_GRACE_SECONDS, type SweepResult } from '../../functions/reports/outbox.ts';
 import type { ReportSubmission } from '../../functions/reports/request.ts';
+import { handler as submitHandler } from '../../functions/reports/submit-handler.ts';
 import { submitReport } from '../../functions/reports/submit.ts';
 import { auditEntry, auditTrail, getReport, insertReport, reportsDueInOutbox, type ReportItem } from '../../functions/reports/store.ts';
 import { prepareLocalGraphs } from '../../lib/local/graphs.ts';
@@ -26,12 +28,14 @@ import { LOCAL_CREDENTIALS } from '../../lib/local/provision.ts';
 import { invoke } from '../../lib/local/invocations.ts';
 import { lambdaContext } from '../../lib/local/queue.ts';
 import { localQueueName } from '../../lib/local/workers.ts';
+import { submissionEvent, type Submission } from '../support/submission-event.ts';
 
 /**
  * The reports pipeline on an in-process local platform whose queue retries within a second:
  * redelivery and idempotency, a poison message reaching the dead-letter queue, a city without a
- * graph, a crash of the submitting function between its write and its enqueue, and a restart of
- * the platform with reports still waiting.
+ * graph, a crash of the submitting function between its write and its enqueue (with and without an
+ * Idempotency-Key), recording a keyed answer failing after the write, and a restart of the
+ * platform with reports still waiting.
  */
 
 process.env.SPOKE_GRAPH_DIR ??= join(projectRoot, '.local-data', 'graphs');
@@ -68,6 +72,43 @@ const analysed = (id: string) => until(async () => {
 });
 
 const analyseEntries = async (id: string) => (await auditTrail(id)).filter((entry) => entry.action === 'analyse');
+
+/** Every stored report whose description is `marker`. */
+async function reportsDescribed(marker: string): Promise<Record<string, unknown>[]> {
+  const found: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo().send(
+      new ScanCommand({ TableName: tableName('reports'), FilterExpression: 'description = :marker', ExpressionAttributeValues: { ':marker': marker }, ExclusiveStartKey: start }),
+    );
+    found.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return found;
+}
+
+const authorizer = Object.fromEntries(Object.entries(toAuthorizerContext(principal)).map(([name, value]) => [name, String(value)]));
+
+/** POST /reports/ through the submission function in this process, as the gateway would call it. */
+async function submitHere(submission: Submission): Promise<{ status: number; headers: Record<string, unknown>; body: any }> {
+  const context = lambdaContext('reports-submit', 29) as Context;
+  const result = await invoke(context, () => submitHandler(submissionEvent(submission, randomUUID()), context));
+  return { status: result.statusCode, headers: result.headers ?? {}, body: JSON.parse(result.body) };
+}
+
+/**
+ * Runs `work` with the wall clock `seconds` ahead. Powertools idempotency reads the wall clock
+ * (not functions/platform/clock.ts) for the deadline of an answer in progress, so only the Date
+ * is moved; timers keep running.
+ */
+async function withWallClockAhead<T>(seconds: number, work: () => Promise<T>): Promise<T> {
+  vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + seconds * 1000 });
+  try {
+    return await work();
+  } finally {
+    vi.useRealTimers();
+  }
+}
 
 /** What the platform's functions log, through the one logger they share with this process. */
 function captureLogs(): { lines: () => Record<string, unknown>[]; stop: () => void } {
@@ -200,18 +241,19 @@ describe('the reports pipeline', () => {
       await new Promise((resolve) => blackHole.close(resolve));
     });
 
-    it('strands nothing: the sweeper enqueues the report after the grace period and it is analysed', async () => {
-      const marker = `crash-${randomUUID()}`;
+    /**
+     * Runs the submission function in a child process whose queue never answers, waits until the
+     * report it files (described `marker`) is stored, and kills it there: after its write, before
+     * its enqueue, and before an answer under an Idempotency-Key is recorded.
+     */
+    async function submitThenKill(submission: Submission, marker: string): Promise<ReportItem> {
       const address = blackHole.address() as { port: number };
       const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/report-submitter.ts'], {
         cwd: projectRoot,
         env: {
           ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'AWS_LAMBDA_MAX_CONCURRENCY')),
           [queues.reportAnalysis.envVar]: `http://127.0.0.1:${address.port}/000000000000/spoke-report-analysis`,
-          SUBMISSION: JSON.stringify({
-            body: { issue_type: 'road_closed', issue_subtype: 'temporary_closure', location: GOWER_STREET, description: marker },
-            authorizer: Object.fromEntries(Object.entries(toAuthorizerContext(principal)).map(([name, value]) => [name, String(value)])),
-          }),
+          SUBMISSION: JSON.stringify(submission),
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -229,6 +271,13 @@ describe('the reports pipeline', () => {
       child.kill('SIGKILL');
       expect(await exited, `the submitter was still running when killed; it wrote: ${output}`).toBe('SIGKILL');
       expect(output).not.toMatch(/statusCode/);
+      return stored;
+    }
+
+    it('strands nothing: the sweeper enqueues the report after the grace period and it is analysed', async () => {
+      const marker = `crash-${randomUUID()}`;
+      const body = { issue_type: 'road_closed', issue_subtype: 'temporary_closure', location: GOWER_STREET, description: marker };
+      const stored = await submitThenKill({ body, authorizer }, marker);
 
       // Nothing was enqueued, and nothing moves it yet.
       const queue = platform.queues.get(localQueueName('reportAnalysis'))!;
@@ -244,6 +293,40 @@ describe('the reports pipeline', () => {
       expect(report.outbox).toBeUndefined();
       expect(report.outbox_due_at).toBeUndefined();
       expect((await auditTrail(stored.report_id)).map((entry) => entry.action)).toEqual(['submit', 'analyse']);
+    });
+
+    it('with an Idempotency-Key: a retry answers 409 while the dead request is in progress, then the stored report, and it stays one report', async () => {
+      const marker = `crash-keyed-${randomUUID()}`;
+      const submission: Submission = {
+        body: { issue_type: 'road_closed', issue_subtype: 'temporary_closure', location: GOWER_STREET, description: marker },
+        authorizer,
+        headers: { 'Idempotency-Key': randomUUID() },
+      };
+      const stored = await submitThenKill(submission, marker);
+
+      // Until the dead invocation's deadline its answer is "in progress".
+      const busy = await submitHere(submission);
+      expect(busy.status).toBe(409);
+      expect(busy.body.code).toBe('IDEMPOTENCY_KEY_IN_USE');
+
+      // Past it, the retry runs again, finds the report the dead run stored, and answers it.
+      await withWallClockAhead(60, async () => {
+        const answered = await submitHere(submission);
+        expect(answered.status).toBe(200);
+        expect(answered.body).toEqual({ id: stored.report_id, status: 'received', created_at: stored.created_at });
+        expect(answered.headers['Idempotent-Replayed']).toBeUndefined();
+        const replayed = await submitHere(submission);
+        expect(replayed).toMatchObject({ status: 200, body: answered.body, headers: { 'Idempotent-Replayed': 'true' } });
+        // The same key with another body is refused, from the record and not by filing.
+        const reused = await submitHere({ ...submission, body: { ...(submission.body as object), road_name: 'Gower Street' } });
+        expect(reused.status).toBe(422);
+      });
+      expect(await reportsDescribed(marker)).toHaveLength(1);
+      expect((await auditTrail(stored.report_id)).map((entry) => entry.action)).toEqual(['submit']);
+
+      // Nothing lost: the sweeper hands it to the analysis as it does any stranded report.
+      await withClockOffset((OUTBOX_GRACE_SECONDS + 1) * 1000, () => platform.scheduler.runNow('report-outbox'));
+      await analysed(stored.report_id);
     });
 
     it('a marker that outlived its enqueue (a crash after sending) is only cleared', async () => {
@@ -262,6 +345,36 @@ describe('the reports pipeline', () => {
       expect(after.updated_at).toBe(before.updated_at);
       expect(await analyseEntries(id)).toHaveLength(1);
     });
+  });
+
+  it('with an Idempotency-Key: when recording the answer fails after the report is stored, the caller still gets it, and a retry never files a second', async () => {
+    const marker = `unrecorded-${randomUUID()}`;
+    const submission: Submission = {
+      body: { issue_type: 'road_unsafe', issue_subtype: 'poor_bike_lane', location: GOWER_STREET, description: marker },
+      authorizer,
+      headers: { 'Idempotency-Key': randomUUID() },
+    };
+    // DynamoDB refuses the write that marks the answer complete (and only that one).
+    const completion = vi
+      .spyOn(DynamoDBPersistenceLayer.prototype as unknown as { _updateRecord: () => Promise<void> }, '_updateRecord')
+      .mockRejectedValueOnce(new Error('DynamoDB refused the write'));
+    let first;
+    try {
+      first = await submitHere(submission);
+      expect(completion).toHaveBeenCalledTimes(1);
+    } finally {
+      completion.mockRestore();
+    }
+    expect(first.status).toBe(200);
+    expect((await getReport(first.body.id))!.description).toBe(marker);
+
+    expect((await submitHere(submission)).status).toBe(409);
+    await withWallClockAhead(60, async () => {
+      const retried = await submitHere(submission);
+      expect(retried).toMatchObject({ status: 200, body: first.body });
+    });
+    expect(await reportsDescribed(marker)).toHaveLength(1);
+    await analysed(first.body.id);
   });
 
   it('queues again, on the next start, reports still waiting when the platform stopped (its queue lives in memory)', async () => {

@@ -25,12 +25,33 @@ describe('HTTP conventions over the local gateway', () => {
     [{ coordinates: londonPair, bearing: 360 }, /^bearing: must be in \[0, 360\)/],
     [{ coordinates: londonPair, departure_time: '2026-11-21T18:30+01:00' }, /^departure_time: must be YYYY-MM-DDTHH:mm/],
     [{ coordinates: londonPair, departure_time: '2026-13-40T18:30' }, /^departure_time: is not a valid date/],
+    [{ coordinates: londonPair, departure_time: '0000-01-01T00:00' }, /^departure_time: must be in the years 1970 to 2100$/],
+    [{ coordinates: londonPair, departure_time: '1969-12-31T23:59' }, /^departure_time: must be in the years 1970 to 2100$/],
+    [{ coordinates: londonPair, departure_time: '2101-01-01T00:00' }, /^departure_time: must be in the years 1970 to 2100$/],
     [{ coordinates: londonPair, supersafe: 'yes' }, /^supersafe: must be true or false/],
   ])('names the field and the problem for %j', async (body, message) => {
     const key = await newKey();
     const response = await call('/directions/v2/', { key, body });
     expect(response.status).toBe(400);
     expect(response.body.error).toMatch(message);
+  });
+
+  it('refuses a departure_time outside 1970 to 2100 on every endpoint that takes one (one shared rule)', async () => {
+    const key = await newKey({ name: 'departure years', plan: 'enterprise', limits: { perMinute: 100, perHour: 1_000, perDay: 10_000 } });
+    const requests: [string, Record<string, unknown>][] = [
+      ['/directions/v2/', { coordinates: londonPair }],
+      ['/multi-modal/v2/', { start: londonPair[0], end: londonPair[1] }],
+      ['/explain-supersafe/', { coordinates: londonPair }],
+    ];
+    for (const [path, body] of requests) {
+      for (const departure of ['0000-01-01T00:00', '9999-12-31T23:59']) {
+        const response = await call(path, { key, body: { ...body, departure_time: departure } });
+        expect(response.status, `${path} ${departure}`).toBe(400);
+        expect(response.body.error).toBe('departure_time: must be in the years 1970 to 2100');
+      }
+      const edge = await call(path, { key, body: { ...body, departure_time: '2100-12-31T23:59' } });
+      expect(edge.status, `${path} 2100`).toBe(200);
+    }
   });
 
   it('reads a regional language tag as its base language', async () => {

@@ -73,6 +73,7 @@ describe('an upload that fails half-way', () => {
         throw new Error('S3 is down');
       },
       remove: async () => undefined,
+      exists: async () => false,
     };
     const attached: string[] = [];
     await expect(uploadImage({ uploaderId: rider, kind: 'profile', bytes: await png() }, async (image) => attached.push(image.key), failing)).rejects.toBeInstanceOf(
@@ -94,7 +95,7 @@ describe('an upload that fails half-way', () => {
         throw failure;
       }),
     ).rejects.toBe(failure);
-    expect(storedKey).toMatch(/^images\/profile\/[0-9a-f]{32}\.png$/);
+    expect(storedKey).toMatch(/^images\/profile\/[0-9a-f]{32}\/[0-9a-f]{32}\.png$/);
     expect(await objectsUnder(storedKey)).toEqual([]);
     expect(await imageUploadsInWindow(rider)).toBe(0);
   });

@@ -27,6 +27,44 @@ function daysAhead(days: number): string {
   return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 }
 
+describe('the operator CLI prints what reporters wrote', () => {
+  it('with control characters escaped, including text stored before the platform refused them', async () => {
+    useLocalAws();
+    const id = randomUUID();
+    // Far in the future, so `list` shows it first; never queued, so analysis leaves it alone.
+    const at = '2099-01-01T00:00:00.000Z';
+    await insertReport(
+      {
+        report_id: id,
+        status: 'received',
+        created_at: at,
+        updated_at: at,
+        issue_type: 'other',
+        issue_subtype: 'odd\u001b]0;title\u0007',
+        location: RUSSELL_SQUARE,
+        description: 'Gate locked\r\n2026-11-24 INFO report accepted by reviewer',
+        road_name: 'Byng Place\u001b[31m',
+        city: 'london',
+        channel: 'api',
+        key_id: 'controlchars0001',
+        summary: 'Other problem\u009b2J',
+      },
+      auditEntry({ report_id: id, at, actor: 'api:controlchars0001', action: 'submit', from: null, to: 'received' }),
+    );
+    const shown = await admin('reports', 'show', id);
+    const listed = await admin('reports', 'list', '--status', 'received', '--limit', '1');
+    for (const output of [shown.stdout, listed.stdout]) {
+      // The CLI's own line breaks, and no other control character.
+      expect(output.replaceAll('\n', '')).not.toMatch(/\p{Cc}/u);
+      expect(output).toContain('odd\\u001b]0;title\\u0007');
+      expect(output).toContain('Other problem\\u009b2J');
+    }
+    expect(shown.stdout).toContain('road named by the reporter: Byng Place\\u001b[31m');
+    expect(shown.stdout).toContain('description: Gate locked\\r\\n2026-11-24 INFO report accepted by reviewer');
+    expect(listed.stdout).toContain(id);
+  });
+});
+
 describe('the lifecycle of a report', () => {
   it('received, analysed to in_review by the queue consumer, accepted with the CLI, resolved: routing follows each decision', async () => {
     const rider = bearer(await riderAccessToken(await newRider()));

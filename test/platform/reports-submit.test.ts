@@ -108,6 +108,11 @@ describe('POST /reports/', () => {
       ['a road_name of 201 characters', { ...valid, road_name: 'r'.repeat(201) }, /^road_name: must be at most 200 characters$/],
       ['an unrecognised subtype of 65 characters', { ...valid, issue_subtype: 's'.repeat(65) }, /^issue_subtype: is not a recognised subtype of road_closed and is longer than 64 characters$/],
       ['a subtype that is not a string', { ...valid, issue_subtype: ['barrier_gate'] }, /^issue_subtype: must be a string$/],
+      ['a road_name with a terminal escape sequence', { ...valid, road_name: 'Byng Place\u001b[31m' }, /^road_name: must not contain control characters$/],
+      ['a road_name with a line break', { ...valid, road_name: 'Byng\nPlace' }, /^road_name: must not contain control characters$/],
+      ['a road_name with a C1 control', { ...valid, road_name: 'Byng\u009b31m' }, /^road_name: must not contain control characters$/],
+      ['a description forging a log line', { ...valid, description: 'gate\r\n2026-11-24 INFO report accepted' }, /^description: must not contain control characters other than newline and tab$/],
+      ['a description with NUL', { ...valid, description: 'gate\u0000' }, /^description: must not contain control characters other than newline and tab$/],
     ];
 
     it.each(cases)('%s', async (_, body, message) => {
@@ -131,6 +136,12 @@ describe('POST /reports/', () => {
         'location[1]: latitude must be between -90 and 90',
         'road_name: must be at most 200 characters',
       ]);
+    });
+
+    it('keeps newlines and tabs in a description', async () => {
+      const response = await fileReport(keyed(await enterpriseKey()), { ...valid, description: 'Gate locked\n\tsince Monday' });
+      expect(response.status).toBe(200);
+      expect((await storedReport(response.body.id)).description).toBe('Gate locked\n\tsince Monday');
     });
 
     it('counts characters, not UTF-16 units: 2,000 emoji are a valid description', async () => {

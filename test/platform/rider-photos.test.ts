@@ -28,7 +28,7 @@ describe('profile photo upload', () => {
     expect(response.status).toBe(200);
     expect(Object.keys(response.body).sort()).toEqual(['date_registered', 'idp_user_id', 'image_url', 'name']);
     expect(response.body).toMatchObject({ idp_user_id: rider.sub, name: rider.name });
-    expect(response.body.image_url).toMatch(/\/images\/profile\/[0-9a-f]{32}\.jpg$/);
+    expect(response.body.image_url).toMatch(/\/images\/profile\/[0-9a-f]{32}\/[0-9a-f]{32}\.jpg$/);
 
     const { bytes, contentType } = await stored(response.body.image_url);
     expect(contentType).toBe('image/jpeg');
@@ -94,6 +94,23 @@ describe('profile photo upload', () => {
     expect((await app('/user/', rider, { method: 'PATCH', body: { image_url: first.body.image_url } })).status).toBe(200);
     expect((await app('/user/', rider, { method: 'PATCH', body: { image_url: null } })).status).toBe(200);
     expect((await app('/user/', rider)).body.image_url).toBeNull();
+  });
+
+  it("refuses as image_url another rider's photo, and a URL of the right shape that names no stored object", async () => {
+    const [owner, other] = await Promise.all([signedInRider(), signedInRider()]);
+    const uploaded: string = (await uploadPhoto(owner, await png())).body.image_url;
+    const refusal = { status: 400, body: { image_url: ['Must be null or the URL of a photo uploaded with POST /user/upload-photo/.'] } };
+    expect(await app('/user/', other, { method: 'PATCH', body: { image_url: uploaded } })).toMatchObject(refusal);
+    const neverStored = uploaded.replace(/\/[0-9a-f]{32}\.png$/, `/${'0'.repeat(32)}.png`);
+    expect(neverStored).not.toBe(uploaded);
+    expect(await app('/user/', owner, { method: 'PATCH', body: { image_url: neverStored } })).toMatchObject(refusal);
+    const underOtherKind = uploaded.replace('/images/profile/', '/images/event/');
+    expect(await app('/user/', owner, { method: 'PATCH', body: { image_url: underOtherKind } })).toMatchObject(refusal);
+    expect((await app('/user/', other)).body.image_url).toBeNull();
+    // The owner may point back at it.
+    expect((await app('/user/', owner, { method: 'PATCH', body: { image_url: null } })).status).toBe(200);
+    expect((await app('/user/', owner, { method: 'PATCH', body: { image_url: uploaded } })).status).toBe(200);
+    expect((await app('/user/', owner)).body.image_url).toBe(uploaded);
   });
 
   it('takes 100 uploads in 24 hours; the 101st answers 429 until the window closes', { timeout: 180_000 }, async () => {

@@ -7,6 +7,7 @@ import { encodeRoute } from '../../functions/events/geometry.ts';
 import type { EventItem } from '../../functions/events/model.ts';
 import { createEvent, eventById } from '../../functions/events/records.ts';
 import { dynamo } from '../../functions/platform/aws.ts';
+import { IdempotencyKeyReusedError } from '../../functions/platform/idempotency.ts';
 import { tableName } from '../../functions/platform/resources.ts';
 import { createRide } from '../../functions/rides/records.ts';
 import { newRideBody } from '../../functions/rides/request.ts';
@@ -128,7 +129,7 @@ describe('POST {app_base_url}/user/routes/', () => {
         throw new Error('no weather today');
       },
     };
-    await expect(createRide(rider.sub, newRideBody.parse(ride({ event_id: event.id })), vanishing)).rejects.toMatchObject({
+    await expect(createRide(rider.sub, newRideBody.parse(ride({ event_id: event.id })), { provider: vanishing })).rejects.toMatchObject({
       name: 'RideEventNotFoundError',
       message: `event_id: no event with id ${event.id}`,
     });
@@ -141,6 +142,10 @@ describe('POST {app_base_url}/user/routes/', () => {
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ polyline: 'not a polyline!' }, /^polyline: must be an encoded polyline/],
       [{ polyline: polyline.encode([[51.5, -0.1]], 5) }, /^polyline: must be an encoded polyline/],
+      [{ polyline: '\u0000\u0001\uffff' }, /^polyline: must be an encoded polyline/],
+      [{ polyline: `${londonLine}\u0000` }, /^polyline: must be an encoded polyline/],
+      [{ polyline: londonLine.slice(0, -1) }, /^polyline: must be an encoded polyline/],
+      [{ polyline: polyline.encode([[91, -0.1], [51.5, -0.1]], 5) }, /^polyline: must be an encoded polyline/],
       [{ date_started: 'yesterday' }, /^date_started: required: ISO 8601/],
       [{ date_started: '2026-03-02T08:15:00' }, /^date_started: required: ISO 8601/],
       [{ date_started: '2999-01-01T00:00:00Z' }, /^date_started: must be between 2000 and now/],
@@ -171,9 +176,28 @@ describe('a ride recorded while the weather service does not answer', () => {
     const rider = await signedInRider();
     useLocalAws();
     const silent: WeatherProvider = { name: 'silent', current: () => new Promise<never>(() => undefined) };
-    const created = await createRide(rider.sub, newRideBody.parse(ride()), silent);
+    const created = await createRide(rider.sub, newRideBody.parse(ride()), { provider: silent });
     expect(created).toMatchObject({ weather_conditions: [], temperature: null, wind_speed: null, weather_fetched_at: null, weather_display: null });
     expect((await app(`/user/routes/${created.id}/`, rider)).body).toEqual(created);
+  });
+});
+
+describe('a ride recorded under an Idempotency-Key', () => {
+  it('is stored once: a run that repeats the request answers the stored ride, and another body is refused', async () => {
+    const rider = await signedInRider();
+    useLocalAws();
+    const repeatable = { caller: `rider:${rider.sub}`, key: randomUUID(), fingerprint: 'a'.repeat(64) };
+    // What a send that runs again after the first stored its ride (and died before its answer was recorded) does.
+    const first = await createRide(rider.sub, newRideBody.parse(ride()), { repeatable });
+    const again = await createRide(rider.sub, newRideBody.parse(ride()), { repeatable });
+    expect(again).toEqual(first);
+    await expect(createRide(rider.sub, newRideBody.parse(ride({ destination_name: 'Elsewhere' })), { repeatable: { ...repeatable, fingerprint: 'b'.repeat(64) } })).rejects.toBeInstanceOf(
+      IdempotencyKeyReusedError,
+    );
+    // Another key is another ride.
+    const other = await createRide(rider.sub, newRideBody.parse(ride()), { repeatable: { ...repeatable, key: randomUUID() } });
+    expect(other.id).not.toBe(first.id);
+    expect((await app('/user/routes/', rider)).body.routes.map((entry: { id: number }) => entry.id).sort()).toEqual([first.id, other.id].sort());
   });
 });
 

@@ -1,6 +1,7 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { fromAuthorizerContext, type Principal } from '../../auth/principal.ts';
+import type { RepeatableRequest } from '../../platform/idempotency.ts';
 import type { RateDecision } from '../../ratelimit/windows.ts';
 import { requestIdOf } from '../../platform/invocation-logging.ts';
 
@@ -24,6 +25,8 @@ export interface HttpState {
   /** The body and the query as parsed, then as validated (zod's output). */
   body?: unknown;
   query?: unknown;
+  /** Set when the request carries a valid `Idempotency-Key` (middleware/idempotency-key.ts). */
+  repeatable?: RepeatableRequest;
 }
 
 export type HttpContext = Context & { http?: HttpState };
