@@ -1,11 +1,11 @@
 import { fork } from 'node:child_process';
-import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { buildableCities, type BuildableCity } from './cities.ts';
-import { projectRoot, sharedDataPath } from '../core/paths.ts';
+import { localStateDir, projectRoot, sharedDataPath } from '../core/paths.ts';
 import { EDGE_CYCLING } from '../core/graph/flags.ts';
 import { openGraph, type Graph } from '../core/graph/layout.ts';
 import { buildCity, type BuildReport } from './build.ts';
@@ -19,10 +19,15 @@ import { tiledCity } from './tiled-city.ts';
  *   3. a city-scale build from the Lower Manhattan extract tiled N x N, the evidence for running
  *      the nightly job in Lambda.
  * Usage: npx tsx graph-builder/benchmark.ts [--tiles 5] [--runs 3]
+ *        npx tsx graph-builder/benchmark.ts --scale-only --tiles 10 [--tiles-dir .local-data/tiled-10]
+ * The second form builds only the tiled city (its tiles kept in --tiles-dir for the next run) and
+ * writes the "Graph build at city scale" section: each stage's time and memory.
  */
 
 const SECTION_START = '<!-- graph-builder:start -->';
 const SECTION_END = '<!-- graph-builder:end -->';
+const SCALE_SECTION_START = '<!-- graph-builder-scale:start -->';
+const SCALE_SECTION_END = '<!-- graph-builder-scale:end -->';
 const print = (line: string): boolean => process.stdout.write(`${line}\n`);
 
 /** Runs this script as a child that builds one city (given as JSON) and exits. */
@@ -142,9 +147,19 @@ function lambdaSizing(mbPerSecond: number, memoryPerMb: number): string[] {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { child: { type: 'string' }, tiles: { type: 'string', default: '5' }, runs: { type: 'string', default: '3' } } });
+  const { values } = parseArgs({
+    options: {
+      child: { type: 'string' }, tiles: { type: 'string', default: '5' }, runs: { type: 'string', default: '3' },
+      'scale-only': { type: 'boolean', default: false }, 'tiles-dir': { type: 'string' },
+    },
+  });
   if (values.child) {
     await childBuild(values.child);
+    return;
+  }
+  if (values['scale-only']) {
+    const tiles = Number(values.tiles);
+    await scaleOnly(tiles, values['tiles-dir'] ?? join(localStateDir(), `tiled-${tiles}`));
     return;
   }
   const runs = Number(values.runs);
@@ -188,6 +203,11 @@ async function main(): Promise<void> {
     '',
     SECTION_END,
   );
+  await writeSection(lines.join('\n'), SECTION_START, SECTION_END);
+}
+
+/** Replaces the marked section of docs/benchmarks.md (or appends it) and prints it. */
+async function writeSection(section: string, start: string, end: string): Promise<void> {
   const benchmarksPath = join(projectRoot, 'docs', 'benchmarks.md');
   let existing = '';
   try {
@@ -195,14 +215,47 @@ async function main(): Promise<void> {
   } catch {
     existing = '# Benchmarks\n';
   }
-  const section = lines.join('\n');
-  const start = existing.indexOf(SECTION_START);
-  const end = existing.indexOf(SECTION_END);
-  const updated = start >= 0 && end > start
-    ? `${existing.slice(0, start)}${section}${existing.slice(end + SECTION_END.length)}`
+  const from = existing.indexOf(start);
+  const to = existing.indexOf(end);
+  const updated = from >= 0 && to > from
+    ? `${existing.slice(0, from)}${section}${existing.slice(to + end.length)}`
     : `${existing.trimEnd()}\n\n${section}\n`;
   await writeFile(benchmarksPath, updated);
   print(section);
+}
+
+/** The tiles of a tiles x tiles city, generated once into `dir` and reused while they are there. */
+async function cachedTiledCity(dataPath: string, tiles: number, dir: string): Promise<Awaited<ReturnType<typeof tiledCity>>> {
+  const manifest = join(dir, 'tiles.json');
+  try {
+    return JSON.parse(await readFile(manifest, 'utf8')) as Awaited<ReturnType<typeof tiledCity>>;
+  } catch {
+    await mkdir(dir, { recursive: true });
+    const made = await tiledCity(dataPath, tiles, dir);
+    await writeFile(manifest, JSON.stringify(made));
+    return made;
+  }
+}
+
+/** The city-scale build alone, stage by stage: where the time and the memory go. */
+async function scaleOnly(tiles: number, tilesDir: string): Promise<void> {
+  const load = loadavg()[0]!;
+  const { city, tiled } = await cachedTiledCity(sharedDataPath(), tiles, tilesDir);
+  const scale = await buildInChild(city, tilesDir);
+  const megabytes = tiled.bytes / 2 ** 20;
+  const lines = [
+    SCALE_SECTION_START,
+    '### Graph build at city scale, stage by stage',
+    '',
+    `Measured by \`npx tsx graph-builder/benchmark.ts --scale-only --tiles ${tiles}\` on ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}, one build in a fresh process; load average at the start ${load.toFixed(1)}. The Lower Manhattan extract tiled ${tiles} x ${tiles}: ${megabytes.toFixed(0)} MB of PBF in ${tiles * tiles} files, ${tiled.nodes.toLocaleString('en')} OSM nodes, ${tiled.ways.toLocaleString('en')} ways. Result: ${scale.nodes.toLocaleString('en')} graph nodes, ${scale.edges.toLocaleString('en')} directed edges, a ${(scale.output_bytes / 2 ** 20).toFixed(0)} MB graph (${(scale.output_bytes / scale.edges).toFixed(0)} B/edge), built in ${scale.build_seconds.toFixed(1)} s (${scale.cpu_seconds.toFixed(1)} s CPU) with ${scale.peak_rss_mb} MB peak RSS: ${((scale.peak_rss_mb - 130) / megabytes).toFixed(1)} MB of memory per MB of PBF above Node's baseline.`,
+    '',
+    '| Stage | Wall s | RSS at its end | Peak so far |',
+    '|---|---|---|---|',
+    ...scale.stages.map((stage) => `| ${stage.name} | ${stage.seconds.toFixed(2)} | ${stage.rss_mb ?? '?'} MB | ${stage.peak_rss_mb ?? '?'} MB |`),
+    '',
+    SCALE_SECTION_END,
+  ];
+  await writeSection(lines.join('\n'), SCALE_SECTION_START, SCALE_SECTION_END);
 }
 
 await main();
