@@ -13,6 +13,7 @@ import { s3, sqs } from '../functions/platform/aws.ts';
 import { withInvocationLogging } from '../functions/platform/invocation-logging.ts';
 import { logger } from '../functions/platform/logger.ts';
 import { queryAll } from '../functions/platform/dynamo-pages.ts';
+import { inputKey, missingInputError } from '../functions/platform/inputs.ts';
 import { readObjectText } from '../functions/platform/object-store.ts';
 import { bucketName, tableName, tables } from '../functions/platform/resources.ts';
 import { foldedTags, type AvoidanceItem } from '../core/avoidances.ts';
@@ -101,11 +102,9 @@ export function downloadLimits(env: NodeJS.ProcessEnv = process.env): DownloadLi
 async function fetchInput(bucket: string, relative: string, dataPath: string): Promise<void> {
   let body: Readable;
   try {
-    body = (await s3().send(new GetObjectCommand({ Bucket: bucket, Key: `inputs/${relative}` }))).Body as Readable;
+    body = (await s3().send(new GetObjectCommand({ Bucket: bucket, Key: inputKey(relative) }))).Body as Readable;
   } catch (error) {
-    if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') {
-      throw new Error(`input inputs/${relative} is missing from the graphs bucket; the stack uploads it from the shared data folder (docs/operations.md)`);
-    }
+    if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') throw missingInputError(relative);
     throw error;
   }
   const target = join(dataPath, relative);
