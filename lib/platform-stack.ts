@@ -10,6 +10,7 @@ import { GRAPH_SOURCES_CONTEXT_KEY, GraphRebuild, graphSourceUrls } from './grap
 import { keysOf, pascalCase } from './naming.ts';
 import { PlatformApis } from './platform-apis.ts';
 import { RiderIdentity } from './rider-identity.ts';
+import { DATA_PATH_CONTEXT_KEY, SKIP_STATIC_INPUTS_CONTEXT_KEY, StaticInputs, staticInputsDataPath } from './static-inputs.ts';
 import { UsagePlans } from './usage-plans.ts';
 import { Workers } from './workers.ts';
 
@@ -47,11 +48,14 @@ export class PlatformStack extends Stack {
   readonly riderIdentity: RiderIdentity;
   readonly bikeShare: BikeShareIngestion;
   readonly workers: Workers;
+  readonly staticInputs: StaticInputs | null;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
     // Read first so a malformed context value fails before anything is built.
     const sourceUrls = graphSourceUrls(this.node.tryGetContext(GRAPH_SOURCES_CONTEXT_KEY));
+    const skipStaticInputs = String(this.node.tryGetContext(SKIP_STATIC_INPUTS_CONTEXT_KEY)) === 'true';
+    const dataPath = staticInputsDataPath(this.node.tryGetContext(DATA_PATH_CONTEXT_KEY));
     const parameter = (name: keyof typeof stackParameters) => new CfnParameter(this, name, { type: 'String', ...stackParameters[name] }).valueAsString;
     const issuerUrl = parameter('OAuthIssuerUrl');
     const mailFrom = parameter('MailFromAddress');
@@ -77,15 +81,18 @@ export class PlatformStack extends Stack {
     });
     this.apis = new PlatformApis(this, 'Apis', { functions: this.functions });
     this.usagePlans = new UsagePlans(this, 'UsagePlans', { api: this.apis.base, riderSessionsKeyValue });
+    this.workers = new Workers(this, 'Workers', { dataStores: this.dataStores });
+    this.staticInputs = skipStaticInputs ? null : new StaticInputs(this, 'StaticInputs', { dataStores: this.dataStores, dataPath });
     this.graphRebuild = new GraphRebuild(this, 'GraphRebuild', {
       dataStores: this.dataStores,
       sourceUrls,
+      inputs: this.staticInputs,
+      alarmTopic: this.workers.alarmTopic,
     });
     this.bikeShare = new BikeShareIngestion(this, 'BikeShare', {
       dataStores: this.dataStores,
       feeds: this.node.tryGetContext(BIKESHARE_FEEDS_CONTEXT_KEY),
     });
-    this.workers = new Workers(this, 'Workers', { dataStores: this.dataStores });
     this.addOutputs();
   }
 
