@@ -255,11 +255,12 @@ async function postponeRetry(record: SQSRecord): Promise<void> {
 }
 
 /** Builds the city of each message (the queue delivers one at a time); failures go back with a delay. */
-async function buildFromQueue(event: SQSEvent): Promise<SQSBatchResponse & { cities: CityOutcome[] }> {
+async function buildFromQueue(event: SQSEvent): Promise<SQSBatchResponse & { cities: CityOutcome[]; failures: { city: string; error: string }[] }> {
   const bucket = bucketName('graphs');
   const sources = configuredSources();
   const outcomes: CityOutcome[] = [];
   const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
+  const failures: { city: string; error: string }[] = [];
   for (const record of event.Records) {
     let city: string = 'unknown';
     const workDir = await mkdtemp(join(tmpdir(), 'graph-'));
@@ -271,6 +272,7 @@ async function buildFromQueue(event: SQSEvent): Promise<SQSBatchResponse & { cit
     } catch (error) {
       logger.error('graph rebuild failed', { city, error: (error as Error).message });
       batchItemFailures.push({ itemIdentifier: record.messageId });
+      failures.push({ city, error: (error as Error).message });
       await postponeRetry(record).catch((postponeError: unknown) =>
         logger.warn('graph build retry not postponed; the queue redelivers it after its visibility timeout', { error: (postponeError as Error).message }));
     } finally {
@@ -278,7 +280,7 @@ async function buildFromQueue(event: SQSEvent): Promise<SQSBatchResponse & { cit
       await rm(workDir, { recursive: true, force: true });
     }
   }
-  return { batchItemFailures, cities: outcomes };
+  return { batchItemFailures, cities: outcomes, failures };
 }
 
 /** The build queue's consumer: every line it logs carries the invocation's ids. */
