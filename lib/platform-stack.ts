@@ -1,6 +1,7 @@
 import { Aws, CfnOutput, CfnParameter, Fn, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { OAUTH_APPS_USAGE_PLAN_ENV_VAR, usagePlanEnvVars } from '../functions/auth/usage-plans.ts';
+import { USAGE_KEY_SECRET_ARN_ENV_VAR } from '../functions/auth/usage-keys.ts';
 import { RIDER_SESSION_USAGE_KEY_ENV_VAR } from '../functions/riders/identity-provider.ts';
 import { buckets, queues, tables } from '../functions/platform/resources.ts';
 import { BIKESHARE_FEEDS_CONTEXT_KEY, BikeShareIngestion } from './bike-share.ts';
@@ -80,7 +81,7 @@ export class PlatformStack extends Stack {
       },
     });
     this.apis = new PlatformApis(this, 'Apis', { functions: this.functions });
-    this.usagePlans = new UsagePlans(this, 'UsagePlans', { api: this.apis.base, riderSessionsKeyValue });
+    this.usagePlans = new UsagePlans(this, 'UsagePlans', { api: this.apis.base, riderSessionsKeyValue, authorizer: this.functions.authorizer.function });
     this.workers = new Workers(this, 'Workers', { dataStores: this.dataStores });
     this.staticInputs = skipStaticInputs ? null : new StaticInputs(this, 'StaticInputs', { dataStores: this.dataStores, dataPath });
     this.graphRebuild = new GraphRebuild(this, 'GraphRebuild', {
@@ -108,6 +109,10 @@ export class PlatformStack extends Stack {
     new CfnOutput(this, 'UsagePlanIdOauthApps', {
       value: this.usagePlans.oauthApps.usagePlanId,
       description: `${OAUTH_APPS_USAGE_PLAN_ENV_VAR} usage plan of third-party apps: the operator CLI adds each app's usage key to it`,
+    });
+    new CfnOutput(this, 'UsageKeySecretArn', {
+      value: this.usagePlans.usageKeySecret.secretArn,
+      description: `${USAGE_KEY_SECRET_ARN_ENV_VAR} secret the usage-plan key values are derived under: the operator CLI reads it to register keys`,
     });
     new CfnOutput(this, 'RiderUserPoolId', {
       value: this.riderIdentity.userPool.userPoolId,

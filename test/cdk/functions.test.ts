@@ -90,8 +90,9 @@ describe('Lambda functions', () => {
         'NODE_OPTIONS',
       ];
       const variables = environmentOf(fn);
-      // The graph builds' own settings (lib/graph-rebuild.ts) are checked in graph-rebuild.test.ts.
-      const ownSettings = ['GRAPH_SOURCE_URLS', 'GRAPH_BUILD_CITY', 'GRAPH_BUILD_QUEUES', 'STATIC_INPUTS_DIGEST'];
+      // Settings of single functions, checked with them: the graph builds' (graph-rebuild.test.ts)
+      // and the authorizer's usage-key secret (apis.test.ts).
+      const ownSettings = ['GRAPH_SOURCE_URLS', 'GRAPH_BUILD_CITY', 'GRAPH_BUILD_QUEUES', 'STATIC_INPUTS_DIGEST', 'USAGE_KEY_SECRET_ARN'];
       const resourceVariables = Object.keys(variables).filter((variable) => !ownSettings.includes(variable));
       expect(resourceVariables.sort(), name).toEqual(expected.sort());
       expect(variables['NODE_OPTIONS']).toBe('--enable-source-maps');
