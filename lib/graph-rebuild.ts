@@ -25,8 +25,8 @@ export const BUILD_DISPATCH_ENTRY = 'graph-builder/build-dispatch.ts';
 
 /*
  * Sizing of one city's build, from the measured build of the Lower Manhattan extract tiled 10 x 10
- * (docs/benchmarks.md, "Graph build at city scale"): 248 MB of PBF, 4.06 M ways, peak 2,238 MB
- * resident, 73 s of CPU, a 670 MB graph. Whole-metro extracts of the four cities are that size or
+ * (docs/benchmarks.md, "Graph build at city scale"): 248 MB of PBF, 4.06 M ways, peak 1,875 MB
+ * resident, 78 s of CPU, a 670 MB graph. Whole-metro extracts of the four cities are that size or
  * smaller, so every city gets the same sizing; a city whose extract grows past it needs its own
  * figures here. Revisit these whenever the measurement changes.
  */
@@ -34,15 +34,15 @@ export const BUILD_DISPATCH_ENTRY = 'graph-builder/build-dispatch.ts';
 /** Extract size the sizing covers, MB of PBF (the measured 248 MB, rounded up). */
 export const SIZED_EXTRACT_MB = 250;
 /** Measured peak resident memory of that build, Node included. */
-export const MEASURED_BUILD_PEAK_MB = 2238;
+export const MEASURED_BUILD_PEAK_MB = 1875;
 /**
- * Memory of each city's build function: the measured peak with 50% headroom for extracts that
- * grow and for the graph file read back for the upload after the build's arrays are released.
+ * Memory of each city's build function: the measured peak with 60% headroom for extracts that
+ * grow and for the graph file read back for the upload once the build's arrays are released.
  * Lambda gives CPU in proportion to memory (a full vCPU at 1,769 MB), so this also buys speed.
  */
-export const CITY_BUILD_MEMORY_MB = 3584;
+export const CITY_BUILD_MEMORY_MB = 3008;
 /**
- * The measured build took 73 s of CPU (246 s of wall time on a loaded 2-core machine); downloads
+ * The measured build took 78 s of CPU (310 s of wall time on a 2-core machine at load 10); downloads
  * may take up to GRAPH_DOWNLOAD_TIMEOUT_SECONDS (10 minutes). 15 minutes is Lambda's maximum and
  * covers both with room; the download limit keeps a stalled mirror from using it all.
  */

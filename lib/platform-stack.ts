@@ -1,4 +1,5 @@
-import { Aws, CfnOutput, CfnParameter, Fn, Stack, type StackProps } from 'aws-cdk-lib';
+import { Aws, CfnCondition, CfnOutput, CfnParameter, Fn, Lazy, Stack, type StackProps } from 'aws-cdk-lib';
+import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import type { Construct } from 'constructs';
 import { OAUTH_APPS_USAGE_PLAN_ENV_VAR, usagePlanEnvVars } from '../functions/auth/usage-plans.ts';
 import { USAGE_KEY_SECRET_ARN_ENV_VAR } from '../functions/auth/usage-keys.ts';
@@ -9,7 +10,7 @@ import { DataStores } from './data-stores.ts';
 import { EndpointFunctions } from './endpoint-functions.ts';
 import { GRAPH_SOURCES_CONTEXT_KEY, GraphRebuild, graphSourceUrls } from './graph-rebuild.ts';
 import { keysOf, pascalCase } from './naming.ts';
-import { PlatformApis } from './platform-apis.ts';
+import { PlatformApis, STAGE_NAME } from './platform-apis.ts';
 import { RiderIdentity } from './rider-identity.ts';
 import { DATA_PATH_CONTEXT_KEY, SKIP_STATIC_INPUTS_CONTEXT_KEY, StaticInputs, staticInputsDataPath } from './static-inputs.ts';
 import { UsagePlans } from './usage-plans.ts';
@@ -19,9 +20,10 @@ import { Workers } from './workers.ts';
 export const stackParameters = {
   OAuthIssuerUrl: {
     description:
-      '{base_url} as apps see it, e.g. https://api.spoke.example (the custom domain mapped to the base API, or its execute-api URL with the stage): the OAuth issuer and access-token audience, and the origin of the consent screen. No trailing slash.',
-    allowedPattern: '^https://[^/\\s]+(/[^\\s]*[^/\\s])?$',
-    constraintDescription: 'an https URL without a trailing slash',
+      '{base_url} as apps see it when a custom domain is mapped to the base API, e.g. https://api.spoke.example: the OAuth issuer and access-token audience, and the origin of the consent screen. No trailing slash. Leave empty to use the base API\'s own execute-api URL with its stage.',
+    allowedPattern: '^(https://[^/\\s]+(/[^\\s]*[^/\\s])?)?$',
+    constraintDescription: 'empty, or an https URL without a trailing slash',
+    default: '',
   },
   MailFromAddress: {
     description: 'The sender of sign-in codes and account mail (Cognito and the consent screen): an email address verified in Amazon SES in this region.',
@@ -29,6 +31,18 @@ export const stackParameters = {
     constraintDescription: 'an email address',
   },
 } as const;
+
+/**
+ * The issuer URL without a second deploy: the parameter when given (a custom domain), else the
+ * base API's execute-api URL, built from the REST API's id alone. `RestApi.url` would name the
+ * stage's deployment, which depends on every method and so on the functions that take this
+ * value: a cycle. The API resource itself depends on nothing, so functions may refer to it.
+ */
+function issuerUrlOf(stack: Stack, parameter: string, api: RestApi): string {
+  const custom = new CfnCondition(stack, 'CustomIssuerUrl', { expression: Fn.conditionNot(Fn.conditionEquals(parameter, '')) });
+  const own = Fn.join('', ['https://', api.restApiId, '.execute-api.', Aws.REGION, '.', Aws.URL_SUFFIX, '/', STAGE_NAME]);
+  return Fn.conditionIf(custom.logicalId, parameter, own).toString();
+}
 
 /** Where the platform's own rider app receives its codes (a private-use scheme, spec 5.5's form). */
 export const DEFAULT_RIDER_APP_CALLBACK = 'com.spoke.rider:/oauth/callback';
@@ -50,6 +64,8 @@ export class PlatformStack extends Stack {
   readonly bikeShare: BikeShareIngestion;
   readonly workers: Workers;
   readonly staticInputs: StaticInputs | null;
+  /** {base_url}: the OAuthIssuerUrl parameter, or the base API's own URL when it is empty. */
+  readonly issuerUrl: string;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -58,7 +74,9 @@ export class PlatformStack extends Stack {
     const skipStaticInputs = String(this.node.tryGetContext(SKIP_STATIC_INPUTS_CONTEXT_KEY)) === 'true';
     const dataPath = staticInputsDataPath(this.node.tryGetContext(DATA_PATH_CONTEXT_KEY));
     const parameter = (name: keyof typeof stackParameters) => new CfnParameter(this, name, { type: 'String', ...stackParameters[name] }).valueAsString;
-    const issuerUrl = parameter('OAuthIssuerUrl');
+    const issuerParameter = parameter('OAuthIssuerUrl');
+    // Resolved once the base API exists (below): every function and the consent client take it.
+    const issuerUrl = Lazy.string({ produce: () => this.issuerUrl });
     const mailFrom = parameter('MailFromAddress');
     const riderAppCallbackUrls = new CfnParameter(this, 'RiderAppCallbackUrls', {
       type: 'CommaDelimitedList',
@@ -81,6 +99,7 @@ export class PlatformStack extends Stack {
       },
     });
     this.apis = new PlatformApis(this, 'Apis', { functions: this.functions });
+    this.issuerUrl = issuerUrlOf(this, issuerParameter, this.apis.base);
     this.usagePlans = new UsagePlans(this, 'UsagePlans', { api: this.apis.base, riderSessionsKeyValue, authorizer: this.functions.authorizer.function });
     this.workers = new Workers(this, 'Workers', { dataStores: this.dataStores });
     this.staticInputs = skipStaticInputs ? null : new StaticInputs(this, 'StaticInputs', { dataStores: this.dataStores, dataPath });
@@ -98,7 +117,8 @@ export class PlatformStack extends Stack {
   }
 
   private addOutputs(): void {
-    new CfnOutput(this, 'BaseApiUrl', { value: this.apis.base.url, description: '{base_url}' });
+    new CfnOutput(this, 'BaseApiUrl', { value: this.apis.base.url, description: '{base_url} without a custom domain (execute-api, with the stage)' });
+    new CfnOutput(this, 'OAuthIssuer', { value: this.issuerUrl, description: 'OAUTH_ISSUER {base_url} as the functions use it: the OAuth issuer and token audience' });
     new CfnOutput(this, 'AppApiUrl', { value: this.apis.app.url, description: '{app_base_url}' });
     for (const plan of keysOf(usagePlanEnvVars)) {
       new CfnOutput(this, `UsagePlanId${pascalCase(plan)}`, {
