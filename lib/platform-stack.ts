@@ -8,7 +8,7 @@ import { buckets, queues, tables } from '../functions/platform/resources.ts';
 import { BIKESHARE_FEEDS_CONTEXT_KEY, BikeShareIngestion } from './bike-share.ts';
 import { DataStores } from './data-stores.ts';
 import { EndpointFunctions } from './endpoint-functions.ts';
-import { GRAPH_SOURCES_CONTEXT_KEY, GraphRebuild, graphSourceUrls } from './graph-rebuild.ts';
+import { CITY_BUILD_MAX_RECEIVE_COUNT, GRAPH_SOURCES_CONTEXT_KEY, GraphRebuild, graphSourceUrls } from './graph-rebuild.ts';
 import { keysOf, pascalCase } from './naming.ts';
 import { PlatformApis, STAGE_NAME } from './platform-apis.ts';
 import { RiderIdentity } from './rider-identity.ts';
@@ -159,6 +159,16 @@ export class PlatformStack extends Stack {
       new CfnOutput(this, `${pascalCase(name)}BucketName`, {
         value: this.dataStores.buckets[name].bucketName,
         description: `${buckets[name].envVar} ${buckets[name].purpose}`,
+      });
+    }
+    for (const [city, build] of this.graphRebuild.cities) {
+      new CfnOutput(this, `GraphBuildQueueUrl${pascalCase(city)}`, {
+        value: build.queue.queueUrl,
+        description: `Build queue of ${city}: a message {"city": "${city}"} starts a build of its graph`,
+      });
+      new CfnOutput(this, `GraphBuildDeadLetterQueueUrl${pascalCase(city)}`, {
+        value: build.deadLetterQueue.queueUrl,
+        description: `Dead-letter queue of the ${city} graph build: builds that failed ${CITY_BUILD_MAX_RECEIVE_COUNT} times`,
       });
     }
     for (const name of keysOf(queues)) {

@@ -5,10 +5,11 @@
  * routes once on each cycling metric (which builds their cost tables), and reports its load time
  * and its peak resident memory. Each run is made under a memory limit of a Lambda size: a cgroup
  * (v1, /sys/fs/cgroup/memory; needs root) when the machine allows one, where exceeding the limit
- * kills the process as Lambda does; without one the peak is only compared with the size. The
- * `swap` runs hold the loaded version while a second one loads, as a version swap does.
+ * kills the process as Lambda does; without one the peak is only compared with the size. A run of
+ * several copies holds each loaded copy while the next loads: two are a version swap, five the
+ * four cities of a routing function and the swap of one of them.
  *
- * Usage: npx tsx test/bench/router-memory.ts <graph file> [--sizes 1769,3008,4096] [--write-docs]
+ * Usage: npx tsx test/bench/router-memory.ts <graph file> [--runs 1769:1,3008:2,7168:5] [--write-docs]
  */
 import { fork } from 'node:child_process';
 import { existsSync, mkdirSync, rmdirSync, writeFileSync } from 'node:fs';
@@ -32,14 +33,12 @@ interface ChildReport {
   readonly peakRss: number;
 }
 
-/** In the child: load (twice for a swap, keeping the first until the second is ready) and report. */
-async function child(path: string, swap: boolean): Promise<void> {
+/** In the child: load `copies` copies, each kept while the next loads, and report. */
+async function child(path: string, copies: number): Promise<void> {
   await new Promise<void>((go) => process.once('message', () => go()));
-  let loaded = loadMeasured('new-york', new Uint8Array(await readFile(path)));
-  if (swap) {
-    const next = loadMeasured('new-york', new Uint8Array(await readFile(path)));
-    loaded = next;
-  }
+  const held: ReturnType<typeof loadMeasured>[] = [];
+  for (let copy = 0; copy < copies; copy++) held.push(loadMeasured('new-york', new Uint8Array(await readFile(path))));
+  const loaded = held.at(-1)!;
   const report: ChildReport = {
     fileBytes: loaded.fileBytes,
     edges: loaded.loaded.network.graph.edgeCount,
@@ -68,9 +67,9 @@ function memoryCgroup(megabytes: number): { path: string; remove(): void } | nul
   }
 }
 
-async function measure(path: string, megabytes: number, swap: boolean): Promise<Outcome & { readonly limited: boolean }> {
+async function measure(path: string, megabytes: number, copies: number): Promise<Outcome & { readonly limited: boolean }> {
   const cgroup = memoryCgroup(megabytes);
-  const process_ = fork(process.argv[1]!, ['--child', path, ...(swap ? ['--swap'] : [])], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const process_ = fork(process.argv[1]!, ['--child', path, '--copies', String(copies)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   try {
     if (cgroup) writeFileSync(join(cgroup.path, 'cgroup.procs'), String(process_.pid));
     const outcome = await new Promise<Outcome>((resolve) => {
@@ -90,41 +89,42 @@ const mb = (bytes: number) => Math.round(bytes / 2 ** 20).toLocaleString('en');
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { child: { type: 'string' }, swap: { type: 'boolean', default: false }, sizes: { type: 'string', default: '1769,3008,4096' }, 'write-docs': { type: 'boolean', default: false } },
+    options: {
+      child: { type: 'string' }, copies: { type: 'string', default: '1' },
+      runs: { type: 'string', default: '1769:1,3008:1,1769:2,3008:2,7168:5' }, 'write-docs': { type: 'boolean', default: false },
+    },
   });
-  if (values.child) return child(values.child, values.swap);
+  if (values.child) return child(values.child, Number(values.copies));
   const path = positionals[0];
-  if (!path) throw new Error('Usage: npx tsx test/bench/router-memory.ts <graph file> [--sizes 1769,3008] [--write-docs]');
-  const sizes = values.sizes.split(',').map(Number);
+  if (!path) throw new Error('Usage: npx tsx test/bench/router-memory.ts <graph file> [--runs 1769:1,3008:2] [--write-docs]');
+  const runs = values.runs.split(',').map((run) => run.split(':').map(Number) as [number, number]);
   const load = loadavg()[0]!;
   const rows: string[] = [];
   let limited = false;
   let reference: ChildReport | null = null;
-  for (const swap of [false, true]) {
-    for (const size of sizes) {
-      const outcome = await measure(path, size, swap);
-      limited ||= outcome.limited;
-      const what = swap ? 'a version swap (two copies)' : 'one city';
-      if (outcome.fits) {
-        reference ??= outcome.report;
-        rows.push(`| ${size.toLocaleString('en')} MB | ${what} | fits | ${mb(outcome.report.peakRss)} MB | ${outcome.report.loadMilliseconds.toFixed(0)} ms |`);
-      } else {
-        rows.push(`| ${size.toLocaleString('en')} MB | ${what} | killed (${outcome.signal ?? `exit ${outcome.code}`}) | over ${size.toLocaleString('en')} MB | – |`);
-      }
-      console.log(rows.at(-1));
+  const holding = (copies: number) => (copies === 1 ? 'one city' : copies === 2 ? 'one city and its swap (two copies)' : `${copies} copies (${copies - 1} cities and a swap)`);
+  for (const [size, copies] of runs) {
+    const outcome = await measure(path, size, copies);
+    limited ||= outcome.limited;
+    if (outcome.fits) {
+      reference ??= outcome.report;
+      rows.push(`| ${size.toLocaleString('en')} MB | ${holding(copies)} | fits | ${mb(outcome.report.peakRss)} MB | ${outcome.report.loadMilliseconds.toFixed(0)} ms |`);
+    } else {
+      rows.push(`| ${size.toLocaleString('en')} MB | ${holding(copies)} | killed (${outcome.signal ?? `exit ${outcome.code}`}) | over ${size.toLocaleString('en')} MB | – |`);
     }
+    console.log(rows.at(-1));
   }
   const fileBytes = (await stat(path)).size;
   const lines = [
     '## Router memory at city scale',
     '',
-    `Measured by \`npx tsx test/bench/router-memory.ts <graph> --write-docs\` on ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}; load average at the start ${load.toFixed(1)}. The graph: the 10 x 10 tiled city of "Graph build at city scale", a ${mb(fileBytes)} MB file${reference ? ` with ${reference.edges.toLocaleString('en')} directed edges` : ''}. Each run is a fresh process that reads the file and loads it as graph-store.ts does, then routes once per cycling metric; ${limited ? 'each ran in a memory cgroup of the Lambda size (the kernel kills a process over its limit, as Lambda does)' : 'no memory cgroup was available, so each peak is only compared with the Lambda size'}. Peak RSS is the process\'s high-water mark, Node included.`,
+    `Measured by \`npx tsx test/bench/router-memory.ts <graph> --write-docs\` on ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}; load average at the start ${load.toFixed(1)}. The graph: the 10 x 10 tiled city of "Graph build at city scale", a ${mb(fileBytes)} MB file${reference ? ` with ${reference.edges.toLocaleString('en')} directed edges` : ''}. Each run is a fresh process that reads the file and loads it as graph-store.ts does, then routes once per cycling metric (several copies: each held while the next loads; the load time is the last copy's); ${limited ? 'each ran in a memory cgroup of the Lambda size (the kernel kills a process over its limit, as Lambda does)' : 'no memory cgroup was available, so each peak is only compared with the Lambda size'}. Peak RSS is the process's high-water mark, Node included.`,
     '',
     '| Lambda memory | Holding | Result | Peak RSS | Load (bytes to routable) |',
     '|---|---|---|---|---|',
     ...rows,
     '',
-    ...(reference ? [`Per directed edge: the file's ${(reference.fileBytes / reference.edges).toFixed(0)} B plus ${(reference.derivedBytes / reference.edges).toFixed(0)} B the router derives; first route after the load ${reference.firstRouteMilliseconds.toFixed(0)} ms.`, ''] : []),
+    ...(reference ? [`Per directed edge: the file's ${(reference.fileBytes / reference.edges).toFixed(0)} B plus ${(reference.derivedBytes / reference.edges).toFixed(0)} B the router derives. The first route after a load took ${reference.firstRouteMilliseconds.toFixed(0)} ms (it builds the cycling metrics' cost tables).`, ''] : []),
   ];
   console.log(lines.join('\n'));
   if (values['write-docs']) await replaceDocSection('router-memory', lines);
