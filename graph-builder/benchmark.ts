@@ -134,15 +134,15 @@ async function componentBenchmark(graph: Graph, runs: number): Promise<string[]>
   ];
 }
 
-/** Lambda memory the CDK stack gives the nightly job (lib/graph-rebuild.ts). */
-const NIGHTLY_LAMBDA_MB = 3008;
+/** Lambda memory the CDK stack gives each city's build (CITY_BUILD_MEMORY_MB in lib/graph-rebuild.ts). */
+const CITY_BUILD_LAMBDA_MB = 3008;
 
-/** Why the nightly rebuild runs in Lambda, from the measured throughput and memory. */
+/** Why the graph builds run in Lambda, from the measured throughput and memory. */
 function lambdaSizing(mbPerSecond: number, memoryPerMb: number): string[] {
-  const largestPbf = (NIGHTLY_LAMBDA_MB - 130) / memoryPerMb;
+  const largestPbf = (CITY_BUILD_LAMBDA_MB - 130) / memoryPerMb;
   const example = 200;
   return [
-    `Nightly rebuild sizing: at ${mbPerSecond.toFixed(1)} MB/s and ${memoryPerMb.toFixed(1)} MB of memory per MB of PBF, a ${example} MB city extract builds in about ${Math.round(example / mbPerSecond)} s with about ${((130 + example * memoryPerMb) / 1024).toFixed(1)} GB. That fits Lambda (15 minutes, up to 10 GB) with a wide margin for all four cities in one invocation, so the job is a Lambda function rather than Fargate or CodeBuild: no cluster, image or project to keep, and failures surface as Lambda errors. With the stack's ${NIGHTLY_LAMBDA_MB} MB it handles extracts up to about ${Math.round(largestPbf)} MB of PBF; beyond that, raise the memory (also buying CPU) before considering Fargate.`,
+    `Build sizing: at ${mbPerSecond.toFixed(1)} MB/s and ${memoryPerMb.toFixed(1)} MB of memory per MB of PBF, a ${example} MB city extract builds in about ${Math.round(example / mbPerSecond)} s with about ${((130 + example * memoryPerMb) / 1024).toFixed(1)} GB. Each city builds in an invocation of its own (15 minutes, up to 10 GB), so the builds are Lambda functions rather than Fargate or CodeBuild: no cluster, image or project to keep, and failures surface per city (docs/operations.md, "Graph builds"). With the stack's ${CITY_BUILD_LAMBDA_MB} MB per city it handles extracts up to about ${Math.round(largestPbf)} MB of PBF by this rate; the 10 x 10 build below is the measurement the sizing follows.`,
   ];
 }
 
