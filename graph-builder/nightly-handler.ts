@@ -180,7 +180,7 @@ async function hashWithRecordedExtracts(city: BuildableCity, dataPath: string, r
 }
 
 /** Builds and publishes one city, or finds it unchanged. Throws on any failure. */
-export async function rebuildCity(cityId: CityId, urls: readonly string[], bucket: string, workDir: string, limits: DownloadLimits = downloadLimits()): Promise<CityOutcome> {
+async function rebuildCity(cityId: CityId, urls: readonly string[], bucket: string, workDir: string, limits: DownloadLimits = downloadLimits()): Promise<CityOutcome> {
   const started = Date.now();
   const seconds = () => (Date.now() - started) / 1000;
   const city = buildableCity(cityId);
