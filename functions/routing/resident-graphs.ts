@@ -16,7 +16,7 @@ export const DERIVED_BYTES_PER_EDGE = 72;
 /**
  * Memory a function keeps besides its graphs' resident bytes: Node (about 130 MB) and what a load
  * allocates on its way (measured: one 670 MB graph, 1,172 MB resident by `residentBytes`, peaked
- * at 1,726 MB in a fresh process) and requests in flight.
+ * at 1,671 to 1,726 MB in a fresh process) and requests in flight.
  */
 export const RUNTIME_RESERVE_MB = 600;
 
