@@ -44,8 +44,8 @@ const cellKey = (c: number, r: number): number => (c + 2 ** 21) * 2 ** 22 + (r +
  */
 class SidewalkGrid {
   readonly cells = new IdIndex();
-  first = new Uint32Array(0);
-  listed = new Uint32Array(0);
+  readonly first: Uint32Array;
+  readonly listed: Uint32Array;
 
   constructor(
     /** x1, y1, x2, y2 in metres per piece. */
