@@ -251,7 +251,7 @@ async function main(argv: string[]): Promise<void> {
       }
       if (values.aws) {
         try {
-          await registerUsagePlanKey({ key: created.key, keyId: created.record.key_id, name: created.record.name, plan });
+          await registerUsagePlanKey({ keyId: created.record.key_id, name: created.record.name, plan });
         } catch (error) {
           await revokeApiKey(created.record.key_id);
           throw new Error(`Usage-plan registration failed, so the new key was revoked: ${(error as Error).message}`);

@@ -1,11 +1,11 @@
 import { fork } from 'node:child_process';
-import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { buildableCities, type BuildableCity } from './cities.ts';
-import { projectRoot, sharedDataPath } from '../core/paths.ts';
+import { localStateDir, projectRoot, sharedDataPath } from '../core/paths.ts';
 import { EDGE_CYCLING } from '../core/graph/flags.ts';
 import { openGraph, type Graph } from '../core/graph/layout.ts';
 import { buildCity, type BuildReport } from './build.ts';
@@ -19,10 +19,15 @@ import { tiledCity } from './tiled-city.ts';
  *   3. a city-scale build from the Lower Manhattan extract tiled N x N, the evidence for running
  *      the nightly job in Lambda.
  * Usage: npx tsx graph-builder/benchmark.ts [--tiles 5] [--runs 3]
+ *        npx tsx graph-builder/benchmark.ts --scale-only --tiles 10 [--tiles-dir .local-data/tiled-10]
+ * The second form builds only the tiled city (its tiles kept in --tiles-dir for the next run) and
+ * writes the "Graph build at city scale" section: each stage's time and memory.
  */
 
 const SECTION_START = '<!-- graph-builder:start -->';
 const SECTION_END = '<!-- graph-builder:end -->';
+const SCALE_SECTION_START = '<!-- graph-builder-scale:start -->';
+const SCALE_SECTION_END = '<!-- graph-builder-scale:end -->';
 const print = (line: string): boolean => process.stdout.write(`${line}\n`);
 
 /** Runs this script as a child that builds one city (given as JSON) and exits. */
@@ -129,22 +134,32 @@ async function componentBenchmark(graph: Graph, runs: number): Promise<string[]>
   ];
 }
 
-/** Lambda memory the CDK stack gives the nightly job (lib/graph-rebuild.ts). */
-const NIGHTLY_LAMBDA_MB = 3008;
+/** Lambda memory the CDK stack gives each city's build (CITY_BUILD_MEMORY_MB in lib/graph-rebuild.ts). */
+const CITY_BUILD_LAMBDA_MB = 3008;
 
-/** Why the nightly rebuild runs in Lambda, from the measured throughput and memory. */
+/** Why the graph builds run in Lambda, from the measured throughput and memory. */
 function lambdaSizing(mbPerSecond: number, memoryPerMb: number): string[] {
-  const largestPbf = (NIGHTLY_LAMBDA_MB - 130) / memoryPerMb;
+  const largestPbf = (CITY_BUILD_LAMBDA_MB - 130) / memoryPerMb;
   const example = 200;
   return [
-    `Nightly rebuild sizing: at ${mbPerSecond.toFixed(1)} MB/s and ${memoryPerMb.toFixed(1)} MB of memory per MB of PBF, a ${example} MB city extract builds in about ${Math.round(example / mbPerSecond)} s with about ${((130 + example * memoryPerMb) / 1024).toFixed(1)} GB. That fits Lambda (15 minutes, up to 10 GB) with a wide margin for all four cities in one invocation, so the job is a Lambda function rather than Fargate or CodeBuild: no cluster, image or project to keep, and failures surface as Lambda errors. With the stack's ${NIGHTLY_LAMBDA_MB} MB it handles extracts up to about ${Math.round(largestPbf)} MB of PBF; beyond that, raise the memory (also buying CPU) before considering Fargate.`,
+    `Build sizing: at ${mbPerSecond.toFixed(1)} MB/s and ${memoryPerMb.toFixed(1)} MB of memory per MB of PBF, a ${example} MB city extract builds in about ${Math.round(example / mbPerSecond)} s with about ${((130 + example * memoryPerMb) / 1024).toFixed(1)} GB. Each city builds in an invocation of its own (15 minutes, up to 10 GB), so the builds are Lambda functions rather than Fargate or CodeBuild: no cluster, image or project to keep, and failures surface per city (docs/operations.md, "Graph builds"). With the stack's ${CITY_BUILD_LAMBDA_MB} MB per city it handles extracts up to about ${Math.round(largestPbf)} MB of PBF by this rate; the 10 x 10 build below is the measurement the sizing follows.`,
   ];
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { child: { type: 'string' }, tiles: { type: 'string', default: '5' }, runs: { type: 'string', default: '3' } } });
+  const { values } = parseArgs({
+    options: {
+      child: { type: 'string' }, tiles: { type: 'string', default: '5' }, runs: { type: 'string', default: '3' },
+      'scale-only': { type: 'boolean', default: false }, 'tiles-dir': { type: 'string' },
+    },
+  });
   if (values.child) {
     await childBuild(values.child);
+    return;
+  }
+  if (values['scale-only']) {
+    const tiles = Number(values.tiles);
+    await scaleOnly(tiles, values['tiles-dir'] ?? join(localStateDir(), `tiled-${tiles}`));
     return;
   }
   const runs = Number(values.runs);
@@ -188,6 +203,11 @@ async function main(): Promise<void> {
     '',
     SECTION_END,
   );
+  await writeSection(lines.join('\n'), SECTION_START, SECTION_END);
+}
+
+/** Replaces the marked section of docs/benchmarks.md (or appends it) and prints it. */
+async function writeSection(section: string, start: string, end: string): Promise<void> {
   const benchmarksPath = join(projectRoot, 'docs', 'benchmarks.md');
   let existing = '';
   try {
@@ -195,14 +215,47 @@ async function main(): Promise<void> {
   } catch {
     existing = '# Benchmarks\n';
   }
-  const section = lines.join('\n');
-  const start = existing.indexOf(SECTION_START);
-  const end = existing.indexOf(SECTION_END);
-  const updated = start >= 0 && end > start
-    ? `${existing.slice(0, start)}${section}${existing.slice(end + SECTION_END.length)}`
+  const from = existing.indexOf(start);
+  const to = existing.indexOf(end);
+  const updated = from >= 0 && to > from
+    ? `${existing.slice(0, from)}${section}${existing.slice(to + end.length)}`
     : `${existing.trimEnd()}\n\n${section}\n`;
   await writeFile(benchmarksPath, updated);
   print(section);
+}
+
+/** The tiles of a tiles x tiles city, generated once into `dir` and reused while they are there. */
+async function cachedTiledCity(dataPath: string, tiles: number, dir: string): Promise<Awaited<ReturnType<typeof tiledCity>>> {
+  const manifest = join(dir, 'tiles.json');
+  try {
+    return JSON.parse(await readFile(manifest, 'utf8')) as Awaited<ReturnType<typeof tiledCity>>;
+  } catch {
+    await mkdir(dir, { recursive: true });
+    const made = await tiledCity(dataPath, tiles, dir);
+    await writeFile(manifest, JSON.stringify(made));
+    return made;
+  }
+}
+
+/** The city-scale build alone, stage by stage: where the time and the memory go. */
+async function scaleOnly(tiles: number, tilesDir: string): Promise<void> {
+  const load = loadavg()[0]!;
+  const { city, tiled } = await cachedTiledCity(sharedDataPath(), tiles, tilesDir);
+  const scale = await buildInChild(city, tilesDir);
+  const megabytes = tiled.bytes / 2 ** 20;
+  const lines = [
+    SCALE_SECTION_START,
+    '### Graph build at city scale, stage by stage',
+    '',
+    `Measured by \`npx tsx graph-builder/benchmark.ts --scale-only --tiles ${tiles}\` on ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}, one build in a fresh process; load average at the start ${load.toFixed(1)}. The Lower Manhattan extract tiled ${tiles} x ${tiles}: ${megabytes.toFixed(0)} MB of PBF in ${tiles * tiles} files, ${tiled.nodes.toLocaleString('en')} OSM nodes, ${tiled.ways.toLocaleString('en')} ways. Result: ${scale.nodes.toLocaleString('en')} graph nodes, ${scale.edges.toLocaleString('en')} directed edges, a ${(scale.output_bytes / 2 ** 20).toFixed(0)} MB graph (${(scale.output_bytes / scale.edges).toFixed(0)} B/edge), built in ${scale.build_seconds.toFixed(1)} s (${scale.cpu_seconds.toFixed(1)} s CPU) with ${scale.peak_rss_mb} MB peak RSS: ${((scale.peak_rss_mb - 130) / megabytes).toFixed(1)} MB of memory per MB of PBF above Node's baseline.`,
+    '',
+    '| Stage | Wall s | RSS at its end | Peak so far |',
+    '|---|---|---|---|',
+    ...scale.stages.map((stage) => `| ${stage.name} | ${stage.seconds.toFixed(2)} | ${stage.rss_mb ?? '?'} MB | ${stage.peak_rss_mb ?? '?'} MB |`),
+    '',
+    SCALE_SECTION_END,
+  ];
+  await writeSection(lines.join('\n'), SCALE_SECTION_START, SCALE_SECTION_END);
 }
 
 await main();

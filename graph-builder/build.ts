@@ -36,11 +36,18 @@ import { writeGraph } from './stages/write.ts';
  * the report beside it as `cities/<city>/report.json`.
  */
 
-/** Wall-clock seconds one stage of a build took. */
+/** Wall-clock seconds one stage of a build took, and the memory the build held at its end. */
 export interface StageTiming {
   readonly name: string;
   readonly seconds: number;
+  /** Resident memory when the stage returned (what it left for the next stages to carry). */
+  readonly rss_mb?: number;
+  /** The build's peak resident memory so far: a rise over the previous stage's peak is this stage's. */
+  readonly peak_rss_mb?: number;
 }
+
+/** Called after every stage, in build order: how a long build reports its progress. */
+export type StageListener = (stage: StageTiming) => void;
 
 export interface BuildReport {
   readonly city: string;
@@ -76,6 +83,8 @@ export interface BuildOptions {
   readonly dataPath: string;
   readonly outDir: string;
   readonly onProgress?: ProgressListener;
+  /** Told of each stage as it ends (the nightly job logs them). */
+  readonly onStage?: StageListener;
   /** Build time (defaults to now); fixed in tests for reproducible windows. */
   readonly now?: Date;
 }
@@ -123,26 +132,39 @@ class PeakMemory {
     this.sampled = Math.max(this.sampled, process.memoryUsage().rss);
   }
 
-  /** Stops sampling; the peak in bytes. */
-  stop(): number {
-    clearInterval(this.timer);
+  /** The peak so far, in bytes. */
+  peak(): number {
     this.sample();
     const highWater = process.resourceUsage().maxRSS;
     return highWater > this.highWaterAtStart ? highWater * 1024 : this.sampled;
   }
+
+  /** Stops sampling; the peak in bytes. */
+  stop(): number {
+    clearInterval(this.timer);
+    return this.peak();
+  }
 }
+
+const megabytes = (bytes: number): number => Math.round(bytes / 1048576);
 
 /** Runs the stages of one build and records each one's wall-clock time, in order. */
 class StageClock {
   readonly timings: StageTiming[] = [];
 
-  constructor(private readonly memory: PeakMemory) {}
+  constructor(private readonly memory: PeakMemory, private readonly onStage?: StageListener) {}
 
   async run<T>(name: string, stage: () => T | Promise<T>): Promise<T> {
     const started = performance.now();
     const result = await stage();
-    this.timings.push({ name, seconds: Math.round(performance.now() - started) / 1000 });
-    this.memory.sample();
+    const timing: StageTiming = {
+      name,
+      seconds: Math.round(performance.now() - started) / 1000,
+      rss_mb: megabytes(process.memoryUsage().rss),
+      peak_rss_mb: megabytes(this.memory.peak()),
+    };
+    this.timings.push(timing);
+    this.onStage?.(timing);
     return result;
   }
 }
@@ -273,7 +295,7 @@ export async function buildCity(options: BuildOptions): Promise<BuildResult> {
   const memory = new PeakMemory();
   try {
     const builtAt = options.now ?? new Date();
-    const clock = new StageClock(memory);
+    const clock = new StageClock(memory, options.onStage);
     const inputs = await clock.run('hash-inputs', () => cityInputs(city, dataPath));
     const graphVersion = `${city.id}-${compactTimestamp(builtAt)}-${inputs.hash.slice(0, 8)}`;
     const warnings = new Warnings();
@@ -310,7 +332,7 @@ export async function buildCity(options: BuildOptions): Promise<BuildResult> {
       spot_checks: checks.spotChecks,
       build_seconds: Math.round((performance.now() - started) / 10) / 100,
       cpu_seconds: Math.round((cpu.user + cpu.system) / 10_000) / 100,
-      peak_rss_mb: Math.round(memory.stop() / 1048576),
+      peak_rss_mb: megabytes(memory.stop()),
       output_bytes: written.bytes,
       stages: clock.timings,
     };

@@ -1,3 +1,6 @@
+import { Growable } from './growable.ts';
+import { IdIndex } from './id-index.ts';
+
 /**
  * Spec 1.2.10: walking uses the carriageway only where no separate pavement is mapped. Mappers
  * often draw pavements as their own `footway=sidewalk` ways without tagging the road
@@ -29,16 +32,56 @@ export interface SidewalkInput {
   isSidewalk(segment: number): boolean;
 }
 
+/** A grid cell (column c, row r, in CELL_DEGREES steps) as a positive integer key for IdIndex. */
+const cellKey = (c: number, r: number): number => (c + 2 ** 21) * 2 ** 22 + (r + 2 ** 21) + 1;
+
+/**
+ * The sidewalk pieces in a grid of cells, each piece listed in every cell of its box widened by
+ * one cell for the search radius: compressed rows on typed arrays (`first[cell]` .. `first[cell +
+ * 1]` index `pieces`), cells numbered by an IdIndex. A Map from cell strings to arrays of numbers
+ * held several hundred MB on a city of a few million ways; this holds 32 bytes per piece and 4 per
+ * listing.
+ */
+class SidewalkGrid {
+  readonly cells = new IdIndex();
+  readonly first: Uint32Array;
+  readonly listed: Uint32Array;
+
+  constructor(
+    /** x1, y1, x2, y2 in metres per piece. */
+    readonly pieces: Float64Array,
+    /** c0, c1, r0, r1 per piece: the cells it is listed in. */
+    boxes: Int32Array,
+  ) {
+    const pieceCount = pieces.length / 4;
+    for (let p = 0; p < pieceCount; p++) this.eachCell(boxes, p, (c, r) => this.cells.intern(cellKey(c, r)));
+    const counts = new Uint32Array(this.cells.size + 1);
+    for (let p = 0; p < pieceCount; p++) this.eachCell(boxes, p, (c, r) => counts[this.cells.get(cellKey(c, r)) + 1]!++);
+    for (let cell = 0; cell < this.cells.size; cell++) counts[cell + 1]! += counts[cell]!;
+    this.first = counts;
+    this.listed = new Uint32Array(counts[this.cells.size]!);
+    const next = counts.slice(0, this.cells.size);
+    for (let p = 0; p < pieceCount; p++) this.eachCell(boxes, p, (c, r) => (this.listed[next[this.cells.get(cellKey(c, r))]!++] = p));
+  }
+
+  private eachCell(boxes: Int32Array, piece: number, visit: (c: number, r: number) => void): void {
+    for (let c = boxes[4 * piece]!; c <= boxes[4 * piece + 1]!; c++) {
+      for (let r = boxes[4 * piece + 2]!; r <= boxes[4 * piece + 3]!; r++) visit(c, r);
+    }
+  }
+}
+
 /** 1 for each road segment with a separately mapped pavement alongside. */
 export function roadsWithSeparateSidewalks(input: SidewalkInput): Uint8Array {
   const result = new Uint8Array(input.segmentCount);
-  const cells = new Map<string, number[]>(); // cell -> flat [x1, y1, x2, y2, ...] pieces in metres
   let referenceLat: number | null = null;
   let metresPerDegreeLon = METRES_PER_DEGREE;
   const x = (lonE7: number): number => (lonE7 / 1e7) * metresPerDegreeLon;
   const y = (latE7: number): number => (latE7 / 1e7) * METRES_PER_DEGREE;
-  const cellKey = (lonE7: number, latE7: number): string => `${Math.floor(lonE7 / 1e7 / CELL_DEGREES)},${Math.floor(latE7 / 1e7 / CELL_DEGREES)}`;
+  const cellOf = (e7: number): number => Math.floor(e7 / 1e7 / CELL_DEGREES);
 
+  const pieces = new Growable(Float64Array);
+  const boxes = new Growable(Int32Array);
   for (let s = 0; s < input.segmentCount; s++) {
     if (!input.isSidewalk(s)) continue;
     for (let i = input.first[s]!; i + 1 < input.first[s + 1]!; i++) {
@@ -48,34 +91,28 @@ export function roadsWithSeparateSidewalks(input: SidewalkInput): Uint8Array {
         referenceLat = input.latE7[a]! / 1e7;
         metresPerDegreeLon = METRES_PER_DEGREE * Math.cos((referenceLat * Math.PI) / 180);
       }
-      const piece = [x(input.lonE7[a]!), y(input.latE7[a]!), x(input.lonE7[b]!), y(input.latE7[b]!)];
-      // Listed in every cell of the piece's box, widened by one cell for the search radius.
-      const c0 = Math.floor(Math.min(input.lonE7[a]!, input.lonE7[b]!) / 1e7 / CELL_DEGREES) - 1;
-      const c1 = Math.floor(Math.max(input.lonE7[a]!, input.lonE7[b]!) / 1e7 / CELL_DEGREES) + 1;
-      const r0 = Math.floor(Math.min(input.latE7[a]!, input.latE7[b]!) / 1e7 / CELL_DEGREES) - 1;
-      const r1 = Math.floor(Math.max(input.latE7[a]!, input.latE7[b]!) / 1e7 / CELL_DEGREES) + 1;
-      for (let c = c0; c <= c1; c++) {
-        for (let r = r0; r <= r1; r++) {
-          const key = `${c},${r}`;
-          let list = cells.get(key);
-          if (!list) {
-            list = [];
-            cells.set(key, list);
-          }
-          list.push(...piece);
-        }
-      }
+      pieces.push(x(input.lonE7[a]!));
+      pieces.push(y(input.latE7[a]!));
+      pieces.push(x(input.lonE7[b]!));
+      pieces.push(y(input.latE7[b]!));
+      boxes.push(cellOf(Math.min(input.lonE7[a]!, input.lonE7[b]!)) - 1);
+      boxes.push(cellOf(Math.max(input.lonE7[a]!, input.lonE7[b]!)) + 1);
+      boxes.push(cellOf(Math.min(input.latE7[a]!, input.latE7[b]!)) - 1);
+      boxes.push(cellOf(Math.max(input.latE7[a]!, input.latE7[b]!)) + 1);
     }
   }
-  if (cells.size === 0) return result;
+  if (pieces.length === 0) return result;
+  const grid = new SidewalkGrid(pieces.toArray(), boxes.toArray());
 
   const hasParallelSidewalk = (lonE7: number, latE7: number, bearing: number): boolean => {
     const px = x(lonE7);
     const py = y(latE7);
-    const pieces = cells.get(cellKey(lonE7, latE7));
-    if (!pieces) return false;
-    for (let i = 0; i < pieces.length; i += 4) {
-      const [x1, y1, x2, y2] = [pieces[i]!, pieces[i + 1]!, pieces[i + 2]!, pieces[i + 3]!];
+    const cell = grid.cells.get(cellKey(cellOf(lonE7), cellOf(latE7)));
+    if (cell < 0) return false;
+    const { pieces: geometry, listed, first } = grid;
+    for (let k = first[cell]!; k < first[cell + 1]!; k++) {
+      const i = 4 * listed[k]!;
+      const [x1, y1, x2, y2] = [geometry[i]!, geometry[i + 1]!, geometry[i + 2]!, geometry[i + 3]!];
       const dx = x2 - x1;
       const dy = y2 - y1;
       const lengthSquared = dx * dx + dy * dy;

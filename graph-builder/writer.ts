@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import {
   GRAPH_FORMAT_VERSION, GRAPH_MAGIC, PRELUDE_BYTES, SECTION_ALIGNMENT, bytesPerElement, sectionNames, sectionTypes,
@@ -52,8 +52,14 @@ function layoutSections(
   return { sections, totalBytes: offset };
 }
 
-/** The complete file as bytes: prelude, header (with section offsets) and aligned sections. */
-export function serializeGraph(header: HeaderWithoutSections, arrays: SectionArrays): Uint8Array {
+/** The file as pieces: the prelude with the header, then each section's bytes at its offset; zeros between. */
+interface GraphFileParts {
+  readonly prelude: Uint8Array;
+  readonly sections: readonly { readonly offset: number; readonly bytes: Uint8Array }[];
+  readonly totalBytes: number;
+}
+
+function graphFileParts(header: HeaderWithoutSections, arrays: SectionArrays): GraphFileParts {
   for (const name of sectionNames) {
     const expected = sectionTypes[name];
     const actual = arrays[name].constructor.name;
@@ -71,19 +77,43 @@ export function serializeGraph(header: HeaderWithoutSections, arrays: SectionArr
       reserved = json.length + 256;
       continue;
     }
-    const bytes = new Uint8Array(totalBytes);
-    bytes.set(encoder.encode(GRAPH_MAGIC), 0);
-    const view = new DataView(bytes.buffer);
+    const prelude = new Uint8Array(PRELUDE_BYTES + reserved);
+    prelude.set(encoder.encode(GRAPH_MAGIC), 0);
+    const view = new DataView(prelude.buffer);
     view.setUint32(8, GRAPH_FORMAT_VERSION, true);
     view.setUint32(12, reserved, true);
-    bytes.fill(0x20, PRELUDE_BYTES, PRELUDE_BYTES + reserved); // JSON may end in spaces
-    bytes.set(json, PRELUDE_BYTES);
-    for (const name of sectionNames) {
-      const source = arrays[name];
-      bytes.set(new Uint8Array(source.buffer, source.byteOffset, source.byteLength), sections[name].offset);
-    }
-    return bytes;
+    prelude.fill(0x20, PRELUDE_BYTES); // JSON may end in spaces
+    prelude.set(json, PRELUDE_BYTES);
+    return {
+      prelude,
+      sections: sectionNames.map((name) => {
+        const source = arrays[name];
+        return { offset: sections[name].offset, bytes: new Uint8Array(source.buffer, source.byteOffset, source.byteLength) };
+      }),
+      totalBytes,
+    };
   }
+}
+
+/**
+ * Writes the graph file (prelude, header with section offsets, aligned sections) to `path`,
+ * atomically, section by section from the arrays where they are: a city's graph is never held a
+ * second time in memory. Returns its size in bytes.
+ */
+export async function writeGraphFile(path: string, header: HeaderWithoutSections, arrays: SectionArrays): Promise<number> {
+  const parts = graphFileParts(header, arrays);
+  await atomically(path, async (handle) => {
+    await handle.write(parts.prelude, 0, parts.prelude.length, 0);
+    let end = parts.prelude.length;
+    for (const { offset, bytes } of parts.sections) {
+      // Alignment padding is written as zeros, not left as a hole, so the file reads the same anywhere.
+      if (offset > end) await handle.write(new Uint8Array(offset - end), 0, offset - end, end);
+      if (bytes.length > 0) await handle.write(bytes, 0, bytes.length, offset);
+      end = offset + bytes.length;
+    }
+    if (parts.totalBytes > end) await handle.write(new Uint8Array(parts.totalBytes - end), 0, parts.totalBytes - end, end);
+  });
+  return parts.totalBytes;
 }
 
 /**
@@ -91,13 +121,18 @@ export function serializeGraph(header: HeaderWithoutSections, arrays: SectionArr
  * the target. A failure at any point removes the temporary file, so readers only ever see a
  * complete old file or a complete new one.
  */
-export async function writeFileAtomically(path: string, bytes: Uint8Array | string): Promise<void> {
+export function writeFileAtomically(path: string, bytes: Uint8Array | string): Promise<void> {
+  return atomically(path, (handle) => handle.writeFile(bytes));
+}
+
+/** Runs `write` on a temporary file beside `path`, flushes it and renames it over `path`; removes it on failure. */
+async function atomically(path: string, write: (handle: FileHandle) => Promise<void>): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const temporary = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
     const handle = await open(temporary, 'w');
     try {
-      await handle.writeFile(bytes);
+      await write(handle);
       await handle.sync();
     } finally {
       await handle.close();

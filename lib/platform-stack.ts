@@ -1,15 +1,18 @@
-import { Aws, CfnOutput, CfnParameter, Fn, Stack, type StackProps } from 'aws-cdk-lib';
+import { Aws, CfnCondition, CfnOutput, CfnParameter, Fn, Lazy, Stack, type StackProps } from 'aws-cdk-lib';
+import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import type { Construct } from 'constructs';
 import { OAUTH_APPS_USAGE_PLAN_ENV_VAR, usagePlanEnvVars } from '../functions/auth/usage-plans.ts';
+import { USAGE_KEY_SECRET_ARN_ENV_VAR } from '../functions/auth/usage-keys.ts';
 import { RIDER_SESSION_USAGE_KEY_ENV_VAR } from '../functions/riders/identity-provider.ts';
 import { buckets, queues, tables } from '../functions/platform/resources.ts';
 import { BIKESHARE_FEEDS_CONTEXT_KEY, BikeShareIngestion } from './bike-share.ts';
 import { DataStores } from './data-stores.ts';
 import { EndpointFunctions } from './endpoint-functions.ts';
-import { GRAPH_SOURCES_CONTEXT_KEY, GraphRebuild, graphSourceUrls } from './graph-rebuild.ts';
+import { CITY_BUILD_MAX_RECEIVE_COUNT, GRAPH_SOURCES_CONTEXT_KEY, GraphRebuild, graphSourceUrls } from './graph-rebuild.ts';
 import { keysOf, pascalCase } from './naming.ts';
-import { PlatformApis } from './platform-apis.ts';
+import { PlatformApis, STAGE_NAME } from './platform-apis.ts';
 import { RiderIdentity } from './rider-identity.ts';
+import { DATA_PATH_CONTEXT_KEY, SKIP_STATIC_INPUTS_CONTEXT_KEY, StaticInputs, staticInputsDataPath } from './static-inputs.ts';
 import { UsagePlans } from './usage-plans.ts';
 import { Workers } from './workers.ts';
 
@@ -17,9 +20,10 @@ import { Workers } from './workers.ts';
 export const stackParameters = {
   OAuthIssuerUrl: {
     description:
-      '{base_url} as apps see it, e.g. https://api.spoke.example (the custom domain mapped to the base API, or its execute-api URL with the stage): the OAuth issuer and access-token audience, and the origin of the consent screen. No trailing slash.',
-    allowedPattern: '^https://[^/\\s]+(/[^\\s]*[^/\\s])?$',
-    constraintDescription: 'an https URL without a trailing slash',
+      '{base_url} as apps see it when a custom domain is mapped to the base API, e.g. https://api.spoke.example: the OAuth issuer and access-token audience, and the origin of the consent screen. No trailing slash. Leave empty to use the base API\'s own execute-api URL with its stage.',
+    allowedPattern: '^(https://[^/\\s]+(/[^\\s]*[^/\\s])?)?$',
+    constraintDescription: 'empty, or an https URL without a trailing slash',
+    default: '',
   },
   MailFromAddress: {
     description: 'The sender of sign-in codes and account mail (Cognito and the consent screen): an email address verified in Amazon SES in this region.',
@@ -27,6 +31,18 @@ export const stackParameters = {
     constraintDescription: 'an email address',
   },
 } as const;
+
+/**
+ * The issuer URL without a second deploy: the parameter when given (a custom domain), else the
+ * base API's execute-api URL, built from the REST API's id alone. `RestApi.url` would name the
+ * stage's deployment, which depends on every method and so on the functions that take this
+ * value: a cycle. The API resource itself depends on nothing, so functions may refer to it.
+ */
+function issuerUrlOf(stack: Stack, parameter: string, api: RestApi): string {
+  const custom = new CfnCondition(stack, 'CustomIssuerUrl', { expression: Fn.conditionNot(Fn.conditionEquals(parameter, '')) });
+  const own = Fn.join('', ['https://', api.restApiId, '.execute-api.', Aws.REGION, '.', Aws.URL_SUFFIX, '/', STAGE_NAME]);
+  return Fn.conditionIf(custom.logicalId, parameter, own).toString();
+}
 
 /** Where the platform's own rider app receives its codes (a private-use scheme, spec 5.5's form). */
 export const DEFAULT_RIDER_APP_CALLBACK = 'com.spoke.rider:/oauth/callback';
@@ -47,13 +63,20 @@ export class PlatformStack extends Stack {
   readonly riderIdentity: RiderIdentity;
   readonly bikeShare: BikeShareIngestion;
   readonly workers: Workers;
+  readonly staticInputs: StaticInputs | null;
+  /** {base_url}: the OAuthIssuerUrl parameter, or the base API's own URL when it is empty. */
+  readonly issuerUrl: string;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
     // Read first so a malformed context value fails before anything is built.
     const sourceUrls = graphSourceUrls(this.node.tryGetContext(GRAPH_SOURCES_CONTEXT_KEY));
+    const skipStaticInputs = String(this.node.tryGetContext(SKIP_STATIC_INPUTS_CONTEXT_KEY)) === 'true';
+    const dataPath = staticInputsDataPath(this.node.tryGetContext(DATA_PATH_CONTEXT_KEY));
     const parameter = (name: keyof typeof stackParameters) => new CfnParameter(this, name, { type: 'String', ...stackParameters[name] }).valueAsString;
-    const issuerUrl = parameter('OAuthIssuerUrl');
+    const issuerParameter = parameter('OAuthIssuerUrl');
+    // Resolved once the base API exists (below): every function and the consent client take it.
+    const issuerUrl = Lazy.string({ produce: () => this.issuerUrl });
     const mailFrom = parameter('MailFromAddress');
     const riderAppCallbackUrls = new CfnParameter(this, 'RiderAppCallbackUrls', {
       type: 'CommaDelimitedList',
@@ -76,21 +99,26 @@ export class PlatformStack extends Stack {
       },
     });
     this.apis = new PlatformApis(this, 'Apis', { functions: this.functions });
-    this.usagePlans = new UsagePlans(this, 'UsagePlans', { api: this.apis.base, riderSessionsKeyValue });
+    this.issuerUrl = issuerUrlOf(this, issuerParameter, this.apis.base);
+    this.usagePlans = new UsagePlans(this, 'UsagePlans', { api: this.apis.base, riderSessionsKeyValue, authorizer: this.functions.authorizer.function });
+    this.workers = new Workers(this, 'Workers', { dataStores: this.dataStores });
+    this.staticInputs = skipStaticInputs ? null : new StaticInputs(this, 'StaticInputs', { dataStores: this.dataStores, dataPath });
     this.graphRebuild = new GraphRebuild(this, 'GraphRebuild', {
       dataStores: this.dataStores,
       sourceUrls,
+      inputs: this.staticInputs,
+      alarmTopic: this.workers.alarmTopic,
     });
     this.bikeShare = new BikeShareIngestion(this, 'BikeShare', {
       dataStores: this.dataStores,
       feeds: this.node.tryGetContext(BIKESHARE_FEEDS_CONTEXT_KEY),
     });
-    this.workers = new Workers(this, 'Workers', { dataStores: this.dataStores });
     this.addOutputs();
   }
 
   private addOutputs(): void {
-    new CfnOutput(this, 'BaseApiUrl', { value: this.apis.base.url, description: '{base_url}' });
+    new CfnOutput(this, 'BaseApiUrl', { value: this.apis.base.url, description: '{base_url} without a custom domain (execute-api, with the stage)' });
+    new CfnOutput(this, 'OAuthIssuer', { value: this.issuerUrl, description: 'OAUTH_ISSUER {base_url} as the functions use it: the OAuth issuer and token audience' });
     new CfnOutput(this, 'AppApiUrl', { value: this.apis.app.url, description: '{app_base_url}' });
     for (const plan of keysOf(usagePlanEnvVars)) {
       new CfnOutput(this, `UsagePlanId${pascalCase(plan)}`, {
@@ -101,6 +129,10 @@ export class PlatformStack extends Stack {
     new CfnOutput(this, 'UsagePlanIdOauthApps', {
       value: this.usagePlans.oauthApps.usagePlanId,
       description: `${OAUTH_APPS_USAGE_PLAN_ENV_VAR} usage plan of third-party apps: the operator CLI adds each app's usage key to it`,
+    });
+    new CfnOutput(this, 'UsageKeySecretArn', {
+      value: this.usagePlans.usageKeySecret.secretArn,
+      description: `${USAGE_KEY_SECRET_ARN_ENV_VAR} secret the usage-plan key values are derived under: the operator CLI reads it to register keys`,
     });
     new CfnOutput(this, 'RiderUserPoolId', {
       value: this.riderIdentity.userPool.userPoolId,
@@ -127,6 +159,16 @@ export class PlatformStack extends Stack {
       new CfnOutput(this, `${pascalCase(name)}BucketName`, {
         value: this.dataStores.buckets[name].bucketName,
         description: `${buckets[name].envVar} ${buckets[name].purpose}`,
+      });
+    }
+    for (const [city, build] of this.graphRebuild.cities) {
+      new CfnOutput(this, `GraphBuildQueueUrl${pascalCase(city)}`, {
+        value: build.queue.queueUrl,
+        description: `Build queue of ${city}: a message {"city": "${city}"} starts a build of its graph`,
+      });
+      new CfnOutput(this, `GraphBuildDeadLetterQueueUrl${pascalCase(city)}`, {
+        value: build.deadLetterQueue.queueUrl,
+        description: `Dead-letter queue of the ${city} graph build: builds that failed ${CITY_BUILD_MAX_RECEIVE_COUNT} times`,
       });
     }
     for (const name of keysOf(queues)) {

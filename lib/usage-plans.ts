@@ -1,7 +1,10 @@
 import { ApiKey, Period, UsagePlan, type RestApi } from 'aws-cdk-lib/aws-apigateway';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { FREE_PLAN_LIMITS } from '../functions/auth/api-keys.ts';
 import { plans, type Plan } from '../functions/auth/principal.ts';
+import { USAGE_KEY_SECRET_ARN_ENV_VAR } from '../functions/auth/usage-keys.ts';
 import { mapKeys, pascalCase } from './naming.ts';
 
 export interface UsagePlanTier {
@@ -71,6 +74,8 @@ export const callerUsagePlanTiers = {
 export interface UsagePlansProps {
   /** The API whose deployment stage the plans meter. */
   readonly api: RestApi;
+  /** The authorizer, which names each customer key's usage key: the one reader of the usage-key secret. */
+  readonly authorizer: IFunction & { addEnvironment(key: string, value: string): unknown };
   /** The value of the one usage key of riders' sessions (the authorizer returns it for them). */
   readonly riderSessionsKeyValue: string;
 }
@@ -78,13 +83,16 @@ export interface UsagePlansProps {
 /**
  * One usage plan per key plan, bound to the metered API's stage. API keys are not in the
  * template: the operator CLI creates one per customer at run time and adds it to the plan whose
- * id this stack outputs.
+ * id this stack outputs. Its value is derived from the key id under the usage-key secret created
+ * here, never the customer's key (functions/auth/usage-keys.ts).
  */
 export class UsagePlans extends Construct {
   readonly plans: Readonly<Record<Plan, UsagePlan>>;
   readonly oauthApps: UsagePlan;
   readonly riderSessions: UsagePlan;
   readonly riderSessionsKey: ApiKey;
+  /** What customer keys' usage-key values are derived under (functions/auth/usage-keys.ts). */
+  readonly usageKeySecret: Secret;
 
   constructor(scope: Construct, id: string, props: UsagePlansProps) {
     super(scope, id);
@@ -105,5 +113,11 @@ export class UsagePlans extends Construct {
       value: props.riderSessionsKeyValue,
     });
     this.riderSessions.addApiKey(this.riderSessionsKey);
+    this.usageKeySecret = new Secret(this, 'UsageKeySecret', {
+      description: 'Derives the API Gateway key value of each customer API key (HMAC of the key id); read by the authorizer and the operator CLI',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    });
+    this.usageKeySecret.grantRead(props.authorizer);
+    props.authorizer.addEnvironment(USAGE_KEY_SECRET_ARN_ENV_VAR, this.usageKeySecret.secretArn);
   }
 }

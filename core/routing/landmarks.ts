@@ -87,36 +87,64 @@ export function storedLandmarks(graph: Graph): LandmarkSet | null {
   return set;
 }
 
-/** Computes the landmark sections for every metric in LANDMARK_METRICS (the builder stores them). */
+/**
+ * Computes the landmark sections for every metric in LANDMARK_METRICS (the builder stores them).
+ * Each metric's tables are quantized straight into their place in the sections, so no metric's
+ * tables are held twice; a metric that finds fewer than `count` landmarks (a tiny graph) shrinks
+ * every metric's rows to its count at the end, as the file keeps one count for all.
+ */
 export function computeLandmarkSections(network: RoutingNetwork, count = LANDMARK_COUNT): LandmarkSections {
   const { nodeCount, edgeCount } = network.graph;
-  const computed = LANDMARK_METRICS.map((metric) => computeLandmarks(metricCosting(network, metric), count));
-  const landmarkCount = Math.min(...computed.map((landmarks) => landmarks.nodes.length));
-  const sections = {
-    landmarkNodes: new Uint32Array(computed.length * landmarkCount),
-    landmarkLeave: new Uint8Array(computed.length * edgeCount),
-    landmarkFrom: new Uint16Array(computed.length * landmarkCount * nodeCount),
-    landmarkTo: new Uint16Array(computed.length * landmarkCount * nodeCount),
+  const metrics = LANDMARK_METRICS.length;
+  const full = {
+    landmarkNodes: new Uint32Array(metrics * count),
+    landmarkLeave: new Uint8Array(metrics * edgeCount),
+    landmarkFrom: new Uint16Array(metrics * count * nodeCount),
+    landmarkTo: new Uint16Array(metrics * count * nodeCount),
   };
-  computed.forEach((landmarks, m) => {
-    const table = m * landmarkCount * nodeCount;
-    sections.landmarkNodes.set(landmarks.nodes.subarray(0, landmarkCount), m * landmarkCount);
-    sections.landmarkLeave.set(landmarks.leaveHalfSeconds, m * edgeCount);
-    sections.landmarkFrom.set(landmarks.fromLandmark.subarray(0, landmarkCount * nodeCount), table);
-    sections.landmarkTo.set(landmarks.toLandmark.subarray(0, landmarkCount * nodeCount), table);
+  const found: { nodes: number; unit: number }[] = LANDMARK_METRICS.map((metric, m) => {
+    const table = m * count * nodeCount;
+    const landmarks = computeLandmarks(metricCosting(network, metric), count, {
+      fromLandmark: full.landmarkFrom.subarray(table, table + count * nodeCount),
+      toLandmark: full.landmarkTo.subarray(table, table + count * nodeCount),
+    });
+    full.landmarkNodes.set(landmarks.nodes, m * count);
+    full.landmarkLeave.set(landmarks.leaveHalfSeconds, m * edgeCount);
+    return { nodes: landmarks.nodes.length, unit: landmarks.unit };
   });
+  const landmarkCount = Math.min(...found.map((metric) => metric.nodes));
+  const sections = landmarkCount === count ? full : {
+    landmarkNodes: new Uint32Array(metrics * landmarkCount),
+    landmarkLeave: full.landmarkLeave,
+    landmarkFrom: new Uint16Array(metrics * landmarkCount * nodeCount),
+    landmarkTo: new Uint16Array(metrics * landmarkCount * nodeCount),
+  };
+  if (sections !== full) {
+    for (let m = 0; m < metrics; m++) {
+      sections.landmarkNodes.set(full.landmarkNodes.subarray(m * count, m * count + landmarkCount), m * landmarkCount);
+      const from = m * count * nodeCount;
+      sections.landmarkFrom.set(full.landmarkFrom.subarray(from, from + landmarkCount * nodeCount), m * landmarkCount * nodeCount);
+      sections.landmarkTo.set(full.landmarkTo.subarray(from, from + landmarkCount * nodeCount), m * landmarkCount * nodeCount);
+    }
+  }
   return {
     header: {
       costing: COSTING_FINGERPRINT,
       count: landmarkCount,
-      metrics: LANDMARK_METRICS.map((name, m) => ({ name, unit: computed[m]!.unit })),
+      metrics: LANDMARK_METRICS.map((name, m) => ({ name, unit: found[m]!.unit })),
     },
     sections,
   };
 }
 
+/** Where computeLandmarks may write its distance tables (count * nodeCount entries each). */
+export interface LandmarkTablesTarget {
+  readonly fromLandmark: Uint16Array;
+  readonly toLandmark: Uint16Array;
+}
+
 /** Computes one metric's tables from the costing's least edge costs and turn costs. */
-export function computeLandmarks(costing: Costing, count = LANDMARK_COUNT): Landmarks {
+export function computeLandmarks(costing: Costing, count = LANDMARK_COUNT, target?: LandmarkTablesTarget): Landmarks {
   const network = costing.network;
   const graph = network.graph;
   const { edgeCount, nodeCount } = graph;
@@ -164,9 +192,14 @@ export function computeLandmarks(costing: Costing, count = LANDMARK_COUNT): Land
     });
   });
   const unit = Math.max(greatest, 1) / LARGEST_DISTANCE;
-  const quantize = (distances: Float64Array) =>
-    Uint16Array.from(distances, (distance) => (distance === Infinity ? UNREACHABLE : Math.min(LARGEST_DISTANCE, Math.floor(distance / unit))));
-  return new Landmarks(Uint32Array.from(nodes), leaveHalfSeconds, quantize(exact[0]), quantize(exact[1]), unit);
+  const quantize = (distances: Float64Array, into: Uint16Array = new Uint16Array(distances.length)) => {
+    for (let i = 0; i < distances.length; i++) {
+      const distance = distances[i]!;
+      into[i] = distance === Infinity ? UNREACHABLE : Math.min(LARGEST_DISTANCE, Math.floor(distance / unit));
+    }
+    return into.subarray(0, distances.length);
+  };
+  return new Landmarks(Uint32Array.from(nodes), leaveHalfSeconds, quantize(exact[0], target?.fromLandmark), quantize(exact[1], target?.toLandmark), unit);
 }
 
 /**

@@ -17,7 +17,8 @@ registerBearerVerifier(riderTokenVerifier);
  * The REQUEST authorizer in front of every credentialed endpoint. A refusal is a Deny whose
  * context carries the spec's message; the API's ACCESS_DENIED gateway response renders it as
  * 401 `{"error": ...}`. On the metered API an allowed caller's usage-plan key is returned as
- * `usageIdentifierKey` (`apiKeySource: AUTHORIZER`): the API key itself, for an OAuth access
+ * `usageIdentifierKey` (`apiKeySource: AUTHORIZER`): for an API key the value derived from its key
+ * id (usage-keys.ts; never the key itself), for an OAuth access
  * token the app's usage key, so API Gateway meters the app, and for a rider's own session the
  * one usage key of rider sessions (the platform's limiter keeps each rider's own count). Its log
  * lines carry the request's API Gateway id, as the handler's lines behind it do.

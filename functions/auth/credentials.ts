@@ -1,5 +1,6 @@
 import { INVALID_CREDENTIALS, MISSING_CREDENTIALS } from '../http/errors.ts';
 import { looksLikeApiKey, verifyApiKey } from './api-keys.ts';
+import { usageKeyFor } from './usage-keys.ts';
 import type { Principal } from './principal.ts';
 
 /**
@@ -61,7 +62,8 @@ export async function authenticate(headers: Record<string, string | undefined>):
         limits: record.limits,
         rateBucket: `key:${record.key_id}`,
       },
-      usageIdentifierKey: credential.key,
+      // Derived from the key id: the key itself is never an API Gateway key value (usage-keys.ts).
+      usageIdentifierKey: await usageKeyFor(record.key_id),
     };
   }
   for (const verify of bearerVerifiers) {

@@ -3,10 +3,12 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../platform/aws.ts';
 import { tableName } from '../platform/resources.ts';
 import type { Plan } from './principal.ts';
+import { usageKeyFor } from './usage-keys.ts';
 
 /**
- * In AWS each customer key is also an API Gateway API key in its plan's usage plan, so usage
- * plans meter and throttle it: the authorizer returns the presented key as `usageIdentifierKey`.
+ * In AWS each customer key also has an API Gateway API key in its plan's usage plan, so usage
+ * plans meter and throttle it. Its value is derived from the key id (usage-keys.ts), never the
+ * key itself; the authorizer returns the same derived value as `usageIdentifierKey`.
  * The exact per-minute/hour/day limits stay with the platform's own limiter. The local platform
  * has no usage plans, so only the operator CLI's AWS mode calls this.
  */
@@ -37,9 +39,9 @@ export async function createUsagePlanKey(input: { value: string; name: string; u
   }
 }
 
-export async function registerUsagePlanKey(input: { key: string; keyId: string; name: string; plan: Plan }): Promise<string> {
+export async function registerUsagePlanKey(input: { keyId: string; name: string; plan: Plan }): Promise<string> {
   const usageKeyId = await createUsagePlanKey({
-    value: input.key,
+    value: await usageKeyFor(input.keyId),
     name: `${input.keyId} ${input.name}`,
     usagePlanEnvVar: usagePlanEnvVars[input.plan],
   });

@@ -1,3 +1,4 @@
+import { ROUTING_FUNCTION_MEMORY_MB } from '../routing/resident-graphs.ts';
 import type { BucketName, QueueName, TableName } from './resources.ts';
 
 /**
@@ -76,7 +77,7 @@ export const endpoints: readonly EndpointDefinition[] = [
     auth: 'credential',
     oauthAccess: true,
     access: { tables: { ...rateLimited.tables, routeAvoidances: 'read' }, buckets: { graphs: 'read' } },
-    memoryMb: 1769,
+    memoryMb: ROUTING_FUNCTION_MEMORY_MB,
     timeoutSeconds: 29,
   },
   {
@@ -91,7 +92,7 @@ export const endpoints: readonly EndpointDefinition[] = [
       tables: { ...rateLimited.tables, routeAvoidances: 'read', customRoutes: 'read', destinations: 'read', categories: 'read' },
       buckets: { graphs: 'read', bikeshare: 'read' },
     },
-    memoryMb: 1769,
+    memoryMb: ROUTING_FUNCTION_MEMORY_MB,
     timeoutSeconds: 29,
   },
   // Why the safer route differs from the direct one, in one sentence (spec 4.3); docs/explain.md.
@@ -104,7 +105,7 @@ export const endpoints: readonly EndpointDefinition[] = [
     auth: 'credential',
     oauthAccess: true,
     access: { tables: { ...rateLimited.tables, routeAvoidances: 'read' }, buckets: { graphs: 'read' } },
-    memoryMb: 1769,
+    memoryMb: ROUTING_FUNCTION_MEMORY_MB,
     timeoutSeconds: 29,
   },
   // Rider login for third-party apps (spec 4.5, 5.5): OAuth 2.1 with PKCE.

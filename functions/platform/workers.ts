@@ -1,3 +1,4 @@
+import { SINGLE_CITY_FUNCTION_MEMORY_MB } from '../routing/resident-graphs.ts';
 import type { ResourceAccess } from './endpoints.ts';
 
 /**
@@ -33,7 +34,7 @@ export const workers: readonly WorkerDefinition[] = [
       queues: { reportAnalysis: 'consume' },
     },
     // Loads a city's routing graph, as the routers do.
-    memoryMb: 1769,
+    memoryMb: SINGLE_CITY_FUNCTION_MEMORY_MB,
     timeoutSeconds: 30,
   },
   {

@@ -8,13 +8,21 @@ import { openGraph } from '../../core/graph/layout.ts';
 import { computeLandmarks, LANDMARK_METRICS, metricCosting, storedLandmarks } from '../../core/routing/landmarks.ts';
 import { RoutingNetwork } from '../../core/routing/network.ts';
 import { GraphUnavailableError } from './errors.ts';
+import { graphMemoryBudget, residentBytes, ResidentGraphs, RUNTIME_RESERVE_MB } from './resident-graphs.ts';
 import { SearchWorkspace } from './search.ts';
 
 /**
- * Each city's current graph, loaded from S3 once per warm container and shared by every request
- * it serves. The city's pointer object is re-read at most every GRAPH_REFRESH_SECONDS (default
- * 120); a new graph_version is loaded in the background and swapped in, so the nightly rebuild
- * reaches routers within minutes and without a deploy.
+ * Each city's current graph, loaded from S3 on the first request that needs it and shared by every
+ * request the warm container serves. The city's pointer object is re-read at most every
+ * GRAPH_REFRESH_SECONDS (default 120); a new graph_version is loaded in the background and swapped
+ * in, so the nightly rebuild reaches routers within minutes and without a deploy.
+ *
+ * Memory is budgeted (resident-graphs.ts): the graphs a container holds stay within a budget
+ * derived from the function's memory, the least recently used cities dropped to make room for the
+ * one a request needs. A swap holds two versions of a city only while the new one loads; when both
+ * cannot fit, the old version is dropped first and the next requests wait for the new one. A city
+ * whose graph alone is over the budget is refused (GraphUnavailableError) rather than loaded into
+ * a function it would kill.
  */
 
 /** Thrown by `cityGraph` when no graph can be loaded. */
@@ -26,9 +34,14 @@ export interface LoadedGraph {
   network: RoutingNetwork;
   workspace: SearchWorkspace;
   loadMilliseconds: number;
+  /** Memory it holds (resident-graphs.ts `residentBytes`). */
+  residentBytes: number;
 }
 
 const graphs = new Map<CityId, RefreshedValue<LoadedGraph>>();
+let resident: ResidentGraphs | undefined;
+const residentGraphs = (): ResidentGraphs => (resident ??= new ResidentGraphs(graphMemoryBudget()));
+const megabytes = (bytes: number): number => Math.round(bytes / 2 ** 20);
 
 const refreshIntervalMs = (): number => Number(process.env.GRAPH_REFRESH_SECONDS ?? 120) * 1000;
 
@@ -55,25 +68,57 @@ export function loadGraphBytes(city: CityId, bytes: Uint8Array): LoadedGraph {
     network,
     workspace: new SearchWorkspace(graph.edgeCount, landmarks),
     loadMilliseconds: performance.now() - started,
+    residentBytes: residentBytes(bytes.byteLength, graph.edgeCount),
   };
+}
+
+/** Drops cities, least recently used first, until `incoming` bytes of `city` fit; throws when they cannot. */
+function makeRoom(city: CityId, incoming: number): void {
+  const budget = residentGraphs();
+  const evicted = budget.makeRoom(city, incoming);
+  if (!evicted) {
+    throw new Error(`The graph of ${city} needs about ${megabytes(incoming)} MB, over this function's graph budget of ${megabytes(budget.budget)} MB (GRAPH_MEMORY_BUDGET_MB, or the function's memory less ${RUNTIME_RESERVE_MB} MB)`);
+  }
+  for (const other of evicted) {
+    logger.info('graph dropped to make room', { city: other, for: city, heldMb: megabytes(budget.held(other)) });
+    graphs.delete(other);
+    budget.release(other);
+  }
 }
 
 async function load(city: CityId, pointer?: CurrentGraphPointer): Promise<LoadedGraph> {
   const target = pointer ?? (await readPointer(city));
-  const loaded = loadGraphBytes(city, await readObjectBytes(bucketName('graphs'), target.key));
-  logger.info('graph loaded', { city, graphVersion: loaded.version, loadMs: Math.round(loaded.loadMilliseconds) });
+  const bytes = await readObjectBytes(bucketName('graphs'), target.key);
+  makeRoom(city, residentBytes(bytes.byteLength, openGraph(bytes).edgeCount));
+  const loaded = loadGraphBytes(city, bytes);
+  residentGraphs().set(city, loaded.residentBytes);
+  logger.info('graph loaded', { city, graphVersion: loaded.version, loadMs: Math.round(loaded.loadMilliseconds), residentMb: megabytes(loaded.residentBytes), totalMb: megabytes(residentGraphs().total) });
   return loaded;
 }
 
-/** A refresh reads the pointer and loads the graph it names only when that is a new version. */
+/** Thrown by a refresh that had to drop the loaded version to make room for the new one. */
+class ReloadInstead extends Error {}
+
+/**
+ * A refresh reads the pointer and loads the graph it names only when that is a new version. The
+ * new version is about the old one's size; when the two cannot be held together, the old one is
+ * dropped and the next request loads the new one (ReloadInstead).
+ */
 async function refreshed(city: CityId, previous: LoadedGraph | undefined): Promise<LoadedGraph> {
   if (!previous) return load(city);
   const pointer = await readPointer(city);
-  return pointer.graph_version === previous.version ? previous : load(city, pointer);
+  if (pointer.graph_version === previous.version) return previous;
+  if (!residentGraphs().makeRoom(city, previous.residentBytes)) {
+    graphs.delete(city);
+    residentGraphs().release(city);
+    throw new ReloadInstead(`no room for two versions of ${city}: dropped ${previous.version}; the next request loads ${pointer.graph_version}`);
+  }
+  return load(city, pointer);
 }
 
 /** The city's graph; throws GraphUnavailableError when none can be loaded. */
 export async function cityGraph(city: CityId): Promise<LoadedGraph> {
+  residentGraphs().touch(city);
   let graph = graphs.get(city);
   if (!graph || graph.spent) {
     graph = new RefreshedValue((previous) => refreshed(city, previous), refreshIntervalMs, { message: 'graph refresh failed; keeping the loaded graph', fields: { city } });
@@ -87,7 +132,13 @@ export async function cityGraph(city: CityId): Promise<LoadedGraph> {
   }
 }
 
-/** Drops every loaded graph (tests use it to observe loading). */
+/** Drops every loaded graph and reads the budget again (tests use it to observe loading). */
 export function forgetLoadedGraphs(): void {
   graphs.clear();
+  resident = undefined;
+}
+
+/** The cities whose graphs are held, least recently used first. */
+export function loadedCities(): CityId[] {
+  return residentGraphs().cities();
 }

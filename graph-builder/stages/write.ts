@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { graphKey } from '../../core/graph/catalog.ts';
 import type { GraphSections } from '../../core/graph/layout.ts';
 import type { LandmarkSections } from '../../core/routing/landmarks.ts';
-import { serializeGraph, writeFileAtomically, type HeaderWithoutSections } from '../writer.ts';
+import { writeGraphFile, type HeaderWithoutSections } from '../writer.ts';
 import type { LandmarkSectionName } from './landmarks.ts';
 
 /**
@@ -26,9 +26,8 @@ export interface WrittenGraph {
 }
 
 export async function writeGraph({ outDir, header, sections, landmarks }: WriteInput): Promise<WrittenGraph> {
-  const bytes = serializeGraph({ ...header, landmarks: landmarks.header }, { ...sections, ...landmarks.sections });
   const key = graphKey(header.city, header.graph_version);
   const path = join(outDir, key);
-  await writeFileAtomically(path, bytes);
-  return { key, path, bytes: bytes.byteLength };
+  const bytes = await writeGraphFile(path, { ...header, landmarks: landmarks.header }, { ...sections, ...landmarks.sections });
+  return { key, path, bytes };
 }

@@ -8,6 +8,7 @@ import type { Context, PostAuthenticationTriggerEvent } from 'aws-lambda';
 import { riderSignInTriggerEntry } from '../../functions/platform/endpoints.ts';
 import { queues, type QueueDefinition } from '../../functions/platform/resources.ts';
 import { RIDER_SESSION_USAGE_KEY_ENV_VAR } from '../../functions/riders/identity-provider.ts';
+import { USAGE_KEY_SECRET_ENV_VAR } from '../../functions/auth/usage-keys.ts';
 import { startLocalBikeShare } from './bikeshare.ts';
 import { createGateway } from './gateway.ts';
 import { CONSENT_CLIENT_ID, LocalIdentityProvider, RIDER_APP_CLIENT_ID, RIDER_APP_REDIRECT_URI, type LocalUser } from './identity-provider.ts';
@@ -108,6 +109,8 @@ export function identityEnvironment(urls: { base: string; idp: string }): Record
     RIDER_IDP_APP_CLIENT_IDS: RIDER_APP_CLIENT_ID,
     // The local gateway only checks that the authorizer names a usage key; AWS meters by it.
     [RIDER_SESSION_USAGE_KEY_ENV_VAR]: 'local-rider-sessions',
+    // What customer keys' usage-key values are derived under (functions/auth/usage-keys.ts).
+    [USAGE_KEY_SECRET_ENV_VAR]: 'local-usage-key-secret',
   };
 }
 

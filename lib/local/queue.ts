@@ -83,6 +83,20 @@ export class LocalQueue {
     return { messageId: message.messageId, md5OfBody: message.md5OfBody };
   }
 
+  /**
+   * ChangeMessageVisibility: the in-flight message with this receipt handle becomes visible
+   * `seconds` from now. False when no message holds the handle (SQS's ReceiptHandleIsInvalid).
+   */
+  changeVisibility(receiptHandle: string, seconds: number): boolean {
+    for (const message of this.messages.values()) {
+      if (message.receiptHandle !== receiptHandle) continue;
+      message.visibleAt = Date.now() + seconds * 1000;
+      this.scheduleNextVisibility();
+      return true;
+    }
+    return false;
+  }
+
   /** Messages waiting or in flight, as SQS's approximate counters report them. */
   counts(): { visible: number; inFlight: number } {
     const now = Date.now();

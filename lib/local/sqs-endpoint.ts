@@ -52,6 +52,14 @@ const operations: Record<string, Operation> = {
       Failed: [],
     };
   },
+  ChangeMessageVisibility: (queues, input) => {
+    const queue = queueFor(queues, input.QueueUrl);
+    if (isError(queue)) return queue;
+    if (!queue.changeVisibility(String(input.ReceiptHandle), Number(input.VisibilityTimeout ?? 0))) {
+      return { status: 400, type: 'com.amazonaws.sqs#ReceiptHandleIsInvalid', message: 'The receipt handle is not valid' };
+    }
+    return {};
+  },
   GetQueueUrl: (queues, input, baseUrl) => {
     const queue = queues.get(String(input.QueueName));
     return queue ? { QueueUrl: `${baseUrl}/${queue.arn.split(':')[4]}/${queue.options.name}` } : queueMissing(input.QueueName);

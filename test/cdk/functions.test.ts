@@ -1,25 +1,25 @@
-import type { CfnElement } from 'aws-cdk-lib';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { cityIds } from '../../core/cities/cities.ts';
 import { authorizerAccess, endpoints, riderSignInTriggerAccess, type ResourceAccess } from '../../functions/platform/endpoints.ts';
 import { buckets, queues, tables, type BucketDefinition } from '../../functions/platform/resources.ts';
 import { workers } from '../../functions/platform/workers.ts';
-import { DEFAULT_GRAPH_SOURCE_URLS } from '../../graph-builder/sources.ts';
-import { NIGHTLY_BUILD_ACCESS, NIGHTLY_BUILD_MEMORY_MB } from '../../lib/graph-rebuild.ts';
+import { NIGHTLY_BUILD_ACCESS } from '../../lib/graph-rebuild.ts';
 import { keysOf } from '../../lib/naming.ts';
-import { actionsOn, logicalId, platform, resourcesOfType, synthesizePlatform } from './platform-template.ts';
+import { actionsOn, logicalId, platform, resourcesOfType } from './platform-template.ts';
 
 /** Every function of the stack with the access it is declared to need. */
 function declaredFunctions(): { name: string; fn: NodejsFunction; access: ResourceAccess; settings: boolean }[] {
-  const { functions, graphRebuild, riderIdentity, bikeShare, workers: workerFunctions } = platform().stack;
+  const { functions, graphRebuild, riderIdentity, bikeShare, workers: workerFunctions, staticInputs } = platform().stack;
   return [
     ...endpoints.map((endpoint) => ({ name: endpoint.id, fn: functions.forEndpoint(endpoint.id), access: endpoint.access, settings: true })),
     ...workers.map((worker) => ({ name: worker.id, fn: workerFunctions.forWorker(worker.id).function, access: worker.access, settings: false })),
     { name: 'authorizer', fn: functions.authorizer.function, access: authorizerAccess, settings: true },
     { name: 'fallback', fn: functions.fallback.function, access: {}, settings: false },
-    { name: 'nightly graph build', fn: graphRebuild.builder.function, access: NIGHTLY_BUILD_ACCESS, settings: false },
+    ...[...graphRebuild.cities].map(([city, build]) => ({ name: `graph build ${city}`, fn: build.builder.function, access: NIGHTLY_BUILD_ACCESS, settings: false })),
+    // It may send to the build queues, which are the graph rebuild's own (not resources.ts queues).
+    { name: 'graph build dispatch', fn: graphRebuild.dispatcher.function, access: {}, settings: false },
+    { name: 'parking publish', fn: staticInputs!.parkingPublisher.function, access: { buckets: { graphs: 'readwrite' } } satisfies ResourceAccess, settings: false },
     { name: 'rider sign-in trigger', fn: riderIdentity.signInTrigger.function, access: riderSignInTriggerAccess, settings: false },
     ...Object.entries(bikeShare.ingesters).map(([city, ingester]) => ({
       name: `bike-share ingestion ${city}`,
@@ -46,19 +46,23 @@ function environmentOf(fn: NodejsFunction): Record<string, unknown> {
 }
 
 describe('Lambda functions', () => {
-  it('the stack has exactly the declared functions', () => {
-    platform().template.resourceCountIs('AWS::Lambda::Function', declaredFunctions().length);
+  it('the stack has exactly the declared functions, besides the CDK\'s own upload and trigger handlers', () => {
+    const declared = new Set(declaredFunctions().map(({ fn }) => logicalId(fn)));
+    const others = resourcesOfType('AWS::Lambda::Function').map(([id]) => id).filter((id) => !declared.has(id));
+    expect(declared.size).toBe(declaredFunctions().length);
+    expect(others.map((id) => id.replace(/[0-9A-F]{8,}.*$/, ''))).toEqual(['CustomCDKBucketDeployment', 'AWSCDKTriggerCustomResourceProviderCustomResourceProviderHandler']);
   });
 
   it('every function runs nodejs22.x on arm64 and logs to its own log group with a retention', () => {
-    for (const [, fn] of resourcesOfType('AWS::Lambda::Function')) {
+    for (const { fn: declared } of declaredFunctions()) {
+      const fn = platform().resources[logicalId(declared)]!;
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler' });
       const logGroupRef = (fn.Properties?.['LoggingConfig'] as { LogGroup: { Ref: string } }).LogGroup.Ref;
       const logGroup = platform().resources[logGroupRef]!;
       expect(logGroup.Type).toBe('AWS::Logs::LogGroup');
       expect(logGroup.Properties?.['RetentionInDays']).toBe(30);
     }
-    const logGroupRefs = resourcesOfType('AWS::Lambda::Function').map(([, fn]) => JSON.stringify(fn.Properties?.['LoggingConfig']));
+    const logGroupRefs = declaredFunctions().map(({ fn }) => JSON.stringify(properties(fn)['LoggingConfig']));
     expect(new Set(logGroupRefs).size).toBe(logGroupRefs.length);
   });
 
@@ -86,7 +90,10 @@ describe('Lambda functions', () => {
         'NODE_OPTIONS',
       ];
       const variables = environmentOf(fn);
-      const resourceVariables = Object.keys(variables).filter((variable) => variable !== 'GRAPH_SOURCE_URLS');
+      // Settings of single functions, checked with them: the graph builds' (graph-rebuild.test.ts)
+      // and the authorizer's usage-key secret (apis.test.ts).
+      const ownSettings = ['GRAPH_SOURCE_URLS', 'GRAPH_BUILD_CITY', 'GRAPH_BUILD_QUEUES', 'STATIC_INPUTS_DIGEST', 'USAGE_KEY_SECRET_ARN'];
+      const resourceVariables = Object.keys(variables).filter((variable) => !ownSettings.includes(variable));
       expect(resourceVariables.sort(), name).toEqual(expected.sort());
       expect(variables['NODE_OPTIONS']).toBe('--enable-source-maps');
     }
@@ -151,50 +158,5 @@ describe('least privilege', () => {
     expect(actions).toContain('dynamodb:GetItem');
     for (const write of TABLE_WRITE_ACTIONS) expect(actions).not.toContain(write);
     expect(actionsOn(role, logicalId(dataStores.tables.rateLimits))).toEqual([]);
-  });
-});
-
-describe('nightly graph rebuild', () => {
-  const builder = (): NodejsFunction => platform().stack.graphRebuild.builder.function;
-
-  it('runs daily at 03:00 UTC', () => {
-    platform().template.hasResourceProperties('AWS::Events::Rule', {
-      ScheduleExpression: 'cron(0 3 * * ? *)',
-      State: 'ENABLED',
-      Targets: [{ Arn: { 'Fn::GetAtt': [logicalId(builder()), 'Arn'] } }],
-    });
-  });
-
-  it('has the measured memory, 15 minutes and 4 GiB of /tmp', () => {
-    expect(properties(builder())).toMatchObject({
-      MemorySize: NIGHTLY_BUILD_MEMORY_MB,
-      Timeout: 900,
-      EphemeralStorage: { Size: 4096 },
-    });
-  });
-
-  it('knows the graphs bucket and, by default, every city\'s extracts from the city definitions', () => {
-    const variables = environmentOf(builder());
-    expect(variables[buckets.graphs.envVar]).toEqual({ Ref: logicalId(platform().stack.dataStores.buckets.graphs) });
-    const sources = JSON.parse(String(variables['GRAPH_SOURCE_URLS'])) as Record<string, string[]>;
-    expect(sources).toEqual(DEFAULT_GRAPH_SOURCE_URLS);
-    expect(Object.keys(sources).sort()).toEqual([...cityIds].sort());
-  });
-
-  it('takes the extract URLs from the graphSourceUrls context value', () => {
-    const { stack, template } = synthesizePlatform({ graphSourceUrls: '{"london":"https://example.org/london.osm.pbf"}' });
-    const builderId = stack.getLogicalId(stack.graphRebuild.builder.function.node.defaultChild as CfnElement);
-    const resource = template.toJSON().Resources[builderId];
-    expect(JSON.parse(resource.Properties.Environment.Variables.GRAPH_SOURCE_URLS)).toEqual({
-      london: ['https://example.org/london.osm.pbf'],
-    });
-  });
-
-  it.each([
-    ['an unknown city', '{"atlantis":"https://example.org/a.osm.pbf"}'],
-    ['a URL that is not https', '{"london":"ftp://example.org/x"}'],
-    ['no sources', '{}'],
-  ])('refuses %s', (_, value) => {
-    expect(() => synthesizePlatform({ graphSourceUrls: value })).toThrow(/graphSourceUrls/);
   });
 });

@@ -22,11 +22,34 @@ describe('deployment parameters', () => {
     expect(parameters['MailFromAddress']).toMatchObject({ Type: 'String' });
     expect(parameters['RiderAppCallbackUrls']).toMatchObject({ Type: 'CommaDelimitedList', Default: DEFAULT_RIDER_APP_CALLBACK });
     const issuer = new RegExp(parameters['OAuthIssuerUrl']!.AllowedPattern!);
-    expect(['https://api.spoke.example', 'https://abc.execute-api.eu-west-2.amazonaws.com/prod'].every((url) => issuer.test(url))).toBe(true);
+    // Empty by default: the first deploy needs no value (see the issuer test below).
+    expect(parameters['OAuthIssuerUrl']!.Default).toBe('');
+    expect(['', 'https://api.spoke.example', 'https://abc.execute-api.eu-west-2.amazonaws.com/prod'].every((url) => issuer.test(url))).toBe(true);
     expect(['http://api.spoke.example', 'https://api.spoke.example/', 'api.spoke.example'].some((url) => issuer.test(url))).toBe(false);
     const mail = new RegExp(parameters['MailFromAddress']!.AllowedPattern!);
     expect(mail.test('no-reply@spoke.example')).toBe(true);
     expect(mail.test('spoke.example')).toBe(false);
+  });
+});
+
+/** {base_url}: the parameter when it is set, else the base API's own URL. */
+const issuerUrl = () => ({
+  'Fn::If': ['CustomIssuerUrl', { Ref: 'OAuthIssuerUrl' }, {
+    'Fn::Join': ['', ['https://', { Ref: logicalId(platform().stack.apis.base) }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }, '/prod']],
+  }],
+});
+
+describe('the issuer URL at the first deploy', () => {
+  it('is the parameter when one is given, else the base API\'s execute-api URL with its stage', () => {
+    const conditions = platform().template.toJSON().Conditions as Record<string, unknown>;
+    expect(conditions['CustomIssuerUrl']).toEqual({ 'Fn::Not': [{ 'Fn::Equals': [{ Ref: 'OAuthIssuerUrl' }, ''] }] });
+    expect((platform().template.toJSON().Outputs as Record<string, { Value: unknown }>)['OAuthIssuer']!.Value).toEqual(issuerUrl());
+  });
+
+  it('refers to the REST API resource alone, which depends on nothing, so no function waits on the API that calls it', () => {
+    const api = platform().resources[logicalId(platform().stack.apis.base)]!;
+    expect(JSON.stringify(api)).not.toMatch(/"Ref"|Fn::GetAtt/);
+    expect((platform().template.toJSON().Resources as Record<string, { DependsOn?: unknown }>)[logicalId(platform().stack.apis.base)]!.DependsOn).toBeUndefined();
   });
 });
 
@@ -73,7 +96,7 @@ describe('rider identity (Cognito)', () => {
         PreventUserExistenceErrors: 'ENABLED',
       });
     }
-    expect(consent['CallbackURLs']).toEqual([{ 'Fn::Join': ['', [{ Ref: 'OAuthIssuerUrl' }, '/auth/v1/consent/idp-callback']] }]);
+    expect(consent['CallbackURLs']).toEqual([{ 'Fn::Join': ['', [issuerUrl(), '/auth/v1/consent/idp-callback']] }]);
     expect(app['CallbackURLs']).toEqual({ Ref: 'RiderAppCallbackUrls' });
   });
 
@@ -88,7 +111,7 @@ describe('rider identity (Cognito)', () => {
     const { functions } = platform().stack;
     for (const id of [logicalId(functions.authorizer.function), ...endpoints.map((endpoint) => logicalId(functions.forEndpoint(endpoint.id)))]) {
       const variables = variablesOf(id);
-      expect(variables['OAUTH_ISSUER']).toEqual({ Ref: 'OAuthIssuerUrl' });
+      expect(variables['OAUTH_ISSUER']).toEqual(issuerUrl());
       expect(variables['SPOKE_MAIL_FROM']).toEqual({ Ref: 'MailFromAddress' });
       expect(variables['RIDER_IDP_CONSENT_CLIENT_ID']).toEqual({ Ref: logicalId(identity().consentClient) });
       expect(variables['RIDER_IDP_APP_CLIENT_IDS']).toEqual({ Ref: logicalId(identity().riderAppClient) });

@@ -10,7 +10,8 @@ const workerFunction = (id: string): NodejsFunction => platform().stack.workers.
 
 describe('report analysis consumer', () => {
   it('consumes the analysis queue in batches, reporting partial batch failures', () => {
-    const mappings = resourcesOfType('AWS::Lambda::EventSourceMapping');
+    const mappings = resourcesOfType('AWS::Lambda::EventSourceMapping').filter(([, mapping]) =>
+      refersTo(mapping.Properties?.['EventSourceArn'], logicalId(platform().stack.dataStores.queues.reportAnalysis.queue)));
     expect(mappings).toHaveLength(1);
     const [, mapping] = mappings[0]!;
     expect(refersTo(mapping.Properties?.['FunctionName'], logicalId(workerFunction('report-analysis')))).toBe(true);
@@ -38,7 +39,7 @@ describe('report analysis consumer', () => {
 
   it('alarms on any message in the dead-letter queue, notifying the alarm topic', () => {
     const { deadLetterQueue } = platform().stack.dataStores.queues.reportAnalysis;
-    const alarms = resourcesOfType('AWS::CloudWatch::Alarm').filter(([, alarm]) => refersTo(alarm.Properties?.['Dimensions'], logicalId(deadLetterQueue)));
+    const alarms = resourcesOfType('AWS::CloudWatch::Alarm').filter(([, alarm]) => refersTo(alarm.Properties?.['Dimensions'] ?? null, logicalId(deadLetterQueue)));
     expect(alarms).toHaveLength(1);
     const [, alarm] = alarms[0]!;
     expect(alarm.Properties).toMatchObject({

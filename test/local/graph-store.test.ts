@@ -8,7 +8,7 @@ import { s3 } from '../../functions/platform/aws.ts';
 import { sharedDataPath } from '../../core/paths.ts';
 import { bucketName } from '../../functions/platform/resources.ts';
 import { currentPointerKey } from '../../core/graph/catalog.ts';
-import { cityGraph, forgetLoadedGraphs, GraphUnavailableError } from '../../functions/routing/graph-store.ts';
+import { cityGraph, forgetLoadedGraphs, GraphUnavailableError, loadedCities } from '../../functions/routing/graph-store.ts';
 import { buildCity, type BuildResult } from '../../graph-builder/build.ts';
 import { publishGraph } from '../../graph-builder/publish.ts';
 import { startLocalPlatform, type LocalPlatform } from '../../lib/local/platform.ts';
@@ -82,5 +82,70 @@ describe('graph store', () => {
     // Let the last refresh attempt finish before the platform stops.
     process.env.GRAPH_REFRESH_SECONDS = '3600';
     await new Promise((resolve) => setTimeout(resolve, 100));
+  });
+
+  describe('within a memory budget', () => {
+    let losAngeles: BuildResult;
+    /** Resident bytes of each city's graph, as the store counts them. */
+    const sizes = new Map<string, number>();
+    const budgetMb = (bytes: number) => String(bytes / 2 ** 20);
+
+    beforeAll(async () => {
+      losAngeles = await buildCity({ city: buildableCity('los-angeles'), dataPath: sharedDataPath(), outDir: await mkdtemp(join(tmpdir(), 'spoke-graph-la-')), now: new Date('2026-11-21T03:00:00Z') });
+      await publishGraph(bucketName('graphs'), 'los-angeles', losAngeles.pointer, await readFile(losAngeles.graphPath));
+      await publish(built[0]!);
+      process.env.GRAPH_REFRESH_SECONDS = '3600';
+      forgetLoadedGraphs();
+      for (const city of ['sf-bay', 'los-angeles'] as const) sizes.set(city, (await cityGraph(city)).residentBytes);
+    });
+    afterAll(() => {
+      delete process.env.GRAPH_MEMORY_BUDGET_MB;
+      forgetLoadedGraphs();
+    });
+
+    it('loads each city on first use and drops the least recently used city to make room for another', async () => {
+      // Room for the larger city, not for both.
+      process.env.GRAPH_MEMORY_BUDGET_MB = budgetMb(sizes.get('los-angeles')! + sizes.get('sf-bay')! / 2);
+      forgetLoadedGraphs();
+      expect(loadedCities()).toEqual([]);
+      await cityGraph('sf-bay');
+      expect(loadedCities()).toEqual(['sf-bay']);
+      await cityGraph('los-angeles');
+      expect(loadedCities()).toEqual(['los-angeles']);
+      await cityGraph('sf-bay');
+      expect(loadedCities()).toEqual(['sf-bay']);
+    });
+
+    it('keeps every city the budget holds, in order of use', async () => {
+      process.env.GRAPH_MEMORY_BUDGET_MB = budgetMb(sizes.get('los-angeles')! + sizes.get('sf-bay')!);
+      forgetLoadedGraphs();
+      await cityGraph('los-angeles');
+      await cityGraph('sf-bay');
+      await cityGraph('los-angeles');
+      expect(loadedCities()).toEqual(['sf-bay', 'los-angeles']);
+    });
+
+    it('refuses a city whose graph alone is over the budget', async () => {
+      process.env.GRAPH_MEMORY_BUDGET_MB = budgetMb(sizes.get('los-angeles')! / 2);
+      forgetLoadedGraphs();
+      const refused = await cityGraph('los-angeles').catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(GraphUnavailableError);
+      expect(String((refused as GraphUnavailableError).cause)).toMatch(/needs about .* MB, over this function's graph budget/);
+      expect(loadedCities()).toEqual([]);
+    });
+
+    it('without room for two versions, drops the old one before loading the new: never both at once', async () => {
+      const [older, newer] = built;
+      process.env.GRAPH_MEMORY_BUDGET_MB = budgetMb(sizes.get('sf-bay')! * 1.5);
+      forgetLoadedGraphs();
+      expect((await cityGraph('sf-bay')).version).toBe(older!.pointer.graph_version);
+      await publish(newer!);
+      process.env.GRAPH_REFRESH_SECONDS = '0';
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await vi.waitFor(async () => expect((await cityGraph('sf-bay')).version).toBe(newer!.pointer.graph_version), { timeout: 5000, interval: 20 });
+      expect(loadedCities()).toEqual(['sf-bay']);
+      process.env.GRAPH_REFRESH_SECONDS = '3600';
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    });
   });
 });

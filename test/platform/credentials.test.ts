@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { API_KEY_RECORD_CACHE_MS, createApiKey, hashApiKey, revokeApiKey, verifyApiKey, type ApiKeyRecord } from '../../functions/auth/api-keys.ts';
+import { deriveUsageKey, USAGE_KEY_SECRET_ENV_VAR } from '../../functions/auth/usage-keys.ts';
 import { dynamo } from '../../functions/platform/aws.ts';
 import { tableName } from '../../functions/platform/resources.ts';
 import { call, londonPair, newKey, useLocalAws } from './support.ts';
@@ -27,6 +29,27 @@ describe('credentials on {base_url}', () => {
     const key = await newKey();
     const altered = key.slice(0, -1) + (key.endsWith('A') ? 'B' : 'A');
     expect((await call('/directions/v2/', { body, key: altered })).status).toBe(401);
+  });
+
+  it('meters a key by a usage-plan key derived from its id, never by the key itself', async () => {
+    useLocalAws();
+    const { key, record } = await createApiKey({ name: 'usage key', plan: 'free' });
+    const secret = 'usage-key secret of this test';
+    const previous = process.env[USAGE_KEY_SECRET_ENV_VAR];
+    process.env[USAGE_KEY_SECRET_ENV_VAR] = secret;
+    try {
+      const { handler } = await import('../../functions/auth/authorizer-handler.ts');
+      const answer = await handler({
+        type: 'REQUEST', resource: '/directions/v2', path: '/directions/v2', httpMethod: 'POST',
+        methodArn: 'arn:aws:execute-api:us-east-1:000000000000:test/local/POST/directions/v2', headers: { apikey: key },
+      } as unknown as APIGatewayRequestAuthorizerEvent);
+      expect(answer.policyDocument.Statement[0]).toMatchObject({ Effect: 'Allow' });
+      expect(answer.usageIdentifierKey).toBe(deriveUsageKey(secret, record.key_id));
+      expect(answer.usageIdentifierKey).not.toContain(key.split('_')[2]);
+    } finally {
+      if (previous === undefined) delete process.env[USAGE_KEY_SECRET_ENV_VAR];
+      else process.env[USAGE_KEY_SECRET_ENV_VAR] = previous;
+    }
   });
 
   it('accepts the key in the apikey header and in the Authorization forms', async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { hashApiKey, keyIdOf, looksLikeApiKey } from '../../functions/auth/api-keys.ts';
 import { presentedCredential } from '../../functions/auth/credentials.ts';
 import { fromAuthorizerContext, toAuthorizerContext, type Principal } from '../../functions/auth/principal.ts';
+import { deriveUsageKey } from '../../functions/auth/usage-keys.ts';
 
 const key = `spk_0123456789abcdef_${'x'.repeat(43)}`;
 
@@ -48,5 +49,19 @@ describe('authorizer context', () => {
     expect(fromAuthorizerContext(asDelivered)).toEqual(principal);
     expect(fromAuthorizerContext({ ...asDelivered, plan: 'gold' })).toBeNull();
     expect(fromAuthorizerContext(null)).toBeNull();
+  });
+});
+
+describe('usage-plan key values', () => {
+  it('are HMAC-SHA256 of the key id under the usage-key secret (RFC 4231 test case 2)', () => {
+    expect(deriveUsageKey('Jefe', 'what do ya want for nothing?')).toBe('spg_5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843');
+  });
+
+  it('differ per key id and per secret, fit API Gateway (20 to 128 characters) and hold nothing of the key', () => {
+    const value = deriveUsageKey('secret', keyIdOf(key)!);
+    expect(value).toMatch(/^spg_[0-9a-f]{64}$/);
+    expect(value).not.toBe(deriveUsageKey('secret', 'fedcba9876543210'));
+    expect(value).not.toBe(deriveUsageKey('other secret', keyIdOf(key)!));
+    expect(value).not.toContain(key.split('_')[2]);
   });
 });

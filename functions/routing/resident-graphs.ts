@@ -1,0 +1,116 @@
+import type { CityId } from '../../core/cities/index.ts';
+
+/**
+ * Which cities' graphs a routing function keeps in memory: each city's resident bytes against a
+ * budget, evicting the least recently used cities to make room for the one a request needs. Pure
+ * bookkeeping; graph-store.ts loads and drops the graphs.
+ */
+
+/**
+ * Bytes the router derives beside a graph file's own per directed edge (bearings, reverse edges,
+ * the cycling metrics' turn and least-cost tables, search buffers): 68 B measured on the tiled
+ * 10 x 10 city (docs/benchmarks.md, "Router memory at city scale"), rounded up.
+ */
+export const DERIVED_BYTES_PER_EDGE = 72;
+
+/**
+ * Memory a function keeps besides its graphs' resident bytes: Node (about 130 MB) and what a load
+ * allocates on its way (measured: one 670 MB graph, 1,172 MB resident by `residentBytes`, peaked
+ * at 1,671 to 1,726 MB in a fresh process) and requests in flight.
+ */
+export const RUNTIME_RESERVE_MB = 600;
+
+/**
+ * Memory of the functions that route (directions, multi-modal, explain-supersafe), from the
+ * measured city-scale graph (docs/benchmarks.md, "Router memory at city scale"): a city of a
+ * 250 MB extract holds about 1,172 MB, so the four cities (4,688 MB) and the swap of one of them
+ * (1,172 MB more) fit in the budget this leaves (7,168 - 600 = 6,568 MB); five copies of the graph
+ * peaked at 5,641 MB in a 7,168 MB cgroup. A container that held fewer cities would reload graphs
+ * (5 to 30 s each) whenever its requests moved between cities.
+ * Issue 28's smaller graphs lower this; the budget follows the memory by itself.
+ */
+export const ROUTING_FUNCTION_MEMORY_MB = 7168;
+
+/**
+ * Memory of background functions that load one city's graph at a time (report analysis): one
+ * city and its swap (measured peak 2,881 MB with two copies of the 670 MB graph).
+ */
+export const SINGLE_CITY_FUNCTION_MEMORY_MB = 3008;
+
+/** What a loaded graph holds: its file's bytes, read in place, plus what the router derives. */
+export const residentBytes = (fileBytes: number, edgeCount: number): number => fileBytes + edgeCount * DERIVED_BYTES_PER_EDGE;
+
+/**
+ * The graphs' budget in bytes: GRAPH_MEMORY_BUDGET_MB when set, else the Lambda function's memory
+ * (AWS_LAMBDA_FUNCTION_MEMORY_SIZE) less the runtime's reserve; unbounded elsewhere (the local
+ * platform, tests), where one process serves every city.
+ */
+export function graphMemoryBudget(env: NodeJS.ProcessEnv = process.env): number {
+  const configured = env.GRAPH_MEMORY_BUDGET_MB;
+  if (configured) {
+    const megabytes = Number(configured);
+    if (!(megabytes > 0)) throw new Error('GRAPH_MEMORY_BUDGET_MB must be a positive number of MB');
+    return megabytes * 2 ** 20;
+  }
+  const functionMemory = Number(env.AWS_LAMBDA_FUNCTION_MEMORY_SIZE);
+  if (functionMemory > 0) return Math.max(0, functionMemory - RUNTIME_RESERVE_MB) * 2 ** 20;
+  return Infinity;
+}
+
+export class ResidentGraphs {
+  /** Resident bytes per city, least recently used first (Map keeps insertion order). */
+  private readonly bytes = new Map<CityId, number>();
+
+  constructor(readonly budget: number) {}
+
+  /** A request used the city: it becomes the most recently used. */
+  touch(city: CityId): void {
+    const held = this.bytes.get(city);
+    if (held === undefined) return;
+    this.bytes.delete(city);
+    this.bytes.set(city, held);
+  }
+
+  get total(): number {
+    let sum = 0;
+    for (const held of this.bytes.values()) sum += held;
+    return sum;
+  }
+
+  /** Resident cities, least recently used first. */
+  cities(): CityId[] {
+    return [...this.bytes.keys()];
+  }
+
+  held(city: CityId): number {
+    return this.bytes.get(city) ?? 0;
+  }
+
+  /**
+   * The cities to drop, least recently used first, so that `incoming` more bytes for `city` fit
+   * beside what stays (its own current version included: during a swap both are live). Null when
+   * they cannot fit even with every other city gone.
+   */
+  makeRoom(city: CityId, incoming: number): CityId[] | null {
+    if (this.held(city) + incoming > this.budget) return null;
+    const evicted: CityId[] = [];
+    let total = this.total;
+    for (const [other, held] of this.bytes) {
+      if (total + incoming <= this.budget) break;
+      if (other === city) continue;
+      evicted.push(other);
+      total -= held;
+    }
+    return evicted;
+  }
+
+  /** The city's graph is resident with these bytes (a new version replaces the old one's count). */
+  set(city: CityId, bytes: number): void {
+    this.bytes.delete(city);
+    this.bytes.set(city, bytes);
+  }
+
+  release(city: CityId): void {
+    this.bytes.delete(city);
+  }
+}
