@@ -10,7 +10,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { localStateDir } from '../core/paths.ts';
+import { checkDataFolder, DataFolderError, localStateDir } from '../core/paths.ts';
 import { portsFromEnvironment, startLocalPlatform, type LocalPlatform } from '../lib/local/platform.ts';
 import { citiesFromEnvironment, prepareLocalGraphs } from '../lib/local/graphs.ts';
 import { seedDemoCredentials } from '../lib/local/seed.ts';
@@ -27,6 +27,8 @@ const stateDir = localStateDir();
 const infoFile = join(stateDir, 'local-platform.json');
 
 async function main(): Promise<void> {
+  // Graphs, bike-share feeds and parking all come from the data folder: say so before starting anything.
+  await checkDataFolder();
   await mkdir(stateDir, { recursive: true });
   const ports = portsFromEnvironment();
   let platform: LocalPlatform;
@@ -120,6 +122,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  if (error instanceof DataFolderError) {
+    console.error(`The local platform could not start. ${error.message}`);
+    process.exit(1);
+  }
   console.error(`The local platform could not start: ${(error as Error)?.stack ?? String(error)}`);
   process.exit(1);
 });

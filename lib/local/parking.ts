@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { CityId } from '../../core/cities/index.ts';
-import { sharedDataPath } from '../../core/paths.ts';
+import { DataFolderError, sharedDataPath } from '../../core/paths.ts';
 import { PARKING_FILES } from '../../functions/multimodal/parking/datasets.ts';
 import { encodeDataset, spotDatasetKey } from '../../functions/multimodal/parking/spots.ts';
 import { s3 } from '../../functions/platform/aws.ts';
@@ -19,7 +19,10 @@ export async function publishLocalParking(cities: readonly CityId[], log: (line:
   const bucket = bucketName('graphs');
   for (const entry of PARKING_FILES) {
     if (!cities.includes(entry.city)) continue;
-    const text = await readFile(join(sharedDataPath(), entry.file), 'utf8');
+    const path = join(sharedDataPath(), entry.file);
+    const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      throw new DataFolderError(`The data folder ${sharedDataPath()} lacks ${entry.city}'s cycle parking, ${path} (${error.code ?? error.message}).`);
+    });
     const sha256 = createHash('sha256').update(text).digest('hex');
     const key = spotDatasetKey(entry.city, entry.kind);
     const published = await s3()

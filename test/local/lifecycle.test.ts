@@ -80,6 +80,40 @@ describe('the local platform process (npm start)', () => {
     await third.stop();
   });
 
+  /** Runs `npm start`'s entry with `env` until it exits; its status and everything it printed. */
+  async function failedStart(env: Record<string, string>): Promise<{ code: unknown; output: string }> {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
+      cwd: projectRoot,
+      env: { ...process.env, SPOKE_STATE_DIR: await mkdtemp(join(tmpdir(), 'spoke-data-')), SPOKE_BASE_PORT: '0', SPOKE_APP_PORT: '0', SPOKE_DYNAMODB_PORT: '0', SPOKE_S3_PORT: '0', SPOKE_SQS_PORT: '0', SPOKE_IDP_PORT: '0', SPOKE_PLAYGROUND_PORT: '0', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    return { code, output };
+  }
+
+  it('names SPOKE_DATA_PATH and the path tried when the data folder is missing, before starting anything', async () => {
+    const missing = join(await mkdtemp(join(tmpdir(), 'spoke-data-')), 'no-such-folder');
+    const { code, output } = await failedStart({ SPOKE_DATA_PATH: missing });
+    expect(code).toBe(1);
+    expect(output).toBe(
+      `The local platform could not start. The data folder ${missing} does not exist.\n` +
+        `That is where SPOKE_DATA_PATH points ("${missing}"). Point SPOKE_DATA_PATH at the folder with the input data (OSM extracts, boundaries, bike-share feeds, cycle parking; by default ../shared/data beside the checkout) and try again.\n`,
+    );
+  });
+
+  it("names the input a city's graph lacks when the data folder holds the wrong files", async () => {
+    const empty = await mkdtemp(join(tmpdir(), 'spoke-data-'));
+    const { code, output } = await failedStart({ SPOKE_DATA_PATH: empty, SPOKE_CITIES: 'los-angeles', SPOKE_GRAPH_DIR: join(empty, 'graphs') });
+    expect(code).toBe(1);
+    expect(output).toContain(`The local platform could not start. los-angeles has no routing graph yet, and the data folder ${empty} lacks ${join(empty, 'osm')}/`);
+    expect(output).toContain(`That is where SPOKE_DATA_PATH points ("${empty}")`);
+    expect(output).not.toMatch(/\n\s+at /);
+    expect(output).not.toContain('GraphUnavailableError');
+  });
+
   it('names the setting to change when a port is taken', async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
