@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { checkDataFolder, DataFolderError, localStateDir } from '../core/paths.ts';
 import { portsFromEnvironment, startLocalPlatform, type LocalPlatform } from '../lib/local/platform.ts';
 import { citiesFromEnvironment, prepareLocalGraphs } from '../lib/local/graphs.ts';
-import { seedDemoCredentials } from '../lib/local/seed.ts';
+import { PLAYGROUND_KEY_LIMITS, seedDemoCredentials } from '../lib/local/seed.ts';
 import { seedDemoRides } from '../lib/local/demo-rides.ts';
 import { seedEvents } from '../lib/local/event-seeds.ts';
 import { seedCustomRoutes } from '../lib/local/custom-route-seeds.ts';
@@ -24,6 +24,8 @@ import { PortInUseError } from '../lib/local/servers.ts';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 const stateDir = localStateDir();
+const limitsText = (limits: typeof PLAYGROUND_KEY_LIMITS) =>
+  `${limits.perMinute.toLocaleString('en')} a minute, ${limits.perHour.toLocaleString('en')} an hour, ${limits.perDay.toLocaleString('en')} a day`;
 const infoFile = join(stateDir, 'local-platform.json');
 
 async function main(): Promise<void> {
@@ -92,6 +94,7 @@ async function main(): Promise<void> {
       `  Bike feeds      ${info.services.gbfs_fixtures} (recorded GBFS and TfL feeds, replayed; docs/bikeshare.md)`,
       '',
       `  Demo API key (free plan):  ${demo.api_key}`,
+      `  Playground key:            ${demo.playground_api_key}  (enterprise plan, ${limitsText(PLAYGROUND_KEY_LIMITS)}; the playground's own)`,
       `  Demo partner key:          ${demo.partner_api_key}  (source "${demo.partner_source}")`,
       `  Demo rider:                ${demo.rider_email} / ${demo.rider_password}`,
       `  Demo OAuth app (public):   ${demo.oauth_client_id}  (redirect ${demo.oauth_redirect_uri})`,

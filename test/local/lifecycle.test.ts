@@ -47,10 +47,12 @@ describe('the local platform process (npm start)', () => {
     expect(banner).toContain(running.info.app_base_url);
     expect(banner).toContain(running.info.demo.api_key);
     expect(banner).toContain(running.info.demo.partner_api_key);
+    expect(banner).toContain(`Playground key:            ${running.info.demo.playground_api_key}  (enterprise plan, 120 a minute, 3,000 an hour, 20,000 a day; the playground's own)`);
     expect(banner).toMatch(/curl -s -X POST http:\/\/127\.0\.0\.1:\d+\/directions\/v2\//);
     expect(running.info.demo.partner_source).toMatch(/^[a-z0-9_-]{2,32}$/);
     expect(await directionsStatus(running.info, running.info.demo.api_key)).not.toBe(401);
     expect(await directionsStatus(running.info, running.info.demo.partner_api_key)).not.toBe(401);
+    expect(await directionsStatus(running.info, running.info.demo.playground_api_key)).not.toBe(401);
 
     expect(await running.stop('SIGINT')).toBe(0);
     expect(await readFile(running.logFile, 'utf8')).toMatch(/Stopped\./);
