@@ -334,7 +334,7 @@ describe('the map playground', () => {
     // The page's own words follow: controls, tabs, cards, lists and the legend.
     for (const label of ['Ciudad', 'Idioma', 'Rutas de noche', 'Salida (hora local)']) expect(await page.getByLabel(label, { exact: true }).count(), label).toBe(1);
     expect(await page.getByRole('tab').allTextContents()).toEqual(['Ruta', 'Bicis y eventos', 'Avisos', 'Ajustes']);
-    for (const name of ['Ruta de ejemplo', 'Invertir', 'Borrar', 'Comparar opciones con bici compartida']) expect(await page.getByRole('button', { name, exact: true }).count(), name).toBe(1);
+    for (const name of ['Ruta de ejemplo', 'Invertir', 'Borrar', 'Comparar opciones con bici compartida', 'Acercar', 'Alejar']) expect(await page.getByRole('button', { name, exact: true }).count(), name).toBe(1);
     for (const name of ['Salida', 'Destino', 'Parada', 'Aviso', 'Bici', 'A pie']) expect(await page.getByRole('radio', { name, exact: true }).count(), name).toBe(1);
     expect(await page.locator('#city option:checked').textContent()).toBe('Londres');
     expect(await page.locator('#points .point-label').allTextContents()).toEqual(['Salida', 'Destino']);

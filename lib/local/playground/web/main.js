@@ -64,7 +64,8 @@ class Playground {
 
   async start() {
     // No fading: the tiles are transparent, so a level being faded out would show through the new one.
-    this.map = L.map('map', { minZoom: 9, maxZoom: 19, zoomSnap: 0.5, fadeAnimation: false });
+    this.map = L.map('map', { minZoom: 9, maxZoom: 19, zoomSnap: 0.5, fadeAnimation: false, zoomControl: false });
+    this.placeZoomControl();
     // While the view moves (an animated fit or zoom), `data-moving` says so: a point on the map
     // is only where it is drawn once the view has settled (the browser tests wait for it).
     const container = this.map.getContainer();
@@ -231,6 +232,7 @@ class Playground {
     setLanguage(this.state.options.language);
     this.fillCities();
     this.describeKey();
+    this.placeZoomControl();
     this.map.attributionControl.removeAttribution(this.attribution);
     this.attribution = t('page.attribution');
     this.map.attributionControl.addAttribution(this.attribution);
@@ -240,6 +242,12 @@ class Playground {
     this.nearby.render();
     this.nearby.refresh();
     this.reports.render();
+  }
+
+  /** Leaflet's zoom buttons, titled in the page's language. */
+  placeZoomControl() {
+    this.zoomControl?.remove();
+    this.zoomControl = L.control.zoom({ zoomInTitle: t('page.zoomIn'), zoomOutTitle: t('page.zoomOut') }).addTo(this.map);
   }
 
   fillCities() {
@@ -455,7 +463,7 @@ async function boot() {
   const status = byId('status');
   const response = await fetch('/config.json').catch(() => null);
   if (!response?.ok) {
-    const problem = response ? ((await response.json().catch(() => null))?.error ?? `HTTP ${response.status}`) : t('boot.noServer');
+    const problem = !response ? t('boot.noServer') : response.status === 503 ? t('boot.starting') : `HTTP ${response.status}`;
     fill(status, h('div', { class: 'notice error', role: 'alert' }, h('p', {}, problem), h('p', { class: 'meta' }, t('boot.retry'))));
     setTimeout(boot, 5000);
     return;

@@ -16,6 +16,8 @@ const en = {
   'page.tabs': 'Panels',
   'page.map': 'Map: click to set the start, the destination, stops or a report',
   'page.attribution': 'Map data © OpenStreetMap contributors (ODbL), drawn from the Spoke routing graph',
+  'page.zoomIn': 'Zoom in',
+  'page.zoomOut': 'Zoom out',
   'tab.route': 'Route',
   'tab.nearby': 'Bikes & events',
   'tab.reports': 'Reports',
@@ -58,6 +60,7 @@ const en = {
 
   // Starting and cities.
   'boot.noServer': 'The playground server does not answer: is npm start running?',
+  'boot.starting': 'The local platform is still starting (building graphs, seeding the keys); the page tries again by itself.',
   'boot.retry': 'Trying again in 5 s…',
   'boot.noGraphs': 'No city graph is built yet: npm start builds them from ../shared/data (SPOKE_DATA_PATH).',
   'city.loading': ({ city }) => `Loading the map of ${city}…`,
@@ -283,6 +286,8 @@ const es = {
   'page.tabs': 'Paneles',
   'page.map': 'Mapa: haz clic para marcar la salida, el destino, paradas o un aviso',
   'page.attribution': 'Datos del mapa © colaboradores de OpenStreetMap (ODbL), dibujados a partir del grafo de rutas de Spoke',
+  'page.zoomIn': 'Acercar',
+  'page.zoomOut': 'Alejar',
   'tab.route': 'Ruta',
   'tab.nearby': 'Bicis y eventos',
   'tab.reports': 'Avisos',
@@ -324,6 +329,7 @@ const es = {
   'call.noAnswer': 'sin respuesta',
 
   'boot.noServer': 'El servidor del playground no responde: ¿está en marcha npm start?',
+  'boot.starting': 'La plataforma local aún se está poniendo en marcha (construye los grafos y crea las claves); la página lo vuelve a intentar sola.',
   'boot.retry': 'Se vuelve a intentar en 5 s…',
   'boot.noGraphs': 'Aún no hay ningún grafo de ciudad: npm start los construye a partir de ../shared/data (SPOKE_DATA_PATH).',
   'city.loading': ({ city }) => `Cargando el mapa de ${city}…`,
