@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { createApiKey, verifyApiKey } from '../../functions/auth/api-keys.ts';
+import { createApiKey, revokeApiKey, verifyApiKey } from '../../functions/auth/api-keys.ts';
 import type { RateLimits } from '../../functions/auth/principal.ts';
 import { createClient, getActiveClient } from '../../functions/oauth/clients.ts';
 import { ensureSigningKey } from '../../functions/oauth/signing-keys.ts';
@@ -48,11 +48,17 @@ async function previousDemo(infoFile: string): Promise<Partial<DemoCredentials>>
   }
 }
 
-/** The key still works (and, when limits are given, still has them: a change of the constants takes effect). */
-async function stillValid(key: string | undefined, limits?: RateLimits): Promise<boolean> {
-  const record = key ? await verifyApiKey(key) : null;
-  if (!record) return false;
-  return !limits || (['perMinute', 'perHour', 'perDay'] as const).every((window) => record.limits[window] === limits[window]);
+async function stillValid(key: string | undefined): Promise<boolean> {
+  return Boolean(key && (await verifyApiKey(key)));
+}
+
+/** The playground's key of the last start while it has PLAYGROUND_KEY_LIMITS; after a change of them, a new key, and the old one revoked. */
+async function playgroundKey(previousKey: string | undefined): Promise<string> {
+  const record = previousKey ? await verifyApiKey(previousKey) : null;
+  const windows = ['perMinute', 'perHour', 'perDay'] as const;
+  if (record && windows.every((window) => record.limits[window] === PLAYGROUND_KEY_LIMITS[window])) return previousKey!;
+  if (record) await revokeApiKey(record.key_id);
+  return (await createApiKey({ name: 'Map playground', plan: 'enterprise', limits: PLAYGROUND_KEY_LIMITS })).key;
 }
 
 async function demoOAuthClient(previousId: string | undefined): Promise<string> {
@@ -87,13 +93,11 @@ export async function seedDemoCredentials(infoFile: string, identityProvider: Lo
           limits: { perMinute: 120, perHour: 5_000, perDay: 50_000 },
         })
       ).key;
-  const playgroundKey = (await stillValid(previous.playground_api_key, PLAYGROUND_KEY_LIMITS))
-    ? previous.playground_api_key!
-    : (await createApiKey({ name: 'Map playground', plan: 'enterprise', limits: PLAYGROUND_KEY_LIMITS })).key;
+  const playground = await playgroundKey(previous.playground_api_key);
   await ensureSigningKey();
   return {
     api_key: apiKey,
-    playground_api_key: playgroundKey,
+    playground_api_key: playground,
     partner_api_key: partnerKey,
     partner_source: DEMO_PARTNER_SOURCE,
     oauth_client_id: await demoOAuthClient(previous.oauth_client_id),
