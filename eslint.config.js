@@ -1,6 +1,7 @@
 import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
+import * as espree from 'espree';
 import tseslint from 'typescript-eslint';
 
 const projectRoot = dirname(fileURLToPath(import.meta.url));
@@ -69,6 +70,18 @@ export default tseslint.config(
   {
     files: ['bin/**', 'graph-builder/cli.ts', 'test/bench/**', 'lib/local/**'],
     rules: { 'no-console': 'off' },
+  },
+  {
+    // Runs before anything else, on whatever Node is installed: it must parse on the oldest.
+    files: ['bin/node-version.cjs'],
+    languageOptions: {
+      // ESLint's own parser: typescript-eslint's would accept any syntax whatever ecmaVersion says.
+      parser: espree,
+      ecmaVersion: 5,
+      sourceType: 'script',
+      globals: Object.fromEntries(['require', 'module', '__dirname', 'process', 'console'].map((name) => [name, 'readonly'])),
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off', '@typescript-eslint/consistent-type-imports': 'off', 'no-var': 'off' },
   },
   {
     // The map playground's page: plain browser modules, served as they are (docs/playground.md).

@@ -11,14 +11,21 @@ import {
 import { localStateDir } from '../core/paths.ts';
 import { RIDER_ADMIN_GROUP } from '../functions/riders/identity-provider.ts';
 import { getRider } from '../functions/riders/profiles.ts';
+import { RIDER_APP_CLIENT_ID } from '../lib/local/identity-provider.ts';
 
 /**
- * `npm run admin -- riders …`: the admin role of riders (spec 5.6: admins see full profiles in
+ * `npm run admin -- riders …`: a rider's access token on the local platform (`riders token`, to
+ * try the rider endpoints with curl), and the admin role of riders (spec 5.6: admins see full profiles in
  * search) is membership of the identity provider's `admin` group, which the rider's tokens then
  * carry in `cognito:groups`. Locally that is the local identity provider's admin API; with
  * --aws, Amazon Cognito's (AdminAddUserToGroup, AdminRemoveUserFromGroup, ListUsers), on the user
  * pool in RIDER_USER_POOL_ID (a stack output). Tokens issued before a change keep their groups
  * until they expire (an hour at most); the rider signs in again to get the new ones.
+ *
+ * `riders token <email>` has the local identity provider sign the rider in for the platform's own
+ * rider app (its admin AdminInitiateAuth, the post-authentication trigger included, so a first
+ * sign-in creates the account) and prints the access token alone on stdout. It works on the local
+ * platform only: in AWS riders get their tokens by signing in at Cognito, and the CLI mints none.
  */
 
 export class RidersUsageError extends Error {}
@@ -35,7 +42,12 @@ interface RiderDirectory {
   list(): Promise<DirectoryUser[]>;
 }
 
-async function localDirectory(): Promise<RiderDirectory> {
+interface LocalRiderDirectory extends RiderDirectory {
+  /** The rider app's access token of a fresh sign-in, or null for an unknown email. */
+  accessToken(email: string): Promise<{ token: string; expiresIn: number } | null>;
+}
+
+async function localDirectory(): Promise<LocalRiderDirectory> {
   const infoFile = join(localStateDir(), 'local-platform.json');
   let idp: { url: string; admin_secret: string };
   try {
@@ -44,10 +56,15 @@ async function localDirectory(): Promise<RiderDirectory> {
     throw new RidersUsageError(`No local platform found (${infoFile} is missing). Start it with \`npm start\`, or pass --aws.`);
   }
   const request = async (path: string, init: RequestInit = {}) => {
-    const response = await fetch(`${idp.url}${path}`, {
-      ...init,
-      headers: { Authorization: `Bearer ${idp.admin_secret}`, 'Content-Type': 'application/json' },
-    });
+    let response: Response;
+    try {
+      response = await fetch(`${idp.url}${path}`, {
+        ...init,
+        headers: { Authorization: `Bearer ${idp.admin_secret}`, 'Content-Type': 'application/json' },
+      });
+    } catch {
+      throw new RidersUsageError(`The local platform is not running: its identity provider at ${idp.url} does not answer (${infoFile} is from an earlier start). Start it with \`npm start\`.`);
+    }
     return { status: response.status, body: (await response.json()) as unknown };
   };
   return {
@@ -59,6 +76,13 @@ async function localDirectory(): Promise<RiderDirectory> {
     },
     async list() {
       return ((await request('/admin/users')).body as { users: DirectoryUser[] }).users;
+    },
+    async accessToken(email) {
+      const answer = await request('/admin/initiate-auth', { method: 'POST', body: JSON.stringify({ email, client_id: RIDER_APP_CLIENT_ID }) });
+      if (answer.status === 404) return null;
+      if (answer.status !== 200) throw new Error(`The local identity provider answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+      const tokens = answer.body as { access_token: string; expires_in: number };
+      return { token: tokens.access_token, expiresIn: tokens.expires_in };
     },
   };
 }
@@ -103,6 +127,7 @@ function cognitoDirectory(): RiderDirectory {
 }
 
 export async function ridersCommand(command: string | undefined, email: string | undefined, aws: boolean): Promise<void> {
+  if (command === 'token') return printAccessToken(email, aws);
   const directory = aws ? cognitoDirectory() : await localDirectory();
   switch (command) {
     case 'grant-admin':
@@ -125,6 +150,22 @@ export async function ridersCommand(command: string | undefined, email: string |
       return;
     }
     default:
-      throw new RidersUsageError('Usage: admin riders grant-admin|revoke-admin <email> | admin riders list');
+      throw new RidersUsageError('Usage: admin riders grant-admin|revoke-admin|token <email> | admin riders list');
   }
+}
+
+/** `riders token <email>`: the token alone on stdout (for `TOKEN=$(…)`), what it is for on stderr. */
+async function printAccessToken(email: string | undefined, aws: boolean): Promise<void> {
+  if (aws) {
+    throw new RidersUsageError(
+      'riders token works on the local platform only: in AWS a rider gets tokens by signing in at Cognito (the rider app, or the consent screen for third-party apps); the CLI mints none.',
+    );
+  }
+  if (!email) throw new RidersUsageError('Usage: admin riders token <email>');
+  const issued = await (await localDirectory()).accessToken(email);
+  if (!issued) throw new RidersUsageError(`No rider with the email ${email} at the local identity provider`);
+  console.log(issued.token);
+  console.error(
+    `The access token of ${email} for the platform's rider app, valid for ${issued.expiresIn / 60} minutes: send it as "Authorization: Bearer <token>" to the rider, bikes and events endpoints of {app_base_url} (README, "Rider accounts").`,
+  );
 }

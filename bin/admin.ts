@@ -18,6 +18,7 @@
  *   npm run admin -- events list|show|create|update|archive|categories|destinations ...  (bin/admin-events.ts)
  *   npm run admin -- routes list|show|create|delete ...; parking publish|publish-bays ...  (bin/admin-routes.ts)
  *
+ *   npm run admin -- riders token <email>           (local platform: the rider's access token, for curl; bin/admin-riders.ts)
  *   npm run admin -- riders grant-admin <email>     (admins see full profiles in user search; bin/admin-riders.ts)
  *   npm run admin -- riders revoke-admin <email>
  *   npm run admin -- riders list

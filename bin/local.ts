@@ -10,10 +10,10 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { localStateDir } from '../core/paths.ts';
+import { checkDataFolder, DataFolderError, localStateDir } from '../core/paths.ts';
 import { portsFromEnvironment, startLocalPlatform, type LocalPlatform } from '../lib/local/platform.ts';
 import { citiesFromEnvironment, prepareLocalGraphs } from '../lib/local/graphs.ts';
-import { seedDemoCredentials } from '../lib/local/seed.ts';
+import { PLAYGROUND_KEY_LIMITS, seedDemoCredentials } from '../lib/local/seed.ts';
 import { seedDemoRides } from '../lib/local/demo-rides.ts';
 import { seedEvents } from '../lib/local/event-seeds.ts';
 import { seedCustomRoutes } from '../lib/local/custom-route-seeds.ts';
@@ -24,9 +24,13 @@ import { PortInUseError } from '../lib/local/servers.ts';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 const stateDir = localStateDir();
+const limitsText = (limits: typeof PLAYGROUND_KEY_LIMITS) =>
+  `${limits.perMinute.toLocaleString('en')} a minute, ${limits.perHour.toLocaleString('en')} an hour, ${limits.perDay.toLocaleString('en')} a day`;
 const infoFile = join(stateDir, 'local-platform.json');
 
 async function main(): Promise<void> {
+  // Graphs, bike-share feeds and parking all come from the data folder: say so before starting anything.
+  await checkDataFolder();
   await mkdir(stateDir, { recursive: true });
   const ports = portsFromEnvironment();
   let platform: LocalPlatform;
@@ -90,6 +94,7 @@ async function main(): Promise<void> {
       `  Bike feeds      ${info.services.gbfs_fixtures} (recorded GBFS and TfL feeds, replayed; docs/bikeshare.md)`,
       '',
       `  Demo API key (free plan):  ${demo.api_key}`,
+      `  Playground key:            ${demo.playground_api_key}  (enterprise plan, ${limitsText(PLAYGROUND_KEY_LIMITS)}; the playground's own)`,
       `  Demo partner key:          ${demo.partner_api_key}  (source "${demo.partner_source}")`,
       `  Demo rider:                ${demo.rider_email} / ${demo.rider_password}`,
       `  Demo OAuth app (public):   ${demo.oauth_client_id}  (redirect ${demo.oauth_redirect_uri})`,
@@ -120,6 +125,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  if (error instanceof DataFolderError) {
+    console.error(`The local platform could not start. ${error.message}`);
+    process.exit(1);
+  }
   console.error(`The local platform could not start: ${(error as Error)?.stack ?? String(error)}`);
   process.exit(1);
 });

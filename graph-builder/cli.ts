@@ -5,22 +5,23 @@ import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { cityIds, isCityId, type CityId } from '../core/cities/cities.ts';
 import { buildableCities } from './cities.ts';
-import { graphOutputDir, projectRoot, sharedDataPath } from '../core/paths.ts';
+import { checkDataFolder, DataFolderError, graphOutputDir, projectRoot, sharedDataPath } from '../core/paths.ts';
 import type { BuildReport } from './build.ts';
 import { ensureGraphs } from './index.ts';
-import { formatReport, markdownReport } from './report.ts';
+import { formatReport, markdownReport, REPORT_FILE_NAME, REPOSITORY_REPORT, reportDestination } from './report.ts';
 import { writeFileAtomically } from './writer.ts';
 
 const usage = `Usage: npm run build-graphs -- [city ...] [--data <path>] [--out <dir>] [--force] [--report <file>]
 
 Builds the routing graph of each city (all when none is named: ${cityIds.join(', ')})
-whose inputs or builder changed since its last build, prints a report per city and writes all
-cities' last reports to --report (default docs/graph-report.md).
+whose inputs or builder changed since its last build, prints a report per city and writes the
+last reports of the graph folder's cities as Markdown: to ${REPOSITORY_REPORT} for a build of
+every city into the default graph folder, else to ${REPORT_FILE_NAME} in the graph folder.
 
   --data <path>    shared data folder (default ${sharedDataPath()})
   --out <dir>      graph folder (default ${graphOutputDir()})
   --force          rebuild even when up to date
-  --report <file>  Markdown report to write; --no-report to skip`;
+  --report <file>  Markdown report to write instead; --no-report to skip`;
 
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -45,9 +46,18 @@ async function main(): Promise<number> {
   }
   const outDir = resolve(values.out ?? graphOutputDir());
   const dataPath = resolve(values.data ?? sharedDataPath());
+  try {
+    await checkDataFolder(dataPath, values.data === undefined ? undefined : `That is the folder --data names ("${values.data}"); name the folder with the OSM extracts (without --data: ${sharedDataPath()}).`);
+  } catch (error) {
+    if (!(error instanceof DataFolderError)) throw error;
+    console.error(error.message);
+    return 2;
+  }
   const cities = positionals.length > 0 ? (positionals as CityId[]) : undefined;
-
   const selected = cities ?? [...cityIds];
+  const everyCity = cityIds.every((city) => selected.includes(city));
+  const report = values['no-report'] ? null : reportDestination({ report: values.report, out: values.out, everyCity, outDir, projectRoot });
+
   if (selected.length > 1) {
     // One process per city: each report's peak memory is that city's alone, and memory is
     // returned between cities.
@@ -57,7 +67,7 @@ async function main(): Promise<number> {
       const code = await new Promise<number>((done) => fork(process.argv[1]!, args, { stdio: 'inherit' }).on('exit', (exit) => done(exit ?? 1)));
       if (code !== 0) failed = true;
     }
-    if (!values['no-report']) await writeMarkdownReport(outDir, values.report);
+    if (report) await writeMarkdownReport(outDir, report);
     return failed ? 1 : 0;
   }
 
@@ -96,12 +106,12 @@ async function main(): Promise<number> {
   }
   bars?.stop();
 
-  if (!values['no-report']) await writeMarkdownReport(outDir, values.report);
+  if (report) await writeMarkdownReport(outDir, report);
   return failed ? 1 : 0;
 }
 
-/** docs/graph-report.md from every city's last report.json (cities never built are left out). */
-async function writeMarkdownReport(outDir: string, reportOption: string | undefined): Promise<void> {
+/** The Markdown report of every city's last report.json in the graph folder (cities never built are left out). */
+async function writeMarkdownReport(outDir: string, reportPath: string): Promise<void> {
   const reports: BuildReport[] = [];
   for (const city of buildableCities) {
     try {
@@ -110,7 +120,6 @@ async function writeMarkdownReport(outDir: string, reportOption: string | undefi
       // never built: no report yet
     }
   }
-  const reportPath = resolve(reportOption ?? join(projectRoot, 'docs', 'graph-report.md'));
   await writeFileAtomically(reportPath, markdownReport(reports));
   console.log(`Report: ${reportPath}`);
 }

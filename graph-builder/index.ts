@@ -30,7 +30,8 @@ const exists = (path: string): Promise<boolean> => access(path).then(() => true,
  * Makes sure every requested city has a current graph: builds the ones that are missing or
  * whose source hash (inputs + builder version) changed, and returns each city's graph file path.
  * A city whose input data is absent keeps its existing graph if it has one, and is otherwise left
- * out (logged), so the local platform still starts without the data folder.
+ * out (logged); the caller decides whether that is fatal (`npm start` stops and names the missing
+ * input: lib/local/graphs.ts).
  */
 export async function ensureGraphs(options: EnsureGraphsOptions = {}): Promise<Partial<Record<CityId, string>>> {
   const log = options.log ?? (() => {});

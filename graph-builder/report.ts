@@ -1,3 +1,4 @@
+import { join, resolve } from 'node:path';
 import { SAFETY_CLASSES } from '../core/graph/flags.ts';
 import type { BuildReport } from './build.ts';
 import { cityNotes } from './spot-checks.ts';
@@ -69,4 +70,20 @@ export function markdownReport(reports: readonly BuildReport[]): string {
     parts.push('');
   }
   return parts.join('\n');
+}
+
+/** The repository's report: it describes the graphs every city's build makes from the shared data. */
+export const REPOSITORY_REPORT = 'docs/graph-report.md';
+export const REPORT_FILE_NAME = 'graph-report.md';
+
+/**
+ * Where a build writes its Markdown report: `--report` when given; the repository's
+ * docs/graph-report.md only for a build of every city into the default graph folder; otherwise
+ * the graph folder's own graph-report.md, so that a build of one city, or into another folder,
+ * never rewrites the tracked report with part of the picture.
+ */
+export function reportDestination(input: { report?: string; out?: string; everyCity: boolean; outDir: string; projectRoot: string }): string {
+  if (input.report) return resolve(input.report);
+  if (input.out === undefined && input.everyCity) return join(input.projectRoot, REPOSITORY_REPORT);
+  return join(input.outDir, REPORT_FILE_NAME);
 }

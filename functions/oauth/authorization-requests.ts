@@ -29,6 +29,10 @@ export interface AuthorizationRequestRecord {
   state: string;
   scope: string;
   nonce?: string;
+  /** Unix seconds: prompt=login (or max_age=0) wants a sign-in from then on (functions/oauth/prompt.ts). */
+  authenticate_after?: number;
+  /** max_age: the rider's sign-in may be at most this many seconds old. */
+  max_age?: number;
   browser_hash: string;
   csrf_token: string;
   status: 'open' | 'approved' | 'cancelled';
@@ -43,7 +47,7 @@ export interface AuthorizationRequestRecord {
 
 export type NewAuthorizationRequest = Pick<
   AuthorizationRequestRecord,
-  'client_id' | 'redirect_uri' | 'code_challenge' | 'state' | 'scope' | 'nonce'
+  'client_id' | 'redirect_uri' | 'code_challenge' | 'state' | 'scope' | 'nonce' | 'authenticate_after' | 'max_age'
 > & { browserSecret: string };
 
 export async function createAuthorizationRequest(input: NewAuthorizationRequest): Promise<AuthorizationRequestRecord> {

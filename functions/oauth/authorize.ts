@@ -1,16 +1,20 @@
 import { z } from 'zod';
+import { nowSeconds } from '../platform/clock.ts';
 import { DomainError } from '../platform/errors.ts';
 import { createAuthorizationRequest, type AuthorizationRequestRecord } from './authorization-requests.ts';
 import { getActiveClient } from './clients.ts';
+import { issuer } from './config.ts';
 import { isWellFormedChallenge } from './pkce.ts';
-import { registeredRedirectUri } from './redirect-uris.ts';
+import { signInDemand } from './prompt.ts';
+import { redirectWith, registeredRedirectUri } from './redirect-uris.ts';
 import { parseScope } from './scopes.ts';
 
 /**
- * The authorization endpoint's checks (spec 4.5, RFC 6749 4.1.1, RFC 7636, RFC 9700). Every
- * problem with the request itself is answered by the endpoint with an error page and never by a
- * redirect (spec 7): a redirect would go to an address we cannot yet trust, or tell an app
- * something a well-built app never needs to hear.
+ * The authorization endpoint's checks (spec 4.5, RFC 6749 4.1.1, RFC 7636, RFC 9700, OIDC Core
+ * 3.1.2.1). Every problem with the request itself is answered by the endpoint with an error page
+ * and never by a redirect (spec 7): a redirect would go to an address we cannot yet trust, or tell
+ * an app something a well-built app never needs to hear. The one redirect that is not a consent
+ * screen answers a well-formed request with `prompt=none` (functions/oauth/prompt.ts).
  */
 
 const MAX_STATE_LENGTH = 512;
@@ -25,6 +29,8 @@ export const authorizeQuery = z.object({
   state: z.string().max(MAX_STATE_LENGTH).optional(),
   scope: z.string().max(500).optional(),
   nonce: z.string().max(MAX_STATE_LENGTH).optional(),
+  prompt: z.string().max(100).optional(),
+  max_age: z.string().max(20).optional(),
 });
 export type AuthorizeQuery = z.output<typeof authorizeQuery>;
 
@@ -35,7 +41,10 @@ export class AuthorizeRefusal extends DomainError {
   }
 }
 
-export async function openAuthorizationRequest(query: AuthorizeQuery, browserSecret: string): Promise<AuthorizationRequestRecord> {
+/** A request the endpoint accepts: the consent screen to open, or (prompt=none) the error redirect to the app. */
+export type AuthorizeOutcome = { consent: AuthorizationRequestRecord } | { redirectTo: string };
+
+export async function openAuthorizationRequest(query: AuthorizeQuery, browserSecret: string): Promise<AuthorizeOutcome> {
   if (!query.client_id) throw new AuthorizeRefusal('The request names no app (client_id is missing).');
   const client = await getActiveClient(query.client_id);
   if (!client) throw new AuthorizeRefusal('The app (client_id) is not registered with this service, or its registration was revoked.');
@@ -49,13 +58,28 @@ export async function openAuthorizationRequest(query: AuthorizeQuery, browserSec
   if (!query.state) throw new AuthorizeRefusal('The request has no state; send a fresh random state with every request.');
   const scope = parseScope(query.scope);
   if ('unknown' in scope) throw new AuthorizeRefusal(`The scope ${JSON.stringify(scope.unknown)} is not supported (supported: openid, email, profile).`);
-  return createAuthorizationRequest({
+  const demand = signInDemand(query.prompt, query.max_age);
+  if (typeof demand === 'string') throw new AuthorizeRefusal(demand);
+  if (demand.silent) {
+    return {
+      redirectTo: redirectWith(redirectUri, {
+        error: 'login_required',
+        error_description: 'The rider has to sign in: this server keeps no sign-in session, so it cannot answer without showing a page',
+        state: query.state,
+        iss: issuer(),
+      }),
+    };
+  }
+  const consent = await createAuthorizationRequest({
     client_id: client.client_id,
     redirect_uri: redirectUri,
     code_challenge: query.code_challenge,
     state: query.state,
     scope: 'scopes' in scope ? scope.scopes.join(' ') : '',
     ...(query.nonce ? { nonce: query.nonce } : {}),
+    ...(demand.fresh ? { authenticate_after: nowSeconds() } : {}),
+    ...(demand.maxAgeSeconds !== undefined ? { max_age: demand.maxAgeSeconds } : {}),
     browserSecret,
   });
+  return { consent };
 }

@@ -19,6 +19,7 @@ import { getActiveClient, type OAuthClientRecord } from './clients.ts';
 import { issueCode } from './codes.ts';
 import { consentUrl, idpCallbackUrl, issuer, lifetimes } from './config.ts';
 import { s256 } from './pkce.ts';
+import { signInMeetsDemand } from './prompt.ts';
 import { redirectWith } from './redirect-uris.ts';
 import { scopeDescriptions } from './scopes.ts';
 import { matchesHash, randomHandle, sameSecret, sha256 } from './secrets.ts';
@@ -47,6 +48,7 @@ export const notices = {
   'too-many-codes': 'Too many codes were asked for that address. Wait a minute and try again.',
   'idp-cancelled': 'Sign-in was cancelled. You can try again.',
   'idp-failed': 'Sign-in with your Spoke account did not work. Try again, or use a code by email.',
+  'idp-not-fresh': 'This app asks you to sign in again now, and your Spoke account reported an earlier sign-in. Sign in again, or use a code by email.',
 } as const;
 export type NoticeKey = keyof typeof notices;
 
@@ -151,6 +153,7 @@ export async function act(
         state: `${requestId}.${secret}`,
         nonce,
         codeChallenge: s256(codeVerifier),
+        reauthenticate: request.authenticate_after !== undefined || request.max_age !== undefined,
       });
     }
     case 'send-code': {
@@ -201,13 +204,14 @@ export async function act(
   }
 }
 
+/** A code by email is a sign-in now; the identity provider's sign-in happened when its id token says. */
 function signedIn(identity: RiderIdentity, method: SignedInRider['method']): SignedInRider {
   return {
     sub: identity.sub,
     ...(identity.email ? { email: identity.email } : {}),
     ...(identity.name ? { name: identity.name } : {}),
     method,
-    auth_time: nowSeconds(),
+    auth_time: method === 'identity-provider' && identity.authTime !== undefined ? identity.authTime : nowSeconds(),
   };
 }
 
@@ -240,7 +244,13 @@ export async function finishIdentityProviderSignIn(
     logger.warn('identity provider sign-in failed', { reason: error.message });
     return consentPageAddress(requestId, 'idp-failed');
   }
-  stillOpen(await updateOpenRequest(requestId, { rider: signedIn(identity, 'identity-provider') }, ['idp_sign_in', 'email_challenge']));
+  const rider = signedIn(identity, 'identity-provider');
+  if (!signInMeetsDemand(rider.auth_time, request, nowSeconds())) {
+    logger.warn('identity provider sign-in older than the request allows', { prompt_login: request.authenticate_after !== undefined, max_age: request.max_age });
+    await updateOpenRequest(requestId, {}, ['idp_sign_in']);
+    return consentPageAddress(requestId, 'idp-not-fresh');
+  }
+  stillOpen(await updateOpenRequest(requestId, { rider }, ['idp_sign_in', 'email_challenge']));
   return consentPageAddress(requestId);
 }
 

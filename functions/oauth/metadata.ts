@@ -1,4 +1,5 @@
 import { authorizeUrl, issuer, jwksUrl, revocationUrl, tokenUrl } from './config.ts';
+import { supportedPromptValues } from './prompt.ts';
 import { supportedScopes } from './scopes.ts';
 
 /**
@@ -24,5 +25,6 @@ export function authorizationServerMetadata(): Record<string, unknown> {
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: ['ES256'],
     claims_supported: ['iss', 'sub', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'email', 'email_verified', 'name'],
+    prompt_values_supported: [...supportedPromptValues],
   };
 }

@@ -40,6 +40,8 @@ export interface RiderIdentity {
   sub: string;
   email?: string;
   name?: string;
+  /** When the rider last authenticated at the provider (the id token's `auth_time`, Unix seconds). */
+  authTime?: number;
 }
 
 interface IdpSettings {
@@ -136,6 +138,7 @@ function identityOf(payload: JwtPayload): RiderIdentity {
     sub: String(payload.sub),
     ...(typeof payload.email === 'string' ? { email: payload.email } : {}),
     ...(typeof payload.name === 'string' ? { name: payload.name } : {}),
+    ...(typeof payload.auth_time === 'number' ? { authTime: payload.auth_time } : {}),
   };
 }
 
@@ -160,8 +163,11 @@ export const riderTokenVerifier: BearerVerifier = async (token) => {
   }
 };
 
-/** Where the consent screen sends the rider to sign in (OIDC authorization code flow with PKCE). */
-export function identityProviderSignInUrl(input: { redirectUri: string; state: string; nonce: string; codeChallenge: string }): string {
+/**
+ * Where the consent screen sends the rider to sign in (OIDC authorization code flow with PKCE);
+ * `reauthenticate` asks the provider to authenticate afresh even within a session of its own.
+ */
+export function identityProviderSignInUrl(input: { redirectUri: string; state: string; nonce: string; codeChallenge: string; reauthenticate?: boolean }): string {
   const config = requiredSettings();
   const url = new URL(config.authorizeUrl);
   url.search = new URLSearchParams({
@@ -173,6 +179,7 @@ export function identityProviderSignInUrl(input: { redirectUri: string; state: s
     nonce: input.nonce,
     code_challenge: input.codeChallenge,
     code_challenge_method: 'S256',
+    ...(input.reauthenticate ? { prompt: 'login' } : {}),
   }).toString();
   return url.href;
 }

@@ -1,7 +1,9 @@
-import { readFile } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cityIds, isCityId, type CityId } from '../../core/cities/index.ts';
-import { graphOutputDir } from '../../core/paths.ts';
+import { DataFolderError, graphOutputDir, sharedDataPath } from '../../core/paths.ts';
+import { buildableCity } from '../../graph-builder/cities.ts';
+import { cityInputPaths } from '../../graph-builder/source-hash.ts';
 import { bucketName } from '../../functions/platform/resources.ts';
 import { ensureGraphs, readPointer } from '../../graph-builder/index.ts';
 import { publishedPointer, publishGraph } from '../../graph-builder/publish.ts';
@@ -24,7 +26,9 @@ export function citiesFromEnvironment(environment: NodeJS.ProcessEnv = process.e
 
 export async function prepareLocalGraphs(cities: CityId[], log: (line: string) => void): Promise<void> {
   const outDir = graphOutputDir();
-  await ensureGraphs({ cities, outDir, log });
+  const built = await ensureGraphs({ cities, outDir, log });
+  const missing = cities.find((city) => !built[city]);
+  if (missing) throw await missingInputs(missing);
   const bucket = bucketName('graphs');
   for (const city of cities) {
     const pointer = await readPointer(outDir, city);
@@ -34,4 +38,15 @@ export async function prepareLocalGraphs(cities: CityId[], log: (line: string) =
     await publishGraph(bucket, city, pointer, await readFile(join(outDir, pointer.key)));
     log(`${city}: published ${pointer.graph_version} to the local graphs bucket`);
   }
+}
+
+/** A city the platform serves has no graph and cannot build one: which of its inputs the data folder lacks. */
+async function missingInputs(city: CityId): Promise<DataFolderError> {
+  const dataPath = sharedDataPath();
+  const { extracts, dem, areas } = cityInputPaths(buildableCity(city), dataPath);
+  const unreadable = [];
+  for (const path of [...extracts, dem, areas]) if (path && !(await access(path).then(() => true, () => false))) unreadable.push(path);
+  const [first, ...more] = unreadable;
+  const lacks = first ? `${first}${more.length ? ` and ${more.length} more of its inputs` : ''}` : 'readable inputs';
+  return new DataFolderError(`${city} has no routing graph yet, and the data folder ${dataPath} lacks ${lacks} to build one (SPOKE_CITIES limits the cities served).`);
 }

@@ -16,9 +16,11 @@ import { escapeHtml } from '../../functions/oauth/views.ts';
  * hashes). Admin endpoints, guarded by a secret written to the local platform's info file, do
  * what Cognito's admin API does for the operator: create users (AdminCreateUser), list them
  * (ListUsers) and put them in or out of a group (AdminAddUserToGroup, AdminRemoveUserFromGroup);
- * a user's groups are in their tokens' `cognito:groups`, as in Cognito. The platform's own code
- * never calls them. Like a Cognito user pool, it runs a post-authentication trigger on every
- * sign-in (`onSignIn`); when the trigger fails, so does the sign-in.
+ * a user's groups are in their tokens' `cognito:groups`, as in Cognito; and sign a user in for
+ * an app client without the form (AdminInitiateAuth), for the operator CLI's
+ * `riders token <email>`, so that a rider's endpoints can be tried with curl. The platform's own
+ * code never calls them. Like a Cognito user pool, it runs a post-authentication trigger on every
+ * sign-in (`onSignIn`), the admin one included; when the trigger fails, so does the sign-in.
  */
 
 export const CONSENT_CLIENT_ID = 'spoke-consent';
@@ -263,6 +265,8 @@ export class LocalIdentityProvider {
           return;
         case 'POST /admin/group-membership':
           return await this.adminGroupMembership(request, response);
+        case 'POST /admin/initiate-auth':
+          return await this.adminInitiateAuth(request, response);
         default:
           return sendJson(response, 404, { error: 'not_found' });
       }
@@ -311,15 +315,11 @@ export class LocalIdentityProvider {
     if (!user) {
       return send(response, 401, signInPage(form, 'Incorrect email or password.'), { 'Content-Type': 'text/html; charset=utf-8' });
     }
-    if (this.signInTrigger) {
-      try {
-        await this.signInTrigger(user);
-      } catch {
-        // Cognito answers a failing trigger with "PostAuthentication failed with error ..." and no tokens.
-        return send(response, 500, signInPage(form, 'Sign-in failed: the post-authentication trigger failed. Try again.'), {
-          'Content-Type': 'text/html; charset=utf-8',
-        });
-      }
+    if (!(await this.runSignInTrigger(user))) {
+      // Cognito answers a failing trigger with "PostAuthentication failed with error ..." and no tokens.
+      return send(response, 500, signInPage(form, 'Sign-in failed: the post-authentication trigger failed. Try again.'), {
+        'Content-Type': 'text/html; charset=utf-8',
+      });
     }
     const code = randomBytes(24).toString('base64url');
     const now = Math.floor(Date.now() / 1000);
@@ -339,6 +339,17 @@ export class LocalIdentityProvider {
     send(response, 302, '', { Location: target.href });
   }
 
+  /** Runs the post-authentication trigger, if any; false when it failed. */
+  private async runSignInTrigger(user: LocalUser): Promise<boolean> {
+    if (!this.signInTrigger) return true;
+    try {
+      await this.signInTrigger(user);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   private async token(form: URLSearchParams, response: ServerResponse): Promise<void> {
     const code = form.get('code') ?? '';
     const pending = this.codes.get(code);
@@ -356,6 +367,15 @@ export class LocalIdentityProvider {
     }
     const user = this.users.find((candidate) => candidate.sub === pending.sub);
     if (!user) return sendJson(response, 400, { error: 'invalid_grant' });
+    sendJson(response, 200, await this.issueTokens(user, pending));
+  }
+
+  /** The id and access tokens of a sign-in, in Cognito's shapes. */
+  private async issueTokens(
+    user: StoredUser,
+    grant: { clientId: string; scope: string; authTime: number; nonce?: string },
+  ): Promise<{ id_token: string; access_token: string; token_type: 'Bearer'; expires_in: number }> {
+    const now = Math.floor(Date.now() / 1000);
     const key = await importJWK(this.signingKey.privateJwk, 'RS256');
     const sign = (claims: Record<string, unknown>) =>
       new SignJWT(claims)
@@ -366,26 +386,26 @@ export class LocalIdentityProvider {
         .setExpirationTime(now + TOKEN_SECONDS)
         .sign(key);
     const idToken = await sign({
-      aud: pending.clientId,
+      aud: grant.clientId,
       token_use: 'id',
-      auth_time: pending.authTime,
+      auth_time: grant.authTime,
       email: user.email,
       email_verified: true,
       name: user.name,
       'cognito:username': user.sub,
       ...(user.groups?.length ? { 'cognito:groups': user.groups } : {}),
-      ...(pending.nonce ? { nonce: pending.nonce } : {}),
+      ...(grant.nonce ? { nonce: grant.nonce } : {}),
     });
     const accessToken = await sign({
-      client_id: pending.clientId,
+      client_id: grant.clientId,
       token_use: 'access',
-      scope: pending.scope,
-      auth_time: pending.authTime,
+      scope: grant.scope,
+      auth_time: grant.authTime,
       username: user.sub,
       jti: randomUUID(),
       ...(user.groups?.length ? { 'cognito:groups': user.groups } : {}),
     });
-    sendJson(response, 200, { id_token: idToken, access_token: accessToken, token_type: 'Bearer', expires_in: TOKEN_SECONDS });
+    return { id_token: idToken, access_token: accessToken, token_type: 'Bearer', expires_in: TOKEN_SECONDS };
   }
 
   /** Whether the request carries the admin secret; answers 401 when it does not. */
@@ -406,6 +426,22 @@ export class LocalIdentityProvider {
     const user = await this.setGroupMembership(body.email, body.group, body.member);
     if (!user) return sendJson(response, 404, { error: 'UserNotFoundException' });
     sendJson(response, 200, user);
+  }
+
+  /**
+   * Cognito's AdminInitiateAuth for the operator: signs a user in for one of the app clients
+   * without the form, running the post-authentication trigger as any sign-in does, and answers the
+   * tokens that sign-in would have given. Only for the holder of the admin secret.
+   */
+  private async adminInitiateAuth(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (!this.adminAuthorized(request, response)) return;
+    const body = JSON.parse(await readBody(request)) as { email?: unknown; client_id?: unknown };
+    if (typeof body.email !== 'string' || typeof body.client_id !== 'string') return sendJson(response, 400, { error: 'email and client_id are required' });
+    if (!this.clients.has(body.client_id)) return sendJson(response, 400, { error: 'ResourceNotFoundException', message: 'unknown client_id' });
+    const user = this.users.find((candidate) => candidate.email === (body.email as string).trim().toLowerCase());
+    if (!user) return sendJson(response, 404, { error: 'UserNotFoundException' });
+    if (!(await this.runSignInTrigger(localUser(user)))) return sendJson(response, 500, { error: 'UnexpectedLambdaException', message: 'the post-authentication trigger failed' });
+    sendJson(response, 200, await this.issueTokens(user, { clientId: body.client_id, scope: 'openid email profile', authTime: Math.floor(Date.now() / 1000) }));
   }
 
   private async adminCreateUser(request: IncomingMessage, response: ServerResponse): Promise<void> {

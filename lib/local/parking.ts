@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CityId } from '../../core/cities/index.ts';
-import { sharedDataPath } from '../../core/paths.ts';
+import { DataFolderError, sharedDataPath } from '../../core/paths.ts';
 import { PARKING_FILES } from '../../functions/multimodal/parking/datasets.ts';
 import { publishParkingSource } from '../../functions/multimodal/parking/publish.ts';
 
@@ -14,7 +14,11 @@ import { publishParkingSource } from '../../functions/multimodal/parking/publish
 export async function publishLocalParking(cities: readonly CityId[], log: (line: string) => void): Promise<void> {
   for (const entry of PARKING_FILES) {
     if (!cities.includes(entry.city)) continue;
-    const spots = await publishParkingSource(entry, await readFile(join(sharedDataPath(), entry.file), 'utf8'));
+    const path = join(sharedDataPath(), entry.file);
+    const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      throw new DataFolderError(`The data folder ${sharedDataPath()} lacks ${entry.city}'s cycle parking, ${path} (${error.code ?? error.message}).`);
+    });
+    const spots = await publishParkingSource(entry, text);
     if (spots !== null) log(`${entry.city}: published ${spots} parking spots (${entry.kind}) to the local graphs bucket`);
   }
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { createApiKey, verifyApiKey } from '../../functions/auth/api-keys.ts';
+import { createApiKey, revokeApiKey, verifyApiKey } from '../../functions/auth/api-keys.ts';
+import type { RateLimits } from '../../functions/auth/principal.ts';
 import { createClient, getActiveClient } from '../../functions/oauth/clients.ts';
 import { ensureSigningKey } from '../../functions/oauth/signing-keys.ts';
 import { createRider, getRider } from '../../functions/riders/profiles.ts';
@@ -13,7 +14,10 @@ import type { LocalIdentityProvider } from './identity-provider.ts';
  */
 
 export interface DemoCredentials {
+  /** The free plan's demo key, as an app starting out has one. */
   api_key: string;
+  /** The map playground's own key: the enterprise plan with PLAYGROUND_KEY_LIMITS (docs/playground.md). */
+  playground_api_key: string;
   partner_api_key: string;
   partner_source: string;
   /** A public OAuth app for trying rider login (spec 5.5). */
@@ -26,6 +30,13 @@ export interface DemoCredentials {
 }
 
 export const DEMO_PARTNER_SOURCE = 'demo-partner';
+/**
+ * Room for a person exploring the map: a plan by bike costs three requests per pair of points
+ * (two routes and the explanation) and is asked again at each change of language, night mode,
+ * profile or point, so re-planning every two seconds spends about 90 a minute. The free plan's 10
+ * ran out after three plans. Multi-modal gets half of each window (README "Rate limits").
+ */
+export const PLAYGROUND_KEY_LIMITS: RateLimits = { perMinute: 120, perHour: 3_000, perDay: 20_000 };
 export const DEMO_RIDER = { email: 'demo.rider@spoke.test', name: 'Demo Rider' };
 export const DEMO_OAUTH_REDIRECT_URI = 'http://localhost:8976/callback';
 
@@ -39,6 +50,15 @@ async function previousDemo(infoFile: string): Promise<Partial<DemoCredentials>>
 
 async function stillValid(key: string | undefined): Promise<boolean> {
   return Boolean(key && (await verifyApiKey(key)));
+}
+
+/** The playground's key of the last start while it has PLAYGROUND_KEY_LIMITS; after a change of them, a new key, and the old one revoked. */
+async function playgroundKey(previousKey: string | undefined): Promise<string> {
+  const record = previousKey ? await verifyApiKey(previousKey) : null;
+  const windows = ['perMinute', 'perHour', 'perDay'] as const;
+  if (record && windows.every((window) => record.limits[window] === PLAYGROUND_KEY_LIMITS[window])) return previousKey!;
+  if (record) await revokeApiKey(record.key_id);
+  return (await createApiKey({ name: 'Map playground', plan: 'enterprise', limits: PLAYGROUND_KEY_LIMITS })).key;
 }
 
 async function demoOAuthClient(previousId: string | undefined): Promise<string> {
@@ -73,9 +93,11 @@ export async function seedDemoCredentials(infoFile: string, identityProvider: Lo
           limits: { perMinute: 120, perHour: 5_000, perDay: 50_000 },
         })
       ).key;
+  const playground = await playgroundKey(previous.playground_api_key);
   await ensureSigningKey();
   return {
     api_key: apiKey,
+    playground_api_key: playground,
     partner_api_key: partnerKey,
     partner_source: DEMO_PARTNER_SOURCE,
     oauth_client_id: await demoOAuthClient(previous.oauth_client_id),

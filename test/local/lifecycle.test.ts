@@ -47,10 +47,12 @@ describe('the local platform process (npm start)', () => {
     expect(banner).toContain(running.info.app_base_url);
     expect(banner).toContain(running.info.demo.api_key);
     expect(banner).toContain(running.info.demo.partner_api_key);
+    expect(banner).toContain(`Playground key:            ${running.info.demo.playground_api_key}  (enterprise plan, 120 a minute, 3,000 an hour, 20,000 a day; the playground's own)`);
     expect(banner).toMatch(/curl -s -X POST http:\/\/127\.0\.0\.1:\d+\/directions\/v2\//);
     expect(running.info.demo.partner_source).toMatch(/^[a-z0-9_-]{2,32}$/);
     expect(await directionsStatus(running.info, running.info.demo.api_key)).not.toBe(401);
     expect(await directionsStatus(running.info, running.info.demo.partner_api_key)).not.toBe(401);
+    expect(await directionsStatus(running.info, running.info.demo.playground_api_key)).not.toBe(401);
 
     expect(await running.stop('SIGINT')).toBe(0);
     expect(await readFile(running.logFile, 'utf8')).toMatch(/Stopped\./);
@@ -78,6 +80,40 @@ describe('the local platform process (npm start)', () => {
     expect(third.info.demo.api_key).not.toBe(first.info.demo.api_key);
     expect(await directionsStatus(third.info, third.info.demo.api_key)).not.toBe(401);
     await third.stop();
+  });
+
+  /** Runs `npm start`'s entry with `env` until it exits; its status and everything it printed. */
+  async function failedStart(env: Record<string, string>): Promise<{ code: unknown; output: string }> {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
+      cwd: projectRoot,
+      env: { ...process.env, SPOKE_STATE_DIR: await mkdtemp(join(tmpdir(), 'spoke-data-')), SPOKE_BASE_PORT: '0', SPOKE_APP_PORT: '0', SPOKE_DYNAMODB_PORT: '0', SPOKE_S3_PORT: '0', SPOKE_SQS_PORT: '0', SPOKE_IDP_PORT: '0', SPOKE_PLAYGROUND_PORT: '0', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    return { code, output };
+  }
+
+  it('names SPOKE_DATA_PATH and the path tried when the data folder is missing, before starting anything', async () => {
+    const missing = join(await mkdtemp(join(tmpdir(), 'spoke-data-')), 'no-such-folder');
+    const { code, output } = await failedStart({ SPOKE_DATA_PATH: missing });
+    expect(code).toBe(1);
+    expect(output).toBe(
+      `The local platform could not start. The data folder ${missing} does not exist.\n` +
+        `That is where SPOKE_DATA_PATH points ("${missing}"). Point SPOKE_DATA_PATH at the folder with the input data (OSM extracts, boundaries, bike-share feeds, cycle parking; by default ../shared/data beside the checkout) and try again.\n`,
+    );
+  });
+
+  it("names the input a city's graph lacks when the data folder holds the wrong files", async () => {
+    const empty = await mkdtemp(join(tmpdir(), 'spoke-data-'));
+    const { code, output } = await failedStart({ SPOKE_DATA_PATH: empty, SPOKE_CITIES: 'los-angeles', SPOKE_GRAPH_DIR: join(empty, 'graphs') });
+    expect(code).toBe(1);
+    expect(output).toContain(`The local platform could not start. los-angeles has no routing graph yet, and the data folder ${empty} lacks ${join(empty, 'osm')}/`);
+    expect(output).toContain(`That is where SPOKE_DATA_PATH points ("${empty}")`);
+    expect(output).not.toMatch(/\n\s+at /);
+    expect(output).not.toContain('GraphUnavailableError');
   });
 
   it('names the setting to change when a port is taken', async () => {

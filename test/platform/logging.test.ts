@@ -33,7 +33,7 @@ describe('logs', () => {
     expect(log).toMatch(/"message":"request"/);
     expect(log).toMatch(/"message":"credential refused"/);
     const secret = key.split('_').slice(2).join('_');
-    for (const forbidden of [key, secret, 'not-a-real-token', 'rider@example.com', '51.987654321', platform.demo.api_key, platform.demo.partner_api_key]) {
+    for (const forbidden of [key, secret, 'not-a-real-token', 'rider@example.com', '51.987654321', platform.demo.api_key, platform.demo.partner_api_key, platform.demo.playground_api_key]) {
       expect(log, `log contains ${forbidden}`).not.toContain(forbidden);
     }
   });

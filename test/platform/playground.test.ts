@@ -1,8 +1,16 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AvoidanceItem } from '../../core/avoidances.ts';
 import { UNKNOWN_ENDPOINT } from '../../functions/http/errors.ts';
+import { dynamo } from '../../functions/platform/aws.ts';
+import { tableName } from '../../functions/platform/resources.ts';
+import { PLAYGROUND_KEY_LIMITS } from '../../lib/local/seed.ts';
+import { MESSAGES } from '../../lib/local/playground/web/messages.js';
 import { launchChromium } from '../support/browser.ts';
-import { awayFromWindowEdge, call, newKey, platform, runAdmin } from './support.ts';
+import { awayFromWindowEdge, call, newKey, platform, runAdmin, useLocalAws } from './support.ts';
 
 /**
  * The map playground in Debian's headless Chromium, driven as a person uses it: it loads the
@@ -25,7 +33,11 @@ interface CityConfig {
   sample_route: [[number, number], [number, number]];
 }
 
-const config = (await (await fetch(`${platform.playground_url}/config.json`)).json()) as { cities: CityConfig[]; api_key: string };
+const config = (await (await fetch(`${platform.playground_url}/config.json`)).json()) as {
+  cities: CityConfig[];
+  api_key: string;
+  api_key_plan: { plan: string; per_minute: number; per_hour: number; per_day: number };
+};
 const cityById = (id: string) => config.cities.find((city) => city.id === id)!;
 const london = cityById('london');
 /** A key of its own with room to spare, so the page's calls never meet another test's limits. */
@@ -89,6 +101,41 @@ async function withoutEndpoint(page: Page, path: string, status: 404 | 503): Pro
   await page.route((url) => url.pathname === path, (route) => route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) }));
 }
 
+/** Brings points into view, as a person moves the map to where they want to go. */
+async function showPoints(page: Page, points: readonly (readonly [number, number])[]): Promise<void> {
+  await page.locator('#map:not([data-moving])').waitFor();
+  await page.evaluate((latLngs) => (window as any).playground.map.fitBounds(latLngs, { padding: [80, 80], animate: false }), points.map(([lon, lat]) => [lat, lon]));
+}
+
+/** Every kind of mark drawn on the map (each carries `mark-<kind>`) has its entry in the legend. */
+async function expectEveryMarkInTheLegend(page: Page): Promise<string[]> {
+  const drawn: string[] = await page.evaluate(() => [
+    ...new Set(
+      [...document.querySelectorAll('.leaflet-map-pane [class*="mark-"]')].flatMap((element: any) =>
+        [...element.classList].filter((name: string) => name.startsWith('mark-')).map((name: string) => name.slice('mark-'.length)),
+      ),
+    ),
+  ]);
+  for (const kind of drawn) expect(await page.locator(`.legend [data-mark="${kind}"]`).count(), kind).toBe(1);
+  return drawn;
+}
+
+/** Moves the mouse over a named busy street of the city shown, close up. */
+async function hoverBusyStreet(page: Page): Promise<void> {
+  const network = await page.evaluate(() => {
+    const playground = (window as any).playground;
+    const segment = playground.network.kind.findIndex((kind: number, index: number) => playground.network.kinds[kind] === 'busy' && playground.network.name[index] > 0);
+    const first = playground.network.first[segment];
+    const world = { x: (playground.network.x[first] + playground.network.x[first + 1]) / 2, y: (playground.network.y[first] + playground.network.y[first + 1]) / 2 };
+    const latlng = playground.map.unproject([world.x, world.y], 0);
+    return { name: playground.network.names[playground.network.name[segment]], at: [latlng.lng, latlng.lat] as [number, number] };
+  });
+  await page.evaluate(([lat, lon]) => (window as any).playground.map.setView([lat, lon], 17, { animate: false }), [network.at[1], network.at[0]]);
+  const point = await page.evaluate(([lat, lon]) => (window as any).playground.map.latLngToContainerPoint([lat, lon]), [network.at[1], network.at[0]]);
+  const box = (await page.locator('#map').boundingBox())!;
+  await page.mouse.move(box.x + point.x, box.y + point.y);
+}
+
 /** A real click on the map where a [lon, lat] is shown. */
 async function clickAt(page: Page, [lon, lat]: [number, number]): Promise<void> {
   // An animated fit (a new city, a new route) moves where the point is drawn until it settles.
@@ -106,11 +153,15 @@ async function directionsAnswers(opened: Opened, count: number, after: number): 
 
 const variantOf = (answer: Opened['answers'][number]) => (answer.request.profile === 'walking' ? 'walking' : answer.request.supersafe ? 'supersafe' : 'direct');
 
-/** What the page shows for a distance, as dom.js formats it. */
-const metres = (value: number) => (value < 1000 ? `${Math.round(value)} m` : `${(value / 1000).toFixed(value < 10_000 ? 1 : 0)} km`);
+/** What the page shows for a distance, as dom.js formats it (a decimal comma in Spanish). */
+function metres(value: number, language: 'en' | 'es' = 'en'): string {
+  if (value < 1000) return `${Math.round(value)} m`;
+  const kilometres = (value / 1000).toFixed(value < 10_000 ? 1 : 0);
+  return `${language === 'es' ? kilometres.replace('.', ',') : kilometres} km`;
+}
 
 /** Checks the route cards and the turn-by-turn list against the API's answers. */
-async function expectRoutesShown(page: Page, answers: Opened['answers']): Promise<void> {
+async function expectRoutesShown(page: Page, answers: Opened['answers'], language: 'en' | 'es' = 'en'): Promise<void> {
   // The page draws a plan once every call of it has answered (the explanation can come after the
   // directions), so until then it still shows the plan before.
   await page.locator('#results:not([aria-busy])').waitFor();
@@ -120,11 +171,11 @@ async function expectRoutesShown(page: Page, answers: Opened['answers']): Promis
     const route = answer.body.route;
     expect(route).not.toBeNull();
     const card = page.locator(`.route-card[data-variant="${variantOf(answer)}"]`);
-    expect(await card.locator('.distance').textContent()).toBe(metres(route.distance));
+    expect(await card.locator('.distance').textContent()).toBe(metres(route.distance, language));
     const breakdown = answer.body.metadata.safety_breakdown;
     if (breakdown) {
       for (const kind of ['quiet', 'cycleway', 'moderate', 'busy', 'shared', 'pushed']) {
-        expect(await card.locator(`.bar-row[data-class="${kind}"] .bar-value`).textContent()).toBe(metres(breakdown[kind]));
+        expect(await card.locator(`.bar-row[data-class="${kind}"] .bar-value`).textContent()).toBe(metres(breakdown[kind], language));
       }
     }
   }
@@ -136,7 +187,7 @@ async function expectRoutesShown(page: Page, answers: Opened['answers']): Promis
 }
 
 describe('the map playground', () => {
-  it('is served by npm start: the page, Leaflet from the project, the demo key, and the base map of each city from its graph', async () => {
+  it('is served by npm start: the page, Leaflet from the project, its own key, and the base map of each city from its graph', async () => {
     const page = await fetch(platform.playground_url);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
@@ -144,7 +195,13 @@ describe('the map playground', () => {
     const leaflet = await fetch(`${platform.playground_url}/vendor/leaflet/leaflet-src.esm.js`);
     expect(leaflet.status).toBe(200);
     expect(await leaflet.text()).toContain('Leaflet 1.9.4');
-    expect(config.api_key).toBe(platform.demo.api_key);
+    // The playground's own key, on a plan with room for a person exploring.
+    expect(config.api_key).toBe(platform.demo.playground_api_key);
+    expect(config.api_key).not.toBe(platform.demo.api_key);
+    expect(config.api_key_plan).toEqual({ plan: 'enterprise', per_minute: PLAYGROUND_KEY_LIMITS.perMinute, per_hour: PLAYGROUND_KEY_LIMITS.perHour, per_day: PLAYGROUND_KEY_LIMITS.perDay });
+    const keyed = await call('/explain-supersafe/', { key: config.api_key, body: { coordinates: london.sample_route } });
+    expect(keyed.status).toBe(200);
+    expect(keyed.headers.get('x-ratelimit-limit')).toBe(String(PLAYGROUND_KEY_LIMITS.perMinute));
     expect(config.cities.map((city) => city.id).sort()).toEqual(['london', 'los-angeles', 'new-york', 'sf-bay']);
     expect(JSON.stringify(config)).not.toContain(platform.identity_provider.admin_secret);
     expect(JSON.stringify(config)).not.toContain(platform.demo.partner_api_key);
@@ -185,18 +242,7 @@ describe('the map playground', () => {
       )
       .toBeGreaterThan(10_000);
     // Hovering a street names it and says how it is rated.
-    const network = await page.evaluate(() => {
-      const playground = (window as any).playground;
-      const segment = playground.network.kind.findIndex((kind: number, index: number) => playground.network.kinds[kind] === 'busy' && playground.network.name[index] > 0);
-      const first = playground.network.first[segment];
-      const world = { x: (playground.network.x[first] + playground.network.x[first + 1]) / 2, y: (playground.network.y[first] + playground.network.y[first + 1]) / 2 };
-      const latlng = playground.map.unproject([world.x, world.y], 0);
-      return { name: playground.network.names[playground.network.name[segment]], at: [latlng.lng, latlng.lat] as [number, number] };
-    });
-    await page.evaluate(([lat, lon]) => (window as any).playground.map.setView([lat, lon], 17, { animate: false }), [network.at[1], network.at[0]]);
-    const point = await page.evaluate(([lat, lon]) => (window as any).playground.map.latLngToContainerPoint([lat, lon]), [network.at[1], network.at[0]]);
-    const box = (await page.locator('#map').boundingBox())!;
-    await page.mouse.move(box.x + point.x, box.y + point.y);
+    await hoverBusyStreet(page);
     await expect.poll(() => page.locator('.hover-label').textContent()).toContain('busy road');
 
     const allowed = [platform.playground_url, platform.base_url, platform.app_base_url];
@@ -214,6 +260,7 @@ describe('the map playground', () => {
         await page.locator(`#map[data-ready="true"][data-city="${city.id}"]`).waitFor();
       }
       const before = opened.answers.length;
+      await showPoints(page, city.sample_route);
       await clickAt(page, city.sample_route[0]);
       await clickAt(page, city.sample_route[1]);
       const answers = await directionsAnswers(opened, 2, before);
@@ -257,7 +304,7 @@ describe('the map playground', () => {
 
     const dragged = opened.answers.length;
     await page.locator('#map:not([data-moving])').waitFor();
-    const pin = page.locator('.pin-end');
+    const pin = page.locator('.leaflet-marker-pane .pin-end');
     const box = (await pin.boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.down();
@@ -268,7 +315,7 @@ describe('the map playground', () => {
     await expectRoutesShown(page, afterDrag);
   });
 
-  it('switches the instructions, banners and voice cues to Spanish', async () => {
+  it('switches the page and the instructions, banners and voice cues to Spanish', async () => {
     const opened = await open('london');
     const { page } = opened;
     await page.getByRole('button', { name: 'Sample route' }).click();
@@ -279,9 +326,36 @@ describe('the map playground', () => {
     await page.getByLabel('Language').selectOption('es');
     const spanish = await directionsAnswers(opened, 2, before);
     for (const answer of spanish) expect(answer.request.language).toBe('es');
-    await expectRoutesShown(page, spanish);
+    await expectRoutesShown(page, spanish, 'es');
+    expect(await page.locator('html').getAttribute('lang')).toBe('es');
     expect(await page.locator('.steps').getAttribute('lang')).toBe('es');
     expect(await page.locator('.steps .instruction').last().textContent()).toBe('Llega a tu destino');
+
+    // The page's own words follow: controls, tabs, cards, lists and the legend.
+    for (const label of ['Ciudad', 'Idioma', 'Rutas de noche', 'Salida (hora local)']) expect(await page.getByLabel(label, { exact: true }).count(), label).toBe(1);
+    expect(await page.getByRole('tab').allTextContents()).toEqual(['Ruta', 'Bicis y eventos', 'Avisos', 'Ajustes']);
+    for (const name of ['Ruta de ejemplo', 'Invertir', 'Borrar', 'Comparar opciones con bici compartida', 'Acercar', 'Alejar']) expect(await page.getByRole('button', { name, exact: true }).count(), name).toBe(1);
+    for (const name of ['Salida', 'Destino', 'Parada', 'Aviso', 'Bici', 'A pie']) expect(await page.getByRole('radio', { name, exact: true }).count(), name).toBe(1);
+    expect(await page.locator('#city option:checked').textContent()).toBe('Londres');
+    expect(await page.locator('#points .point-label').allTextContents()).toEqual(['Salida', 'Destino']);
+    expect(await page.locator('.route-card .card-title').allTextContents()).toEqual(['Más segura', 'Directa']);
+    expect(await page.locator('.steps-title').textContent()).toBe('Paso a paso · Más segura');
+    expect(await page.locator('.route-card[data-variant="supersafe"] .bar-label').allTextContents()).toEqual(['tranquila', 'vía ciclista', 'moderada', 'con tráfico', 'compartida', 'a pie']);
+    expect(await page.locator('#status').textContent()).toMatch(/^[\d.]+ calles y caminos · datos de alumbrado · grafo london-/);
+    expect(await page.locator('.legend h2').allTextContents()).toEqual(['Clases de seguridad', 'En el mapa']);
+    expect(await page.locator('.legend [data-kind="busy"] .legend-label').textContent()).toBe('Calle con mucho tráfico');
+    expect(await page.locator('.legend [data-mark="route-selected"] .legend-label').textContent()).toBe('Ruta elegida, con sus clases de seguridad');
+    await page.getByRole('tab', { name: 'Bicis y eventos' }).click();
+    expect(await page.getByRole('button', { name: 'Iniciar sesión como ciclista' }).count()).toBe(1);
+    await page.getByRole('tab', { name: 'Ajustes' }).click();
+    expect(await page.getByLabel('Clave de la API').count()).toBe(1);
+    // None of the page's English sentences is left anywhere in it (single words are left out of
+    // the check: a street name may hold one).
+    const shown = await page.evaluate(() => `${document.querySelector('#panel').innerText}\n${document.querySelector('.legend').innerText}\n${document.querySelector('.leaflet-control-attribution').innerText}`);
+    const english = Object.entries(MESSAGES.en).filter(([key, message]) => typeof message === 'string' && message.includes(' ') && message !== (MESSAGES.es as Record<string, unknown>)[key]);
+    expect(english.length).toBeGreaterThan(50);
+    for (const [key, message] of english) expect(shown, key).not.toContain(message);
+    await page.getByRole('tab', { name: 'Ruta' }).click();
     const supersafe = spanish.find((answer) => variantOf(answer) === 'supersafe')!.body.route;
     const cues = supersafe.steps.flatMap((step: any) => (step.voice_instructions ?? []).map((cue: any) => cue.announcement));
     expect(cues.length).toBeGreaterThan(0);
@@ -290,7 +364,7 @@ describe('the map playground', () => {
     expect((await page.locator('.steps .banner strong').allTextContents())).toEqual(banners);
     // Each cue can be spoken where the browser has speech synthesis.
     const speech = await page.evaluate(() => 'speechSynthesis' in window);
-    expect(await page.getByRole('button', { name: `Speak: ${cues[0]}`, includeHidden: true }).count()).toBe(speech ? 1 : 0);
+    expect(await page.getByRole('button', { name: `Decir: ${cues[0]}`, includeHidden: true }).count()).toBe(speech ? 1 : 0);
   });
 
   it('routes at night on lit streets and shows the night map, and by day again', async () => {
@@ -373,7 +447,10 @@ describe('the map playground', () => {
     expect(latest().status).toBe(200);
     expect(latest().body.metadata.providers).toEqual(['Citi Bike']);
     expect(latest().body.metadata.total_stations).toBeGreaterThan(0);
-    await expect.poll(() => page.locator('.pin-bikes').count()).toBe(latest().body.stations.length);
+    await expect.poll(() => page.locator('.leaflet-marker-pane .pin-bikes').count()).toBe(latest().body.stations.length);
+    // The stations' markers have their entries in the legend, and so has every other mark.
+    expect(await page.locator('.legend [data-mark="station"] .legend-label').textContent()).toBe('Bike-share station: bikes available');
+    await expectEveryMarkInTheLegend(page);
 
     await page.getByLabel('Show group rides and leisure routes nearby').check();
     const latestEvents = () => opened.answers.filter((answer) => answer.path === '/events/nearby/').at(-1);
@@ -470,6 +547,131 @@ describe('the map playground', () => {
     await expect.poll(() => page.locator('#panel-reports .notice.unavailable').textContent()).toContain('Road reports (POST /reports/) are not available on this platform yet.');
     expect(await page.locator('.report').count()).toBe(0);
   });
+
+  it('opens each city on the busiest part of its extract, not on the whole of it', async () => {
+    const { page } = await open('london');
+    for (const city of config.cities) {
+      if (city.id !== 'london') {
+        await page.getByLabel('City', { exact: true }).selectOption(city.id);
+        await page.locator(`#map[data-ready="true"][data-city="${city.id}"]`).waitFor();
+      }
+      const baseMap = (await (await fetch(`${platform.playground_url}/cities/${city.id}/base-map.json`)).json()) as { bbox: number[]; opening_view: number[] };
+      await page.locator('#map:not([data-moving])').waitFor();
+      const view = await page.evaluate(([west, south, east, north, bbox]: any) => {
+        const map = (window as any).playground.map;
+        const centre = map.getCenter();
+        return {
+          centre: [centre.lng, centre.lat],
+          zoom: map.getZoom(),
+          wholeExtractZoom: map.getBoundsZoom([[bbox[1], bbox[0]], [bbox[3], bbox[2]]]),
+          openingViewZoom: map.getBoundsZoom([[south, west], [north, east]]),
+        };
+      }, [...baseMap.opening_view, baseMap.bbox] as any);
+      const [west, south, east, north] = baseMap.opening_view as [number, number, number, number];
+      expect(view.centre[0], city.id).toBeCloseTo((west + east) / 2, 3);
+      expect(view.centre[1], city.id).toBeCloseTo((south + north) / 2, 3);
+      expect(view.zoom, city.id).toBe(view.openingViewZoom);
+      expect(view.zoom, city.id).toBeGreaterThan(view.wholeExtractZoom);
+    }
+  }, 120_000);
+
+  it('clears the hover label of the last city when another city is chosen', async () => {
+    const { page } = await open('london');
+    await hoverBusyStreet(page);
+    await expect.poll(() => page.locator('.hover-label').isVisible()).toBe(true);
+    expect(await page.locator('.hover-label').textContent()).toContain('busy road');
+    await page.getByLabel('City', { exact: true }).selectOption('new-york');
+    await page.locator('#map[data-ready="true"][data-city="new-york"]').waitFor();
+    expect(await page.locator('.hover-label').isVisible()).toBe(false);
+    expect(await page.locator('.hover-label').textContent()).toBe('');
+  });
+
+  it('shows disruptions near the route and the ride with their markers and legend entries, SVG leg icons, in English and in Spanish', async () => {
+    // An accepted hazard as the reports pipeline writes it, on the direct sample route's longest
+    // street, for one morning in 2020 that no other test plans: only this test's departure meets it.
+    useLocalAws();
+    const departure = '2020-01-06T10:30';
+    const direct = { coordinates: london.sample_route, departure_time: departure, supersafe: false };
+    const route = (await call('/directions/v2/', { key, body: direct })).body.route;
+    const longest = route.steps.reduce((best: any, step: any) => (step.distance > best.distance ? step : best));
+    const item: AvoidanceItem = {
+      city: 'london',
+      report_id: randomUUID(),
+      effect: 'unsafe',
+      issue_type: 'road_unsafe',
+      issue_subtype: 'too_many_vehicles',
+      location: longest.geometry.coordinates[Math.floor(longest.geometry.coordinates.length / 2)],
+      way_id: null,
+      road_name: longest.name || null,
+      until: '2020-01-06T12:00:00Z',
+      accepted_at: '2020-01-06T09:00:00Z',
+    };
+    await dynamo().send(new PutCommand({ TableName: tableName('routeAvoidances'), Item: item }));
+    try {
+      const disruptionsOf = async () => (await call('/directions/v2/', { key, body: direct })).body.disruptions ?? [];
+      for (let attempt = 0; attempt < 60 && !(await disruptionsOf()).some((disruption: any) => disruption.id === `report-${item.report_id}`); attempt++) await sleep(500);
+
+      const opened = await open('london');
+      const { page } = opened;
+      await page.getByLabel('Departure (city time)').fill(departure);
+      await page.getByRole('button', { name: 'Sample route' }).click();
+      const answers = await directionsAnswers(opened, 2, 0);
+      await expectRoutesShown(page, answers);
+      const listed = new Set(answers.flatMap((answer) => (answer.body.disruptions ?? []).map((disruption: any) => disruption.id)));
+      expect(listed.has(`report-${item.report_id}`)).toBe(true);
+      expect(await page.locator('.disruptions li').count()).toBe(listed.size);
+      expect(await page.locator('.leaflet-marker-pane .pin-disruption').count()).toBeGreaterThanOrEqual(listed.size);
+      expect(await page.locator('.legend [data-mark="disruption"] .legend-label').textContent()).toBe('Disruption near the route (closure, roadworks, accepted report)');
+      expect(await expectEveryMarkInTheLegend(page)).toEqual(expect.arrayContaining(['start', 'end', 'route-selected', 'route-other', 'disruption']));
+
+      const compare = async (name: string) => {
+        const asked = opened.answers.length;
+        await page.getByRole('button', { name }).click();
+        await expect.poll(() => opened.answers.slice(asked).some((answer) => answer.path === '/multi-modal/v2/')).toBe(true);
+        const answer = opened.answers.slice(asked).find((candidate) => candidate.path === '/multi-modal/v2/')!;
+        expect(answer.status).toBe(200);
+        await expect.poll(() => page.locator('.option-card').count()).toBe(answer.body.options.length);
+        return answer.body.options as any[];
+      };
+      const options = await compare('Compare options with bike share');
+      // Each leg's mode is an SVG pictogram with its name, never an emoji.
+      const legs = options.flatMap((option) => option.legs);
+      expect(await page.locator('.option-card .leg svg.icon').count()).toBe(legs.length);
+      expect(await page.locator('.option-card .leg svg.icon').evaluateAll((icons) => icons.map((icon: any) => icon.getAttribute('aria-label')))).toEqual(
+        legs.map((leg) => (leg.mode === 'walking' ? 'Walk' : 'Ride')),
+      );
+      expect(await page.locator('#multimodal').textContent()).not.toMatch(/\p{Extended_Pictographic}/u);
+      expect(await expectEveryMarkInTheLegend(page)).toEqual(expect.arrayContaining(['mm-ride']));
+      // A bike-share option: walk to a station, ride, walk on; its stations' markers are pictograms too.
+      const shared = options.findIndex((option) => option.pickup_station && option.legs.some((leg: any) => leg.mode === 'walking'));
+      expect(shared).toBeGreaterThanOrEqual(0);
+      await page.locator('.option-card').nth(shared).click();
+      await expect.poll(() => page.locator('.leaflet-marker-pane .pin-station').count()).toBeGreaterThan(0);
+      expect(await page.locator('.leaflet-marker-pane .pin-station svg.icon-bicycle').count()).toBe(await page.locator('.leaflet-marker-pane .pin-station').count());
+      expect(await expectEveryMarkInTheLegend(page)).toEqual(expect.arrayContaining(['mm-ride', 'mm-walk', 'mm-station']));
+      const plural = (count: number, one: string, many: string) => (count === 1 ? one : many);
+      const withDisruptions = options.filter((option) => option.disruptions?.length);
+      expect(withDisruptions.length).toBeGreaterThan(0);
+      expect(await page.locator('.option-card .disruption-count').allTextContents()).toEqual(
+        withDisruptions.map((option) => plural(option.disruptions.length, '1 disruption near the ride', `${option.disruptions.length} disruptions near the ride`)),
+      );
+
+      const before = opened.answers.length;
+      await page.getByLabel('Language').selectOption('es');
+      await expectRoutesShown(page, await directionsAnswers(opened, 2, before), 'es');
+      expect(await page.locator('.disruptions h3').textContent()).toBe('Incidencias cerca de la ruta');
+      expect(await page.locator('.legend [data-mark="disruption"] .legend-label').textContent()).toBe('Incidencia cerca de la ruta (corte, obras, aviso aceptado)');
+      const spanishOptions = await compare('Comparar opciones con bici compartida');
+      expect(await page.locator('.option-card .disruption-count').allTextContents()).toEqual(
+        spanishOptions
+          .filter((option) => option.disruptions?.length)
+          .map((option) => plural(option.disruptions.length, '1 incidencia cerca del trayecto', `${option.disruptions.length} incidencias cerca del trayecto`)),
+      );
+      expect(await page.locator('.option-card .leg svg.icon').evaluateAll((icons) => [...new Set(icons.map((icon: any) => icon.getAttribute('aria-label')))].sort())).toEqual(['A pie', 'En bici']);
+    } finally {
+      await dynamo().send(new DeleteCommand({ TableName: tableName('routeAvoidances'), Key: { city: item.city, report_id: item.report_id } }));
+    }
+  }, 120_000);
 
   it('has labelled controls and tabs that work from the keyboard', async () => {
     const { page } = await open('london');

@@ -3,16 +3,15 @@
  * platform as `npm start` does (free ports, a fresh state folder, the graphs of `.local-data`),
  * opens the playground in Debian's headless Chromium at 1280x800, plans each city's sample route
  * at a fixed daytime departure, and writes `docs/playground-<city>.png`, plus London at night
- * (`docs/playground-london-night.png`). The PNGs are palette-quantised to stay small.
+ * (`docs/playground-london-night.png`) and London in Spanish with the bike-share options compared
+ * (`docs/playground-london-es.png`). The PNGs are palette-quantised to stay small.
  */
 import { join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import type { Page } from 'playwright-core';
 import { projectRoot } from '../../core/paths.ts';
-import { createApiKey } from '../../functions/auth/api-keys.ts';
 import { ensureGraphs } from '../../graph-builder/index.ts';
-import { functionEnvironment } from '../../lib/local/provision.ts';
 import { launchChromium } from '../support/browser.ts';
 import { startLocalProcess } from '../support/local-process.ts';
 
@@ -21,13 +20,23 @@ const DEPARTURE = '2026-06-15T10:30';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
-async function shoot(page: Page, url: string, city: string, file: string, night: boolean): Promise<void> {
+async function shoot(page: Page, url: string, city: string, file: string, options: { night?: boolean; spanish?: boolean } = {}): Promise<void> {
   await page.goto(`${url}/#${city}`);
   await page.locator(`#map[data-ready="true"][data-city="${city}"]`).waitFor();
-  await page.getByLabel('Departure (city time)').fill(DEPARTURE);
-  await page.getByLabel('Night routing').selectOption(night ? 'night' : 'auto');
-  await page.getByRole('button', { name: 'Sample route' }).click();
+  await page.locator('#language').selectOption(options.spanish ? 'es' : 'en');
+  await page.locator('#departure').fill(DEPARTURE);
+  await page.locator('#night').selectOption(options.night ? 'night' : 'auto');
+  await page.locator('#sample').click();
   await page.locator('.route-card').first().waitFor({ timeout: 30_000 });
+  await page.locator('#results:not([aria-busy])').waitFor();
+  if (options.spanish) {
+    // The bike-share options, the first with a station, at the top of the panel.
+    await page.locator('#compare').click();
+    await page.locator('.option-card').first().waitFor({ timeout: 30_000 });
+    const docked = page.locator('.option-card', { has: page.locator('.leg.walking') }).first();
+    await docked.click();
+    await page.locator('.multimodal').evaluate((section: { scrollIntoView(): void }) => section.scrollIntoView());
+  }
   // The map has flown to the routes; wait for its tiles to be drawn.
   await page.waitForFunction(() => document.querySelectorAll('.leaflet-tile-pane .leaflet-tile:not(.leaflet-tile-loaded)').length === 0);
   await page.waitForTimeout(500);
@@ -44,15 +53,13 @@ async function main(): Promise<void> {
   const running = await startLocalProcess();
   const browser = await launchChromium();
   try {
-    // A key of its own, so the shots never wait for the demo key's free plan.
-    Object.assign(process.env, functionEnvironment(running.info.services));
-    const { key } = await createApiKey({ name: 'playground screenshots', plan: 'enterprise', limits: { perMinute: 600, perHour: 6_000, perDay: 60_000 } });
+    // The playground's own key, as a person opening it has: its plan has room for these plans.
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, locale: 'en-GB' });
-    await context.addInitScript((value) => localStorage.setItem('spoke-playground-api-key', value), key);
     const page = await context.newPage();
     const config = (await (await fetch(`${running.info.playground_url}/config.json`)).json()) as { cities: { id: string }[] };
-    for (const { id } of config.cities) await shoot(page, running.info.playground_url, id, join(projectRoot, 'docs', `playground-${id}.png`), false);
-    await shoot(page, running.info.playground_url, 'london', join(projectRoot, 'docs', 'playground-london-night.png'), true);
+    for (const { id } of config.cities) await shoot(page, running.info.playground_url, id, join(projectRoot, 'docs', `playground-${id}.png`));
+    await shoot(page, running.info.playground_url, 'london', join(projectRoot, 'docs', 'playground-london-night.png'), { night: true });
+    await shoot(page, running.info.playground_url, 'london', join(projectRoot, 'docs', 'playground-london-es.png'), { spanish: true });
   } finally {
     await browser.close();
     await running.stop();
@@ -61,7 +68,6 @@ async function main(): Promise<void> {
 
 // The page's own globals, for the callbacks that run in the browser.
 declare const document: { querySelectorAll(selector: string): { length: number } };
-declare const localStorage: { setItem(key: string, value: string): void };
 
 main().catch((error: unknown) => {
   process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);

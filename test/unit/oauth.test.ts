@@ -4,6 +4,7 @@ import { admission } from '../../functions/auth/admission.ts';
 import { fromAuthorizerContext, oauthPrincipal, riderPrincipal, toAuthorizerContext, type Principal } from '../../functions/auth/principal.ts';
 import { derToJoseSignature } from '../../functions/oauth/kms-custody.ts';
 import { isWellFormedChallenge, s256, verifierMatches } from '../../functions/oauth/pkce.ts';
+import { AUTH_TIME_LEEWAY_SECONDS, signInDemand, signInMeetsDemand } from '../../functions/oauth/prompt.ts';
 import { checkRedirectUri, redirectWith, registeredRedirectUri } from '../../functions/oauth/redirect-uris.ts';
 import { parseScope, scopeDescriptions } from '../../functions/oauth/scopes.ts';
 import { endpoints, type EndpointDefinition } from '../../functions/platform/endpoints.ts';
@@ -146,5 +147,34 @@ describe('who may call what', () => {
       expect(fromAuthorizerContext(delivered)).toEqual(principal);
     }
     expect(oauth.rateBucket).toBe('oauth:spc_00000000000000000000:rider-1');
+  });
+});
+
+describe('prompt and max_age (OIDC Core 3.1.2.1)', () => {
+  it('reads what the request demands of the sign-in', () => {
+    expect(signInDemand(undefined, undefined)).toEqual({ silent: false, fresh: false });
+    expect(signInDemand('none', undefined)).toEqual({ silent: true, fresh: false });
+    expect(signInDemand('login', undefined)).toEqual({ silent: false, fresh: true });
+    expect(signInDemand('consent  login', '300')).toEqual({ silent: false, fresh: true, maxAgeSeconds: 300 });
+    expect(signInDemand(undefined, '0')).toEqual({ silent: false, fresh: true, maxAgeSeconds: 0 });
+    expect(signInDemand('consent', undefined)).toEqual({ silent: false, fresh: false });
+  });
+
+  it('says what is wrong with a demand it cannot meet or read', () => {
+    expect(signInDemand('none consent', undefined)).toBe('prompt=none cannot be combined with other prompt values.');
+    expect(signInDemand('select_account', undefined)).toMatch(/"select_account" is not supported \(supported: none, login, consent\)/);
+    expect(signInDemand('LOGIN', undefined)).toMatch(/"LOGIN" is not supported/);
+    for (const maxAge of ['-5', '1.5', '', ' 60', '1e3', '12345678901']) expect(signInDemand(undefined, maxAge), maxAge).toBe('max_age must be a whole number of seconds.');
+  });
+
+  it('judges a sign-in by its auth_time: not before a fresh one was asked for, within max_age, with the leeway for two clocks', () => {
+    const opened = 1_800_000_000;
+    expect(signInMeetsDemand(opened - 3_600, {}, opened)).toBe(true);
+    expect(signInMeetsDemand(opened + 5, { authenticate_after: opened }, opened + 10)).toBe(true);
+    expect(signInMeetsDemand(opened - AUTH_TIME_LEEWAY_SECONDS, { authenticate_after: opened }, opened)).toBe(true);
+    expect(signInMeetsDemand(opened - AUTH_TIME_LEEWAY_SECONDS - 1, { authenticate_after: opened }, opened)).toBe(false);
+    expect(signInMeetsDemand(opened, { max_age: 60 }, opened + 60 + AUTH_TIME_LEEWAY_SECONDS)).toBe(true);
+    expect(signInMeetsDemand(opened, { max_age: 60 }, opened + 61 + AUTH_TIME_LEEWAY_SECONDS)).toBe(false);
+    expect(signInMeetsDemand(opened - 7_200, { authenticate_after: opened - 7_300, max_age: 3_600 }, opened)).toBe(false);
   });
 });

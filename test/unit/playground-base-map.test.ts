@@ -1,8 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import { LocalProjection } from '../../core/geo.ts';
-import { EDGE_CYCLE_ROUTE, EDGE_CYCLING, EDGE_DISMOUNT, EDGE_WALKING, LIT_ASSUMED, LIT_NO, LIT_YES, SAFETY_CLASSES, litOf } from '../../core/graph/flags.ts';
+import type { CityId } from '../../core/cities/index.ts';
+import {
+  EDGE_CYCLE_ROUTE,
+  EDGE_CYCLING,
+  EDGE_DISMOUNT,
+  EDGE_WALKING,
+  LIT_ASSUMED,
+  LIT_NO,
+  LIT_YES,
+  NODE_CROSSING_SIGNALS,
+  NODE_TRAFFIC_SIGNALS,
+  SAFETY_CLASSES,
+  litOf,
+} from '../../core/graph/flags.ts';
 import { COORDINATE_SCALE, openGraph, type Graph } from '../../core/graph/layout.ts';
-import { baseMapOf, simplifyLine, SIMPLIFY_TOLERANCE_METRES, type BaseMap } from '../../lib/local/playground/base-map.ts';
+import {
+  baseMapOf,
+  busiestSquare,
+  OPENING_VIEW_METRES,
+  OPENING_VIEW_STEP_METRES,
+  simplifyLine,
+  SIMPLIFY_TOLERANCE_METRES,
+  type BaseMap,
+} from '../../lib/local/playground/base-map.ts';
+import { sampleRoutes } from '../../lib/local/playground/samples.ts';
 import { realGraphBytes } from '../routing/real-graphs.ts';
 
 /**
@@ -120,5 +142,58 @@ describe('the playground base map', () => {
     expect(simplifyLine([0, 10, 20], [0, 0.6, 0], 0.5)).toEqual([0, 1, 2]);
     // A loop back to its start keeps its far point.
     expect(simplifyLine([0, 10, 0], [0, 0, 0], 0.5)).toEqual([0, 1, 2]);
+  });
+});
+
+/** The graph's signal-controlled nodes (traffic signals, signal crossings), [lon, lat]. */
+function signalNodes(source: Graph): [number, number][] {
+  const nodes: [number, number][] = [];
+  for (let node = 0; node < source.nodeCount; node++) {
+    if (source.nodeFlags[node]! & (NODE_TRAFFIC_SIGNALS | NODE_CROSSING_SIGNALS)) {
+      nodes.push([source.nodeCoords[2 * node]! / COORDINATE_SCALE, source.nodeCoords[2 * node + 1]! / COORDINATE_SCALE]);
+    }
+  }
+  return nodes;
+}
+
+const inside = ([lon, lat]: [number, number], [west, south, east, north]: readonly number[]) => lon >= west! && lon < east! && lat >= south! && lat < north!;
+
+describe("the playground's opening view", () => {
+  it.each(['london', 'new-york', 'los-angeles', 'sf-bay'] as CityId[])('%s: a square of the extract with as many signal-controlled junctions as any square of the grid, counted one by one', (city) => {
+    const source = city === 'london' ? graph : openGraph(realGraphBytes(city));
+    const view = busiestSquare(source);
+    const [minLon, minLat, maxLon, maxLat] = source.header.bbox;
+    const [west, south, east, north] = view;
+    expect(west).toBeGreaterThanOrEqual(minLon);
+    expect(south).toBeGreaterThanOrEqual(minLat);
+    expect(east).toBeLessThanOrEqual(maxLon);
+    expect(north).toBeLessThanOrEqual(maxLat);
+    const projection = new LocalProjection((minLat + maxLat) / 2);
+    const side = (from: number, to: number, project: (value: number) => number) => project(to) - project(from);
+    // The square's side, or the extract's where the extract is smaller.
+    const width = Math.min(OPENING_VIEW_METRES, Math.ceil(side(minLon, maxLon, (lon) => projection.x(lon)) / OPENING_VIEW_STEP_METRES) * OPENING_VIEW_STEP_METRES);
+    const height = Math.min(OPENING_VIEW_METRES, Math.ceil(side(minLat, maxLat, (lat) => projection.y(lat)) / OPENING_VIEW_STEP_METRES) * OPENING_VIEW_STEP_METRES);
+    expect(side(west, east, (lon) => projection.x(lon))).toBeLessThanOrEqual(width + 1e-6);
+    expect(side(south, north, (lat) => projection.y(lat))).toBeLessThanOrEqual(height + 1e-6);
+
+    // Every square the grid allows, its signals counted by brute force.
+    const signals = signalNodes(source);
+    const count = (square: readonly number[]) => signals.filter((node) => inside(node, square)).length;
+    const stepLon = OPENING_VIEW_STEP_METRES / projection.metresPerDegreeLon;
+    const stepLat = OPENING_VIEW_STEP_METRES / projection.metresPerDegreeLat;
+    let most = 0;
+    for (let south = minLat; south + height / projection.metresPerDegreeLat <= maxLat + stepLat; south += stepLat) {
+      for (let west = minLon; west + width / projection.metresPerDegreeLon <= maxLon + stepLon; west += stepLon) {
+        most = Math.max(most, count([west, south, west + width / projection.metresPerDegreeLon, south + height / projection.metresPerDegreeLat]));
+      }
+    }
+    expect(count(view)).toBe(most);
+  });
+
+  it("opens London on its centre, where the README's sample route is, not on the outer North London suburbs its largest extract covers", () => {
+    const view = busiestSquare(graph);
+    for (const point of sampleRoutes.london) expect(inside(point as [number, number], view)).toBe(true);
+    expect(view[3]).toBeLessThan(51.55);
+    expect(map.opening_view).toEqual(view);
   });
 });

@@ -7,6 +7,8 @@ import {
   LIT_ASSUMED,
   LIT_NO,
   LIT_YES,
+  NODE_CROSSING_SIGNALS,
+  NODE_TRAFFIC_SIGNALS,
   ROAD_CLASSES,
   SAFETY_CLASSES,
   litOf,
@@ -58,6 +60,8 @@ export interface BaseMap {
   lighting_data: boolean;
   /** [min lon, min lat, max lon, max lat], degrees. */
   bbox: readonly [number, number, number, number];
+  /** Where the page opens the city: `busiestSquare` of the graph, [west, south, east, north]. */
+  opening_view: readonly [number, number, number, number];
   kinds: readonly BaseMapKind[];
   flag_bits: typeof BASE_MAP_FLAGS;
   scale: number;
@@ -130,6 +134,90 @@ function litFlags(flags: number): number {
   }
 }
 
+/** The side of the square the page opens a city on: about what a 900-pixel map shows at zoom 15. */
+export const OPENING_VIEW_METRES = 2_000;
+/** The grid the square moves on. */
+export const OPENING_VIEW_STEP_METRES = 250;
+
+/**
+ * The busiest part of a city's extract, where the page opens it rather than on the whole extract
+ * (which can span several neighbourhoods, or a suburb far from the centre, at a zoom where no
+ * street can be told from another): the square of OPENING_VIEW_METRES a side, on a grid of
+ * OPENING_VIEW_STEP_METRES, with the most signal-controlled junctions and crossings (where
+ * traffic and people are densest: London's extracts reach from Westminster to the outer North
+ * London suburbs, whose streets are as many but whose signals are not), then, where signals do
+ * not decide (extracts without any), the most metres of street a bike can ride (cycling edges,
+ * pushed ways excepted, each piece counted in the grid cell of its midpoint). An extract smaller
+ * than the square is shown whole. [west, south, east, north], degrees.
+ */
+export function busiestSquare(graph: Graph): [number, number, number, number] {
+  const [minLon, minLat, maxLon, maxLat] = graph.header.bbox;
+  const projection = new LocalProjection((minLat + maxLat) / 2);
+  const x0 = projection.x(minLon);
+  const y0 = projection.y(minLat);
+  const step = OPENING_VIEW_STEP_METRES;
+  const columns = Math.max(1, Math.ceil((projection.x(maxLon) - x0) / step));
+  const rows = Math.max(1, Math.ceil((projection.y(maxLat) - y0) / step));
+  const cellOf = (x: number, y: number) =>
+    Math.min(rows - 1, Math.max(0, Math.floor(y / step))) * columns + Math.min(columns - 1, Math.max(0, Math.floor(x / step)));
+  const signals = new Float64Array(columns * rows);
+  for (let node = 0; node < graph.nodeCount; node++) {
+    if (!(graph.nodeFlags[node]! & (NODE_TRAFFIC_SIGNALS | NODE_CROSSING_SIGNALS))) continue;
+    const x = projection.x(graph.nodeCoords[2 * node]! / COORDINATE_SCALE) - x0;
+    const y = projection.y(graph.nodeCoords[2 * node + 1]! / COORDINATE_SCALE) - y0;
+    signals[cellOf(x, y)]! += 1;
+  }
+  const metres = new Float64Array(columns * rows);
+  for (let segment = 0; segment < graph.segmentCount; segment++) {
+    const rideable = [graph.segmentForwardEdge[segment]!, graph.segmentBackwardEdge[segment]!].some(
+      (edge) => edge >= 0 && graph.edgeFlags[edge]! & EDGE_CYCLING && !(graph.edgeFlags[edge]! & EDGE_DISMOUNT),
+    );
+    if (!rideable) continue;
+    const first = graph.segmentFirstPoint[segment]!;
+    const end = graph.segmentFirstPoint[segment + 1]!;
+    for (let point = first; point + 1 < end; point++) {
+      const ax = projection.x(graph.pointCoords[2 * point]! / COORDINATE_SCALE) - x0;
+      const ay = projection.y(graph.pointCoords[2 * point + 1]! / COORDINATE_SCALE) - y0;
+      const bx = projection.x(graph.pointCoords[2 * point + 2]! / COORDINATE_SCALE) - x0;
+      const by = projection.y(graph.pointCoords[2 * point + 3]! / COORDINATE_SCALE) - y0;
+      metres[cellOf((ax + bx) / 2, (ay + by) / 2)]! += Math.hypot(bx - ax, by - ay);
+    }
+  }
+  const side = Math.round(OPENING_VIEW_METRES / step);
+  const height = Math.min(side, rows);
+  const width = Math.min(side, columns);
+  const signalsIn = windowSums(signals, rows, columns, height, width);
+  const metresIn = windowSums(metres, rows, columns, height, width);
+  let best = { row: 0, column: 0, signals: -1, metres: -1 };
+  for (let row = 0; row + height <= rows; row++) {
+    for (let column = 0; column + width <= columns; column++) {
+      const candidate = { row, column, signals: signalsIn(row, column), metres: metresIn(row, column) };
+      if (candidate.signals > best.signals || (candidate.signals === best.signals && candidate.metres > best.metres)) best = candidate;
+    }
+  }
+  const lon = (x: number) => (x0 + x) / projection.metresPerDegreeLon;
+  const lat = (y: number) => (y0 + y) / projection.metresPerDegreeLat;
+  return [
+    Math.max(minLon, lon(best.column * step)),
+    Math.max(minLat, lat(best.row * step)),
+    Math.min(maxLon, lon((best.column + width) * step)),
+    Math.min(maxLat, lat((best.row + height) * step)),
+  ];
+}
+
+/** The sum over the height x width window whose top-left cell is (row, column), from a table of prefix sums. */
+function windowSums(cells: Float64Array, rows: number, columns: number, height: number, width: number): (row: number, column: number) => number {
+  const stride = columns + 1;
+  const total = new Float64Array((rows + 1) * stride);
+  for (let row = 0; row < rows; row++) {
+    for (let column = 0; column < columns; column++) {
+      total[(row + 1) * stride + column + 1] = cells[row * columns + column]! + total[row * stride + column + 1]! + total[(row + 1) * stride + column]! - total[row * stride + column]!;
+    }
+  }
+  return (row, column) =>
+    total[(row + height) * stride + column + width]! - total[row * stride + column + width]! - total[(row + height) * stride + column]! + total[row * stride + column]!;
+}
+
 /** The base map of one graph: every segment either profile may use, simplified. */
 export function baseMapOf(graph: Graph): BaseMap {
   const [minLon, minLat] = graph.header.bbox;
@@ -194,6 +282,7 @@ export function baseMapOf(graph: Graph): BaseMap {
     graph_version: graph.header.graph_version,
     lighting_data: graph.header.lighting_data,
     bbox: graph.header.bbox,
+    opening_view: busiestSquare(graph),
     kinds: BASE_MAP_KINDS,
     flag_bits: BASE_MAP_FLAGS,
     scale: BASE_MAP_SCALE,

@@ -9,7 +9,7 @@ import { cities, isCityId, type CityId } from '../../../core/cities/index.ts';
 import { openGraph } from '../../../core/graph/layout.ts';
 import { graphOutputDir } from '../../../core/paths.ts';
 import { readPointer } from '../../../graph-builder/index.ts';
-import type { DemoCredentials } from '../seed.ts';
+import { PLAYGROUND_KEY_LIMITS, type DemoCredentials } from '../seed.ts';
 import { baseMapOf } from './base-map.ts';
 import { sampleRoutes } from './samples.ts';
 
@@ -67,7 +67,7 @@ export class Playground {
     this.graphDir = options.graphDir ?? graphOutputDir();
   }
 
-  /** The demo API key and rider, once seeded; until then the page says the platform is starting. */
+  /** The playground's key and the demo rider, once seeded; until then the page says the platform is starting. */
   useDemo(demo: DemoCredentials): void {
     this.demo = demo;
   }
@@ -153,8 +153,10 @@ export class Playground {
     const body = {
       base_url: base,
       app_base_url: app,
-      // The demo key of the free plan, as `npm start` prints it: the page is an app like any other.
-      api_key: demo.api_key,
+      // The playground's own key, as `npm start` prints it: the page is an app like any other,
+      // on a plan with room for a person exploring (lib/local/seed.ts).
+      api_key: demo.playground_api_key,
+      api_key_plan: { plan: 'enterprise', per_minute: PLAYGROUND_KEY_LIMITS.perMinute, per_hour: PLAYGROUND_KEY_LIMITS.perHour, per_day: PLAYGROUND_KEY_LIMITS.perDay },
       rider_sign_in: {
         authorize_url: `${idp}/oauth2/authorize`,
         token_url: `${idp}/oauth2/token`,

@@ -1,4 +1,5 @@
-import { h } from './dom.js';
+import { count, h } from './dom.js';
+import { t } from './i18n.js';
 
 /**
  * The public API as an app calls it: `fetch` from the browser to `{base_url}` with the API key in
@@ -21,7 +22,7 @@ export class Api {
     this.rateLimit = null;
   }
 
-  /** The key in use: one the person set under Settings, else the demo key. */
+  /** The key in use: one the person set under Settings, else the playground's own key. */
   get key() {
     return localStorage.getItem(KEY_STORAGE) || this.config.api_key;
   }
@@ -31,8 +32,13 @@ export class Api {
     else localStorage.removeItem(KEY_STORAGE);
   }
 
-  get usingDemoKey() {
+  get usingPlaygroundKey() {
     return this.key === this.config.api_key;
+  }
+
+  /** The playground key's plan and limits while it is the key in use (to say after a 429), else null. */
+  get playgroundPlan() {
+    return this.usingPlaygroundKey ? (this.config.api_key_plan ?? null) : null;
   }
 
   /** POST or GET on `{base_url}` with the API key. */
@@ -109,37 +115,38 @@ export class ApiResult {
   }
 }
 
-const CITY_LIST = 'London, New York City, Los Angeles and the San Francisco Bay Area';
-
-/** One sentence for a failed call, in words a rider or a developer can act on. */
-export function failureMessage(result, { what = 'The request', rider = false, demoKey = false } = {}) {
+/**
+ * One sentence for a failed call, in words a rider or a developer can act on. `what` names the
+ * call (a `what.*` message); `playgroundPlan` is the playground key's plan, said after a 429 on it.
+ */
+export function failureMessage(result, { what = 'what.request', rider = false, playgroundPlan = null } = {}) {
+  const subject = t(what);
   const error = result.body?.error ?? (result.text ? result.text.slice(0, 200) : '');
   switch (true) {
     case result.status === 0:
-      return `${what} could not reach the platform at ${new URL(result.url).origin}. Is npm start still running?`;
+      return t('fail.network', { what: subject, origin: new URL(result.url).origin });
     case result.body?.code === 'CROSS_CITY_ROUTE':
-      return `Spoke routes within one covered city at a time (${CITY_LIST}); these points are not all in one of them.`;
+      return t('fail.crossCity');
     case result.status === 400:
-      return `The platform refused ${what.toLowerCase()}: ${error}.`;
+      return t('fail.refused', { what: subject, error });
     case result.status === 401 && rider:
-      return `Your rider session was not accepted (${error}). Sign in again.`;
+      return t('fail.riderSession', { error });
     case result.status === 401:
-      return `The API key was not accepted (${error}). Check it under Settings, or go back to the demo key that npm start prints.`;
+      return t('fail.key', { error });
     case result.status === 403:
-      return `The platform does not allow this call (${error}).`;
+      return t('fail.forbidden', { error });
     case result.status === 404:
-      return `Not found: ${error}.`;
+      return t('fail.notFound', { error });
     case result.status === 429: {
-      const wait = result.retryAfter;
-      const plan = demoKey ? ' The demo key is on the free plan: 10 requests a minute, 100 an hour; set your own key under Settings for more.' : '';
-      return `This key has used up its requests for now.${wait ? ` Try again in ${wait} s.` : ''}${plan}`;
+      const plan = playgroundPlan ? t('fail.playgroundPlan', { perMinute: count(playgroundPlan.per_minute), perHour: count(playgroundPlan.per_hour) }) : '';
+      return `${t('fail.rateLimited', { wait: result.retryAfter })}${plan}`;
     }
     case result.body?.code === 'ROUTING_UNAVAILABLE':
-      return `Routing is temporarily unavailable${result.body.details ? ` (${result.body.details})` : ''}. Try again in a moment.`;
+      return t('fail.routingUnavailable', { details: result.body.details });
     case result.status === 504:
-      return `${what} took longer than the gateway waits (29 s).`;
+      return t('fail.timeout', { what: subject });
     default:
-      return `The platform failed to answer ${what.toLowerCase()} (HTTP ${result.status}: ${error || 'no message'}).`;
+      return t('fail.other', { what: subject, status: result.status, error });
   }
 }
 
@@ -147,10 +154,10 @@ export function failureMessage(result, { what = 'The request', rider = false, de
 export function failureNotice(result, options = {}) {
   const details = Array.isArray(result.body?.details) ? result.body.details : [];
   const ids = [
-    result.status ? `HTTP ${result.status}` : 'no answer',
+    result.status ? `HTTP ${result.status}` : t('call.noAnswer'),
     `${result.method} ${result.path}`,
-    result.requestId ? `request ${result.requestId}` : null,
-    result.body?.search_id ? `search ${result.body.search_id}` : null,
+    result.requestId ? t('fail.request', { id: result.requestId }) : null,
+    result.body?.search_id ? t('fail.search', { id: result.body.search_id }) : null,
   ].filter(Boolean);
   return h(
     'div',
@@ -163,14 +170,14 @@ export function failureNotice(result, options = {}) {
 
 /**
  * The notice for a capability this platform does not offer yet, said plainly with what the
- * endpoint answered; nothing is invented in its place. `subject` ends with its verb ("Road reports are").
+ * endpoint answered; nothing is invented in its place. `sentence` is its `unavailable.*` message.
  */
-export function notAvailableNotice(subject, result) {
+export function notAvailableNotice(sentence, result) {
   const server = result.body?.details ?? result.body?.error;
   return h(
     'div',
     { class: 'notice unavailable', role: 'status' },
-    h('p', {}, `${subject} not available on this platform yet.`),
-    h('p', { class: 'meta' }, `${result.method} ${result.path} answers HTTP ${result.status}${server ? `: ${server}` : ''}`),
+    h('p', {}, t(sentence)),
+    h('p', { class: 'meta' }, t('unavailable.answers', { method: result.method, path: result.path, status: result.status, server })),
   );
 }

@@ -1,5 +1,5 @@
 import * as L from '/vendor/leaflet/leaflet-src.esm.js';
-import { h } from './dom.js';
+import { t } from './i18n.js';
 
 /**
  * The base map: the city's routing graph drawn on canvas tiles, one line per segment coloured by
@@ -8,20 +8,23 @@ import { h } from './dom.js';
  * tiles are drawn here, per zoom, from coordinates projected once to Web Mercator.
  */
 
-/** Colours of the five safety classes (spec 1.1), and of ways a bike is pushed along or only walked. */
+/**
+ * Colours of the five safety classes (spec 1.1), and of ways a bike is pushed along or only
+ * walked; their names are the messages `kind.<kind>` (messages.js).
+ */
 export const KIND_STYLES = {
-  quiet: { colour: '#2f9e44', label: 'Quiet road' },
-  cycleway: { colour: '#1971c2', label: 'Quiet, signed cycle route' },
-  moderate: { colour: '#f08c00', label: 'Moderate traffic' },
-  busy: { colour: '#e03131', label: 'Busy road' },
-  shared: { colour: '#9c36b5', label: 'Shared with pedestrians' },
-  push: { colour: '#868e96', label: 'Bike pushed (footway, steps)' },
-  foot: { colour: '#adb5bd', label: 'Walking only' },
+  quiet: { colour: '#2f9e44' },
+  cycleway: { colour: '#1971c2' },
+  moderate: { colour: '#f08c00' },
+  busy: { colour: '#e03131' },
+  shared: { colour: '#9c36b5' },
+  push: { colour: '#868e96' },
+  foot: { colour: '#adb5bd' },
 };
 export const SAFETY_CLASSES = ['quiet', 'cycleway', 'moderate', 'busy', 'shared'];
 
-const CYCLE_ROUTE_HALO = 'rgba(25, 113, 194, 0.28)';
-const LIT_GLOW = 'rgba(255, 221, 110, 0.2)';
+export const CYCLE_ROUTE_HALO = 'rgba(25, 113, 194, 0.28)';
+export const LIT_GLOW = 'rgba(255, 221, 110, 0.2)';
 /** Drawn last, on top: the classes that matter most to a rider. */
 const DRAW_ORDER = ['foot', 'push', 'shared', 'quiet', 'moderate', 'busy', 'cycleway'];
 const TILE = 256;
@@ -91,6 +94,12 @@ export class Network {
     return [[south, west], [north, east]];
   }
 
+  /** Where the page opens the city: its busiest part (lib/local/playground/base-map.ts, `busiestSquare`). */
+  get openingView() {
+    const [west, south, east, north] = this.data.opening_view ?? this.data.bbox;
+    return [[south, west], [north, east]];
+  }
+
   /**
    * The segment nearest a point in world pixels at `zoom`, if one lies within `within` pixels;
    * `accept` filters (the report form wants rideable ways).
@@ -118,11 +127,11 @@ export class Network {
   /** What a person reads about a segment: its name and how Spoke rates it. */
   describe(segment) {
     const kind = this.kindOf(segment);
-    const parts = [this.names[this.name[segment]] || 'Unnamed way', KIND_STYLES[kind].label.toLowerCase()];
-    if (this.has(segment, 'cycle_route')) parts.push('signed cycle route');
-    if (this.has(segment, 'unlit')) parts.push('unlit');
-    else if (this.has(segment, 'lit_assumed')) parts.push('lit (public street)');
-    else if (this.has(segment, 'lit')) parts.push('lit');
+    const parts = [this.names[this.name[segment]] || t('segment.unnamed'), t(`kind.${kind}`).toLowerCase()];
+    if (this.has(segment, 'cycle_route')) parts.push(t('segment.cycleRoute'));
+    if (this.has(segment, 'unlit')) parts.push(t('segment.unlit'));
+    else if (this.has(segment, 'lit_assumed')) parts.push(t('segment.litAssumed'));
+    else if (this.has(segment, 'lit')) parts.push(t('segment.lit'));
     return parts.join(' · ');
   }
 }
@@ -220,20 +229,3 @@ export const SafetyLayer = L.GridLayer.extend({
     }
   },
 });
-
-/** The legend: the five classes, the other ways, cycle routes, and at night the lighting. */
-export function legendContent({ night, lightingData }) {
-  const swatch = (style) => h('span', { class: 'swatch', style, 'aria-hidden': 'true' });
-  const rows = [...SAFETY_CLASSES, 'push', 'foot'].map((kind) =>
-    h('li', { 'data-kind': kind }, swatch({ background: KIND_STYLES[kind].colour }), h('span', { class: 'legend-label' }, KIND_STYLES[kind].label), SAFETY_CLASSES.includes(kind) ? h('code', {}, kind) : null),
-  );
-  rows.push(h('li', {}, swatch({ background: CYCLE_ROUTE_HALO, height: '10px' }), h('span', {}, 'Signed cycle route (halo)')));
-  if (night) {
-    rows.push(
-      lightingData
-        ? h('li', {}, swatch({ background: LIT_GLOW, height: '10px' }), h('span', {}, 'Lit street (glow); unlit streets faded'))
-        : h('li', { class: 'note' }, h('span', {}, 'No street-lighting data in this city: night routing does not apply')),
-    );
-  }
-  return h('div', {}, h('h2', {}, 'Safety classes'), h('ul', {}, rows));
-}

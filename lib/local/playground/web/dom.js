@@ -1,7 +1,9 @@
+import { language, locale } from './i18n.js';
+
 /**
  * Small helpers shared by the page's modules: building elements (text is always set as text,
  * never parsed as HTML, since street names and API messages come from outside), and formatting
- * distances, durations and times for people.
+ * distances, durations and times for people, in the page's language.
  */
 
 /**
@@ -36,11 +38,15 @@ export function fill(element, ...children) {
 
 export const byId = (id) => document.getElementById(id);
 
-/** "850 m", "1.4 km", "12 km". */
+/** "850 m", "1.4 km" ("1,4 km" in Spanish), "12 km". */
 export function metres(value) {
   if (value < 1000) return `${Math.round(value)} m`;
-  return `${(value / 1000).toFixed(value < 10_000 ? 1 : 0)} km`;
+  const kilometres = (value / 1000).toFixed(value < 10_000 ? 1 : 0);
+  return `${language() === 'es' ? kilometres.replace('.', ',') : kilometres} km`;
 }
+
+/** A count with the language's thousands separator. */
+export const count = (value) => value.toLocaleString(locale());
 
 /** "45 s", "6 min", "1 h 05 min". */
 export function duration(seconds) {
@@ -50,10 +56,10 @@ export function duration(seconds) {
   return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
 }
 
-/** A moment as the city's clock shows it, e.g. "Tue 14:05". */
+/** A moment as the city's clock shows it, e.g. "Tue 16 Jun, 14:05" ("mar, 16 jun, 14:05"). */
 export function cityTime(iso, timeZone) {
   if (!iso) return '';
-  return new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
+  return new Intl.DateTimeFormat(locale(), { timeZone, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
 }
 
 /** Decodes an encoded polyline (precision 5, the events' routes) into [lat, lng] pairs. */

@@ -1,7 +1,9 @@
 import * as L from '/vendor/leaflet/leaflet-src.esm.js';
 import { Api } from './api.js';
-import { legendContent, Network, SafetyLayer } from './base-map.js';
-import { byId, fill, formatLonLat, h, lonLatOf } from './dom.js';
+import { Network, SafetyLayer } from './base-map.js';
+import { byId, count, fill, formatLonLat, h, lonLatOf } from './dom.js';
+import { cityName, locale, setLanguage, t } from './i18n.js';
+import { Legend, markClass } from './legend.js';
 import { MultiModal } from './multimodal.js';
 import { Nearby } from './nearby.js';
 import { Planner } from './planner.js';
@@ -12,9 +14,11 @@ import { completeSignIn } from './rider.js';
  * The playground page: a city's safety map, the trip's points (start, stops, destination) set by
  * clicking or dragging on it, and the panels that show what the public API answers for them.
  * The trip and options survive a reload in this tab (and the round trip of a rider's sign-in).
+ * The page speaks the language chosen under "Language" (i18n.js), as do the API's answers.
  */
 
 const STATE = 'spoke-playground-state';
+const savedState = () => JSON.parse(sessionStorage.getItem(STATE) ?? 'null');
 const PIN_LABELS = { start: 'A', end: 'B' };
 /** Directions take at most 25 coordinates (spec 8), multi-modal 23 stops. */
 const MAX_STOPS = 23;
@@ -31,7 +35,7 @@ class Playground {
     this.calls = [];
     // A city named in the address wins; the tab's saved trip is kept when it is in that city.
     const wanted = cityIn(config, location.hash);
-    let saved = JSON.parse(sessionStorage.getItem(STATE) ?? 'null');
+    let saved = savedState();
     if (wanted && saved?.city !== wanted) saved = saved && { options: saved.options, tab: saved.tab };
     const city = wanted ?? config.cities.find((candidate) => candidate.id === saved?.city)?.id ?? config.cities[0].id;
     this.state = {
@@ -60,16 +64,18 @@ class Playground {
 
   async start() {
     // No fading: the tiles are transparent, so a level being faded out would show through the new one.
-    this.map = L.map('map', { minZoom: 9, maxZoom: 19, zoomSnap: 0.5, fadeAnimation: false });
+    this.map = L.map('map', { minZoom: 9, maxZoom: 19, zoomSnap: 0.5, fadeAnimation: false, zoomControl: false });
+    this.placeZoomControl();
     // While the view moves (an animated fit or zoom), `data-moving` says so: a point on the map
     // is only where it is drawn once the view has settled (the browser tests wait for it).
     const container = this.map.getContainer();
     this.map.on('movestart zoomstart', () => (container.dataset.moving = 'true'));
     this.map.on('moveend zoomend', () => delete container.dataset.moving);
     this.map.attributionControl.setPrefix('Leaflet');
-    this.map.attributionControl.addAttribution('Map data © OpenStreetMap contributors (ODbL), drawn from the Spoke routing graph');
+    this.attribution = t('page.attribution');
+    this.map.attributionControl.addAttribution(this.attribution);
     L.control.scale({ imperial: false }).addTo(this.map);
-    this.legend = new (L.Control.extend({ onAdd: () => h('div', { class: 'legend leaflet-control', 'aria-label': 'Legend' }) }))({ position: 'bottomright' }).addTo(this.map);
+    this.legend = new Legend(this.map);
     this.markers = L.layerGroup().addTo(this.map);
     this.hover = h('div', { class: 'hover-label', hidden: true, 'aria-hidden': 'true' });
     this.map.getContainer().append(this.hover);
@@ -84,10 +90,25 @@ class Playground {
         this.waypointNames = waypoints.map((waypoint) => waypoint.name);
         this.renderPoints();
       },
+      onMarks: (kinds) => this.legend.show('planner', kinds),
     });
-    this.multimodal = new MultiModal({ api: this.api, map: this.map, container: byId('multimodal') });
-    this.nearby = new Nearby({ api: this.api, map: this.map, container: byId('panel-nearby'), signIn: this.config.rider_sign_in, city: () => this.city });
-    this.reports = new Reports({ api: this.api, map: this.map, container: byId('panel-reports'), city: () => this.city, roadNameAt: (latlng) => this.roadNameAt(latlng) });
+    this.multimodal = new MultiModal({ api: this.api, map: this.map, container: byId('multimodal'), onMarks: (kinds) => this.legend.show('multimodal', kinds) });
+    this.nearby = new Nearby({
+      api: this.api,
+      map: this.map,
+      container: byId('panel-nearby'),
+      signIn: this.config.rider_sign_in,
+      city: () => this.city,
+      onMarks: (kinds) => this.legend.show('nearby', kinds),
+    });
+    this.reports = new Reports({
+      api: this.api,
+      map: this.map,
+      container: byId('panel-reports'),
+      city: () => this.city,
+      roadNameAt: (latlng) => this.roadNameAt(latlng),
+      onMarks: (kinds) => this.legend.show('reports', kinds),
+    });
 
     this.wireControls();
     this.wireMap();
@@ -106,7 +127,7 @@ class Playground {
 
   wireControls() {
     const select = byId('city');
-    fill(select, this.config.cities.map((city) => h('option', { value: city.id }, city.name)));
+    this.fillCities();
     select.disabled = false;
     select.addEventListener('change', () => this.loadCity(select.value));
     window.addEventListener('hashchange', () => {
@@ -162,7 +183,8 @@ class Playground {
       this.planner.cache.clear();
       this.replan();
     });
-    byId('demo-key').addEventListener('click', () => {
+    this.describeKey();
+    byId('playground-key').addEventListener('click', () => {
       this.api.key = null;
       keyInput.value = this.api.key;
       this.planner.cache.clear();
@@ -199,9 +221,43 @@ class Playground {
   setOption(name, value) {
     this.state.options[name] = value;
     if (name === 'night' && !this.coordinates) this.showNight(value === 'night');
+    if (name === 'language') this.languageChanged();
     this.persist();
     this.multimodal.clear();
     this.replan();
+  }
+
+  /** The page in the chosen language: its fixed words, and every part drawn from data again. */
+  languageChanged() {
+    setLanguage(this.state.options.language);
+    this.fillCities();
+    this.describeKey();
+    this.placeZoomControl();
+    this.map.attributionControl.removeAttribution(this.attribution);
+    this.attribution = t('page.attribution');
+    this.map.attributionControl.addAttribution(this.attribution);
+    this.renderPoints();
+    this.legend.render();
+    if (this.network) this.showCityFacts();
+    this.nearby.render();
+    this.nearby.refresh();
+    this.reports.render();
+  }
+
+  /** Leaflet's zoom buttons, titled in the page's language. */
+  placeZoomControl() {
+    this.zoomControl?.remove();
+    this.zoomControl = L.control.zoom({ zoomInTitle: t('page.zoomIn'), zoomOutTitle: t('page.zoomOut') }).addTo(this.map);
+  }
+
+  fillCities() {
+    fill(byId('city'), this.config.cities.map((city) => h('option', { value: city.id, selected: city.id === this.state.city }, cityName(city))));
+  }
+
+  /** What the Settings tab says of the playground's key and its limits. */
+  describeKey() {
+    const plan = this.config.api_key_plan;
+    fill(byId('key-hint'), plan ? t('settings.hint', { perMinute: count(plan.per_minute), perHour: count(plan.per_hour) }) : null);
   }
 
   clicked(latlng) {
@@ -235,7 +291,7 @@ class Playground {
   replan() {
     byId('compare').disabled = !this.coordinates;
     if (!this.coordinates) {
-      this.planner.clear(this.state.start ? 'Now click the destination on the map.' : 'Click the map to set the start, then the destination, or try the sample route.');
+      this.planner.clear(t(this.state.start ? 'hint.destination' : 'hint.start'));
       return;
     }
     this.planner.plan(this.coordinates, this.state.options);
@@ -244,9 +300,9 @@ class Playground {
   /** The trip's points in order, each with its role. */
   points() {
     const points = [];
-    if (this.state.start) points.push({ role: 'start', label: 'Start', at: this.state.start, pin: PIN_LABELS.start });
-    this.state.stops.forEach((at, index) => points.push({ role: 'stop', index, label: `Stop ${index + 1}`, at, pin: String(index + 1) }));
-    if (this.state.end) points.push({ role: 'end', label: 'Destination', at: this.state.end, pin: PIN_LABELS.end });
+    if (this.state.start) points.push({ role: 'start', label: t('point.start'), at: this.state.start, pin: PIN_LABELS.start });
+    this.state.stops.forEach((at, index) => points.push({ role: 'stop', index, label: t('point.stop', { n: index + 1 }), at, pin: String(index + 1) }));
+    if (this.state.end) points.push({ role: 'end', label: t('point.end'), at: this.state.end, pin: PIN_LABELS.end });
     return points;
   }
 
@@ -262,10 +318,10 @@ class Playground {
           h('span', { class: `pin-badge ${point.role}`, 'aria-hidden': 'true' }, point.pin),
           h('span', { class: 'point-label' }, point.label),
           h('span', { class: 'point-place' }, named[order] ? `${named[order]} · ` : '', formatLonLat(point.at)),
-          h('button', { type: 'button', class: 'remove', 'aria-label': `Remove ${point.label.toLowerCase()}`, onclick: () => this.remove(point) }, '×'),
+          h('button', { type: 'button', class: 'remove', 'aria-label': t('point.remove', { point: point.label }), onclick: () => this.remove(point) }, '×'),
         ),
       ),
-      points.length ? null : h('li', { class: 'point empty' }, 'No points yet'),
+      points.length ? null : h('li', { class: 'point empty' }, t('points.empty')),
     );
     this.markers.clearLayers();
     for (const point of points) {
@@ -273,11 +329,12 @@ class Playground {
         draggable: true,
         autoPan: true,
         title: point.label,
-        icon: L.divIcon({ className: `pin pin-${point.role}`, html: point.pin, iconSize: [28, 28] }),
+        icon: L.divIcon({ className: `pin pin-${point.role} ${markClass(point.role)}`, html: point.pin, iconSize: [28, 28] }),
       })
         .on('dragend', (event) => this.moved(point, lonLatOf(event.target.getLatLng())))
         .addTo(this.markers);
     }
+    this.legend.show('points', [...new Set(points.map((point) => point.role))]);
   }
 
   moved(point, at) {
@@ -302,35 +359,33 @@ class Playground {
       this.setMode('start');
     }
     this.persist();
+    // Nothing of the last city stays: its streets are not hovered any more, nor its marks shown.
+    this.network = null;
+    this.hover.hidden = true;
+    this.hover.textContent = '';
     this.planner.clear();
     this.multimodal.clear();
     this.renderPoints();
     const status = byId('status');
-    fill(status, h('p', { class: 'loading' }, `Loading the map of ${this.city.name}…`));
+    fill(status, h('p', { class: 'loading' }, t('city.loading', { city: cityName(this.city) })));
     const response = await fetch(`/cities/${id}/base-map.json`).catch(() => null);
     if (id !== this.state.city) return;
     if (!response?.ok) {
-      fill(status, h('div', { class: 'notice error', role: 'alert' }, h('p', {}, `The map of ${this.city.name} could not be loaded (${response ? `HTTP ${response.status}` : 'no answer'}). Is npm start still running?`)));
+      const problem = response ? `HTTP ${response.status}` : t('call.noAnswer');
+      fill(status, h('div', { class: 'notice error', role: 'alert' }, h('p', {}, t('city.failed', { city: cityName(this.city), problem }))));
       return;
     }
-    this.network = new Network(await response.json());
+    const network = new Network(await response.json());
+    if (id !== this.state.city) return;
+    this.network = network;
     if (this.baseLayer) this.baseLayer.remove();
     this.baseLayer = new SafetyLayer(this.network).addTo(this.map);
     // Leaflet ignores a new zoom while one is animating and ends that one where it was heading, so
     // a fit made during the last route's animated fit would leave the map on the previous city.
     await this.viewSettled();
     if (id !== this.state.city) return;
-    this.map.fitBounds(this.network.bounds, { padding: [20, 20] });
-    fill(
-      status,
-      h(
-        'p',
-        { class: 'city-facts' },
-        `${this.network.count.toLocaleString('en')} streets and paths · `,
-        this.city.lighting_data ? 'street-lighting data' : 'no street-lighting data',
-        ` · graph ${this.network.data.graph_version}`,
-      ),
-    );
+    this.map.fitBounds(this.network.openingView);
+    this.showCityFacts();
     this.showNight(this.state.options.night === 'night');
     this.map.getContainer().dataset.city = id;
     this.map.getContainer().dataset.ready = 'true';
@@ -349,12 +404,17 @@ class Playground {
     });
   }
 
+  /** How many streets the city's map has, whether it has lighting data, and its graph. */
+  showCityFacts() {
+    fill(byId('status'), h('p', { class: 'city-facts' }, t('city.facts', { count: count(this.network.count), lighting: this.city.lighting_data, version: this.network.data.graph_version })));
+  }
+
   /** The map's night look: lit streets glow, unlit ones fade (where the city has the data). */
   showNight(routedAtNight) {
     const night = this.state.options.night === 'night' || (this.state.options.night === 'auto' && routedAtNight);
     this.baseLayer?.setNight(night);
     this.map.getContainer().classList.toggle('night', night);
-    fill(this.legend.getContainer(), legendContent({ night, lightingData: this.city.lighting_data }));
+    this.legend.setBaseMap({ night, lightingData: this.city.lighting_data });
   }
 
   hoverAt(event) {
@@ -380,30 +440,37 @@ class Playground {
     this.calls.length = Math.min(this.calls.length, 15);
     fill(
       byId('calls'),
-      this.calls.map((entry) => h('li', { class: entry.ok ? 'ok' : 'failed' }, h('code', {}, `${entry.method} ${entry.path}`), ` → ${entry.status || 'no answer'} · ${entry.ms} ms`)),
+      this.calls.map((entry) => h('li', { class: entry.ok ? 'ok' : 'failed' }, h('code', {}, `${entry.method} ${entry.path}`), ` → ${entry.status || t('call.noAnswer')} · ${entry.ms} ms`)),
     );
     const limit = this.api.rateLimit;
     if (limit) {
       fill(
         byId('rate-limit'),
-        `${this.api.usingDemoKey ? 'Demo key' : 'Your key'}: ${limit.remaining} of ${limit.limit} requests left in the tightest window (resets ${new Date(limit.reset * 1000).toLocaleTimeString('en-GB')}).`,
+        t('rate.left', {
+          who: t(this.api.usingPlaygroundKey ? 'rate.playgroundKey' : 'rate.yourKey'),
+          remaining: count(limit.remaining),
+          limit: count(limit.limit),
+          time: new Date(limit.reset * 1000).toLocaleTimeString(locale()),
+        }),
       );
     }
   }
 }
 
 async function boot() {
+  // The language this tab chose before, from the first word on.
+  setLanguage(savedState()?.options?.language ?? 'en');
   const status = byId('status');
   const response = await fetch('/config.json').catch(() => null);
   if (!response?.ok) {
-    const problem = response ? ((await response.json().catch(() => null))?.error ?? `HTTP ${response.status}`) : 'The playground server does not answer: is npm start running?';
-    fill(status, h('div', { class: 'notice error', role: 'alert' }, h('p', {}, problem), h('p', { class: 'meta' }, 'Trying again in 5 s…')));
+    const problem = !response ? t('boot.noServer') : response.status === 503 ? t('boot.starting') : `HTTP ${response.status}`;
+    fill(status, h('div', { class: 'notice error', role: 'alert' }, h('p', {}, problem), h('p', { class: 'meta' }, t('boot.retry'))));
     setTimeout(boot, 5000);
     return;
   }
   const config = await response.json();
   if (!config.cities.length) {
-    fill(status, h('div', { class: 'notice error', role: 'alert' }, h('p', {}, 'No city graph is built yet: npm start builds them from ../shared/data (SPOKE_DATA_PATH).')));
+    fill(status, h('div', { class: 'notice error', role: 'alert' }, h('p', {}, t('boot.noGraphs'))));
     return;
   }
   const playground = new Playground(config);

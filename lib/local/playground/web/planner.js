@@ -2,6 +2,8 @@ import * as L from '/vendor/leaflet/leaflet-src.esm.js';
 import { failureNotice, notAvailableNotice } from './api.js';
 import { KIND_STYLES, SAFETY_CLASSES } from './base-map.js';
 import { cityTime, duration, fill, h, metres } from './dom.js';
+import { t } from './i18n.js';
+import { MARK_STYLES, markClass } from './legend.js';
 
 /**
  * Directions side by side: the supersafe and the direct route (or the walking route) from
@@ -10,11 +12,8 @@ import { cityTime, duration, fill, h, metres } from './dom.js';
  * turn list with its banners and voice cues (spoken by the browser on request).
  */
 
-const VARIANTS = {
-  supersafe: { title: 'Supersafe', note: 'prefers quiet streets and cycleways' },
-  direct: { title: 'Direct', note: 'shortest reasonable ride' },
-  walking: { title: 'Walking', note: 'footways, paths and crossings' },
-};
+/** A variant's name and what it prefers (messages `variant.<variant>` and `variant.<variant>.note`). */
+const variantTitle = (variant) => t(`variant.${variant}`);
 
 const ARROWS = {
   left: '↰',
@@ -53,7 +52,7 @@ function explanationOf(body) {
 
 export class Planner {
   /**
-   * @param {{ api, map, container: HTMLElement, city: () => object, onNight: (night: boolean) => void, onWaypoints: (waypoints) => void }} options
+   * @param {{ api, map, container: HTMLElement, city: () => object, onNight: (night: boolean) => void, onWaypoints: (waypoints) => void, onMarks: (kinds: string[]) => void }} options
    */
   constructor(options) {
     Object.assign(this, options);
@@ -71,6 +70,7 @@ export class Planner {
     clearInterval(this.retryTimer);
     this.results = null;
     this.layer.clearLayers();
+    this.onMarks([]);
     this.map.getContainer().classList.remove('has-route');
     fill(this.container, message ? h('p', { class: 'hint' }, message) : null);
   }
@@ -92,7 +92,7 @@ export class Planner {
     const sequence = ++this.sequence;
     clearInterval(this.retryTimer);
     this.container.setAttribute('aria-busy', 'true');
-    this.container.prepend(h('p', { class: 'planning', role: 'status' }, 'Planning…'));
+    this.container.prepend(h('p', { class: 'planning', role: 'status' }, t('plan.planning')));
     const cycling = options.profile === 'cycling';
     const common = { coordinates, profile: options.profile, language: options.language };
     if (cycling && options.departure) common.departure_time = options.departure;
@@ -114,15 +114,8 @@ export class Planner {
     this.onNight(first.metadata?.nighttime === true);
     if (!first.route) {
       this.layer.clearLayers();
-      fill(
-        this.container,
-        h(
-          'div',
-          { class: 'notice', role: 'status' },
-          h('p', {}, 'No route between these points.'),
-          h('p', { class: 'meta' }, 'A point more than 250 m from any road of the loaded map data has no route (the sample extracts cover only part of each city); the coloured streets show where routing works.'),
-        ),
-      );
+      this.onMarks([]);
+      fill(this.container, h('div', { class: 'notice', role: 'status' }, h('p', {}, t('plan.noRoute')), h('p', { class: 'meta' }, t('plan.noRouteWhy'))));
       return;
     }
     this.render(explanation);
@@ -142,16 +135,17 @@ export class Planner {
   /** A failed plan: the notice, and after a 429 a countdown and one automatic retry. */
   showFailure(result, retry) {
     this.layer.clearLayers();
-    const notice = failureNotice(result, { what: 'The route', demoKey: this.api.usingDemoKey });
+    this.onMarks([]);
+    const notice = failureNotice(result, { what: 'what.route', playgroundPlan: this.api.playgroundPlan });
     fill(this.container, notice);
     const wait = result.status === 429 ? result.retryAfter : null;
     if (!wait) return;
     let left = wait;
-    const countdown = h('p', { class: 'meta countdown' }, `Planning again in ${left} s…`);
+    const countdown = h('p', { class: 'meta countdown' }, t('plan.retry', { seconds: left }));
     notice.append(countdown);
     this.retryTimer = setInterval(() => {
       left -= 1;
-      countdown.textContent = `Planning again in ${left} s…`;
+      countdown.textContent = t('plan.retry', { seconds: left });
       if (left > 0) return;
       clearInterval(this.retryTimer);
       retry();
@@ -176,7 +170,7 @@ export class Planner {
       cards,
       explanation && !sentence ? this.explanation(explanation) : null,
       this.disruptions(),
-      h('h3', { class: 'steps-title' }, `Turn by turn · ${VARIANTS[this.selected].title}`),
+      h('h3', { class: 'steps-title' }, t('plan.steps', { variant: variantTitle(this.selected) })),
       this.steps(this.results[this.selected].route.steps),
     );
     this.draw();
@@ -184,8 +178,8 @@ export class Planner {
 
   explanation(result) {
     if (result.ok) return h('p', { class: 'explanation' }, explanationOf(result.body));
-    if (result.notBuiltYet) return notAvailableNotice('Explaining why the supersafe route differs (POST /explain-supersafe/) is', result);
-    return failureNotice(result, { what: 'The explanation', demoKey: this.api.usingDemoKey });
+    if (result.notBuiltYet) return notAvailableNotice('unavailable.explain', result);
+    return failureNotice(result, { what: 'what.explanation', playgroundPlan: this.api.playgroundPlan });
   }
 
   card(variant) {
@@ -201,20 +195,20 @@ export class Planner {
       return h(
         'span',
         { class: 'bar-row', 'data-class': kind },
-        h('span', { class: 'bar-label' }, kind),
+        h('span', { class: 'bar-label' }, t(`bar.${kind}`)),
         h('span', { class: 'bar-track' }, h('span', { class: 'bar', style: { width: `${Math.min(100, (value / route.distance) * 100)}%`, background: colour } })),
         h('span', { class: 'bar-value' }, metres(value)),
       );
     });
-    const spoken = kinds.map((kind) => `${kind} ${metres(breakdown[kind] ?? 0)}`).join(', ');
+    const spoken = kinds.map((kind) => `${t(`bar.${kind}`)} ${metres(breakdown[kind] ?? 0)}`).join(', ');
     return h(
       'button',
       { type: 'button', class: `route-card${selected ? ' selected' : ''}`, 'data-variant': variant, 'aria-pressed': String(selected), onclick: () => this.select(variant) },
-      h('span', { class: 'card-title' }, VARIANTS[variant].title),
-      h('span', { class: 'card-note' }, sameAsOther ? 'the same route as supersafe here' : VARIANTS[variant].note),
+      h('span', { class: 'card-title' }, variantTitle(variant)),
+      h('span', { class: 'card-note' }, sameAsOther ? t('plan.sameRoute') : t(`variant.${variant}.note`)),
       h('span', { class: 'figures' }, h('strong', { class: 'distance' }, metres(route.distance)), ' · ', h('span', { class: 'duration' }, duration(route.duration))),
       body.sublabel ? h('span', { class: 'sublabel' }, body.sublabel) : null,
-      rows.length ? h('span', { class: 'breakdown', role: 'img', 'aria-label': `Safety breakdown: ${spoken}` }, rows) : null,
+      rows.length ? h('span', { class: 'breakdown', role: 'img', 'aria-label': t('plan.breakdown', { parts: spoken }) }, rows) : null,
     );
   }
 
@@ -225,8 +219,8 @@ export class Planner {
     const timeZone = this.city().time_zone;
     return h(
       'section',
-      { class: 'disruptions', 'aria-label': 'Disruptions' },
-      h('h3', {}, 'Disruptions near the route'),
+      { class: 'disruptions', 'aria-label': t('disruptions.label') },
+      h('h3', {}, t('disruptions.title')),
       h(
         'ul',
         {},
@@ -234,13 +228,13 @@ export class Planner {
           h(
             'li',
             { 'data-source': disruption.source },
-            h('span', { class: `badge ${disruption.type}` }, disruption.type.replace('_', ' ')),
+            h('span', { class: `badge ${disruption.type}` }, disruptionType(disruption.type)),
             ' ',
-            h('strong', {}, disruption.road_name || 'Unnamed way'),
+            h('strong', {}, disruption.road_name || t('segment.unnamed')),
             h('span', { class: 'meta' }, [
-              disruption.active_at_departure ? 'in force at departure' : `from ${cityTime(disruption.starts_at, timeZone)}`,
-              disruption.ends_at ? ` until ${cityTime(disruption.ends_at, timeZone)}` : '',
-              ` · ${disruption.source === 'report' ? 'road report' : 'OpenStreetMap'}`,
+              disruption.active_at_departure ? t('disruption.inForce') : t('disruption.from', { time: cityTime(disruption.starts_at, timeZone) }),
+              disruption.ends_at ? t('disruption.until', { time: cityTime(disruption.ends_at, timeZone) }) : '',
+              ` · ${t(disruption.source === 'report' ? 'disruption.report' : 'disruption.osm')}`,
               disruption.detail ? ` · ${disruption.detail}` : '',
             ]),
           ),
@@ -269,16 +263,16 @@ export class Planner {
               h('span', { class: 'arrow', 'aria-hidden': 'true' }, arrowOf(step.maneuver)),
               h('span', { class: 'instruction' }, step.maneuver.instruction),
               step.distance > 0 ? h('span', { class: 'step-distance' }, metres(step.distance)) : null,
-              step.safety_classification ? h('span', { class: 'dot', title: step.safety_classification, style: { background: KIND_STYLES[step.safety_classification].colour } }) : null,
+              step.safety_classification ? h('span', { class: 'dot', title: t(`kind.${step.safety_classification}`), style: { background: KIND_STYLES[step.safety_classification].colour } }) : null,
             ),
             banner
               ? h(
                   'p',
                   { class: 'banner' },
-                  h('span', { class: 'banner-label' }, 'Banner'),
+                  h('span', { class: 'banner-label' }, t('step.banner')),
                   h('strong', {}, banner.primary.text),
                   banner.secondary ? ` · ${banner.secondary.text}` : '',
-                  banner.sub ? h('span', { class: 'sub' }, `then ${banner.sub.text}`) : null,
+                  banner.sub ? h('span', { class: 'sub' }, t('step.then', { text: banner.sub.text })) : null,
                 )
               : null,
             cues.length
@@ -289,10 +283,10 @@ export class Planner {
                     h(
                       'li',
                       {},
-                      h('span', { class: 'cue-distance' }, `${metres(cue.distance_along_geometry)} before`),
+                      h('span', { class: 'cue-distance' }, t('step.before', { distance: metres(cue.distance_along_geometry) })),
                       h('q', { class: 'cue' }, cue.announcement),
                       'speechSynthesis' in window
-                        ? h('button', { type: 'button', class: 'speak', 'aria-label': `Speak: ${cue.announcement}`, title: 'Speak', onclick: () => speak(cue.announcement, language) }, '▶')
+                        ? h('button', { type: 'button', class: 'speak', 'aria-label': t('step.speakCue', { cue: cue.announcement }), title: t('step.speak'), onclick: () => speak(cue.announcement, language) }, '▶')
                         : null,
                     ),
                   ),
@@ -309,35 +303,45 @@ export class Planner {
     this.layer.clearLayers();
     // The routes stand out over a faded base map.
     this.map.getContainer().classList.add('has-route');
+    const kinds = new Set(['route-selected']);
     const latLngs = (coordinates) => coordinates.map(([lon, lat]) => [lat, lon]);
     for (const [variant, body] of Object.entries(this.results)) {
       if (variant === this.selected) continue;
+      kinds.add('route-other');
       const line = latLngs(body.route.geometry.coordinates);
       L.polyline(line, { color: '#fff', weight: 10, opacity: 0.9, interactive: false }).addTo(this.layer);
       // Clicking it selects it; the click is not also a click on the map (which would move a point).
-      L.polyline(line, { color: '#495057', weight: 6, dashArray: '10 8', className: `route-line route-${variant}`, bubblingMouseEvents: false })
-        .bindTooltip(`${VARIANTS[variant].title}: ${metres(body.route.distance)} · click to select`, { sticky: true })
+      L.polyline(line, { ...MARK_STYLES['route-other'], className: `route-line route-${variant} ${markClass('route-other')}`, bubblingMouseEvents: false })
+        .bindTooltip(t('plan.routeTooltip', { variant: variantTitle(variant), distance: metres(body.route.distance) }), { sticky: true })
         .on('click', () => this.select(variant))
         .addTo(this.layer);
     }
     const route = this.results[this.selected].route;
-    L.polyline(latLngs(route.geometry.coordinates), { color: '#1b1f24', weight: 13, opacity: 0.9, interactive: false, className: `route-line route-${this.selected} selected` }).addTo(this.layer);
+    L.polyline(latLngs(route.geometry.coordinates), { ...MARK_STYLES['route-selected'], interactive: false, className: `route-line route-${this.selected} selected ${markClass('route-selected')}` }).addTo(this.layer);
     for (const step of route.steps) {
       const coordinates = step.geometry.coordinates;
       for (const segment of step.segments ?? []) {
         const piece = latLngs(coordinates.slice(segment.start_index, segment.end_index + 1));
         const kind = segment.safety_classification;
-        L.polyline(piece, kind ? { color: KIND_STYLES[kind].colour, weight: 8, interactive: false } : { color: '#f8f9fa', weight: 5, dashArray: '2 9', interactive: false }).addTo(this.layer);
+        if (!kind) kinds.add('route-pushed');
+        L.polyline(piece, kind ? { color: KIND_STYLES[kind].colour, weight: 8, interactive: false } : { ...MARK_STYLES['route-pushed'], interactive: false, className: markClass('route-pushed') }).addTo(this.layer);
       }
     }
     for (const body of Object.values(this.results)) {
       for (const disruption of body.disruptions ?? []) {
+        kinds.add('disruption');
         L.marker([disruption.location[1], disruption.location[0]], {
-          icon: L.divIcon({ className: 'pin pin-disruption', html: '!', iconSize: [22, 22] }),
-          title: `${disruption.type}: ${disruption.road_name || 'unnamed way'}`,
+          icon: L.divIcon({ className: `pin pin-disruption ${markClass('disruption')}`, html: '!', iconSize: [22, 22] }),
+          title: t('disruption.marker', { type: disruptionType(disruption.type), road: disruption.road_name || t('segment.unnamed') }),
           keyboard: false,
         }).addTo(this.layer);
       }
     }
+    this.onMarks([...kinds]);
   }
+}
+
+/** A disruption's type in words (the spec's five; another is shown as the API names it). */
+function disruptionType(type) {
+  return ['closure', 'roadworks', 'one_way', 'turn_removed', 'hazard'].includes(type) ? t(`disruption.${type}`) : type.replaceAll('_', ' ');
 }

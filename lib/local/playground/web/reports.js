@@ -1,6 +1,8 @@
 import * as L from '/vendor/leaflet/leaflet-src.esm.js';
 import { failureNotice, notAvailableNotice } from './api.js';
 import { cityTime, fill, formatLonLat, h } from './dom.js';
+import { t } from './i18n.js';
+import { markClass } from './legend.js';
 
 /**
  * Road reports (spec 4.4): a place picked on the map, a category, a subtype and a few words go to
@@ -9,15 +11,19 @@ import { cityTime, fill, formatLonLat, h } from './dom.js';
  * this browser are kept in its local storage so they can be followed after a reload.
  */
 
-/** Spec 4.4's categories and their recognised subtypes (`other` is accepted under each). */
+/**
+ * Spec 4.4's categories and their recognised subtypes (`other` is accepted under each); their
+ * words are the messages `issue.<type>` and `subtype.<subtype>`.
+ */
 const ISSUE_TYPES = {
-  road_closed: { label: 'Road closed (impassable)', subtypes: ['private_locked', 'barrier_gate', 'no_cycling_zone', 'temporary_closure', 'permanent_closure', 'one_way', 'road_missing'] },
-  road_unsafe: { label: 'Road unsafe', subtypes: ['poor_bike_lane', 'too_many_peds', 'too_many_vehicles'] },
-  bad_routing: { label: 'Bad routing (a better route exists)', subtypes: ['faster_route', 'quieter_route', 'fewer_turns'] },
-  unclear_instructions: { label: 'Unclear instructions', subtypes: ['wrong_direction', 'unclear_instruction', 'missing_instruction'] },
-  unpleasant: { label: 'Rideable but unpleasant', subtypes: ['cobbles_rough', 'too_hilly', 'too_many_peds'] },
-  other: { label: 'Something else', subtypes: [] },
+  road_closed: ['private_locked', 'barrier_gate', 'no_cycling_zone', 'temporary_closure', 'permanent_closure', 'one_way', 'road_missing'],
+  road_unsafe: ['poor_bike_lane', 'too_many_peds', 'too_many_vehicles'],
+  bad_routing: ['faster_route', 'quieter_route', 'fewer_turns'],
+  unclear_instructions: ['wrong_direction', 'unclear_instruction', 'missing_instruction'],
+  unpleasant: ['cobbles_rough', 'too_hilly', 'too_many_peds'],
+  other: [],
 };
+const STATUSES = new Set(['received', 'in_review', 'accepted', 'rejected', 'resolved']);
 const FINAL_STATUSES = new Set(['accepted', 'rejected', 'resolved']);
 /** The gateway's answer for a path no endpoint defines (README, "Using the API"). */
 const UNKNOWN_ENDPOINT = 'Unknown endpoint or API version';
@@ -29,9 +35,12 @@ const UNKNOWN_ENDPOINT = 'Unknown endpoint or API version';
 const POLL_DELAYS = [2, 3, 5, 10, 20, 40, 60, 120];
 
 const words = (value) => value.replaceAll('_', ' ');
+/** A status or an issue type in words; one the page does not know is shown as the API names it. */
+const statusWords = (status) => (STATUSES.has(status) ? t(`status.${status}`) : words(status));
+const issueWords = (type) => (type in ISSUE_TYPES ? t(`issue.${type}`) : words(type));
 
 export class Reports {
-  /** @param {{ api, map, container: HTMLElement, city: () => object, roadNameAt: (latlng) => string }} options */
+  /** @param {{ api, map, container: HTMLElement, city: () => object, roadNameAt: (latlng) => string, onMarks: (kinds: string[]) => void }} options */
   constructor(options) {
     Object.assign(this, options);
     this.storageKey = `spoke-playground-reports:${this.api.config.base_url}`;
@@ -59,22 +68,26 @@ export class Reports {
 
   render() {
     this.layer.clearLayers();
+    const marks = [];
     if (this.draft) {
-      L.marker([this.draft.location[1], this.draft.location[0]], { icon: L.divIcon({ className: 'pin pin-report draft', html: '?', iconSize: [24, 24] }), title: 'New report', keyboard: false }).addTo(this.layer);
+      marks.push('report-draft');
+      L.marker([this.draft.location[1], this.draft.location[0]], { icon: L.divIcon({ className: `pin pin-report draft ${markClass('report-draft')}`, html: '?', iconSize: [24, 24] }), title: t('report.new'), keyboard: false }).addTo(this.layer);
     }
     for (const report of this.reports) {
       L.marker([report.location[1], report.location[0]], {
-        icon: L.divIcon({ className: `pin pin-report ${report.status}`, html: '!', iconSize: [22, 22] }),
-        title: `Report ${words(report.issue_type)}: ${words(report.status)}`,
+        icon: L.divIcon({ className: `pin pin-report ${report.status} ${markClass('report')}`, html: '!', iconSize: [22, 22] }),
+        title: t('report.marker', { type: issueWords(report.issue_type), status: statusWords(report.status) }),
         keyboard: false,
       }).addTo(this.layer);
     }
+    if (this.reports.length) marks.push('report');
+    this.onMarks(marks);
     fill(
       this.container,
-      h('p', { class: 'hint' }, 'Choose "Report" under "Clicking the map sets", then click the place on the map.'),
+      h('p', { class: 'hint' }, t('reports.hint')),
       this.notice,
       this.draft ? this.form() : null,
-      this.reports.length ? h('h3', {}, 'Reports from this browser') : null,
+      this.reports.length ? h('h3', {}, t('reports.mine')) : null,
       this.reports.length ? h('ul', { class: 'reports' }, [...this.reports].reverse().map((report) => this.item(report))) : null,
     );
   }
@@ -82,30 +95,30 @@ export class Reports {
   form() {
     const subtypes = h('select', { id: 'report-subtype', name: 'issue_subtype' });
     const fillSubtypes = (type) =>
-      fill(subtypes, h('option', { value: '' }, 'Not sure'), [...ISSUE_TYPES[type].subtypes, 'other'].map((subtype) => h('option', { value: subtype }, words(subtype))));
+      fill(subtypes, h('option', { value: '' }, t('report.notSure')), [...ISSUE_TYPES[type], 'other'].map((subtype) => h('option', { value: subtype }, t(`subtype.${subtype}`))));
     const type = h(
       'select',
       { id: 'report-type', name: 'issue_type', onchange: (event) => fillSubtypes(event.target.value) },
-      Object.entries(ISSUE_TYPES).map(([value, { label }]) => h('option', { value }, label)),
+      Object.keys(ISSUE_TYPES).map((value) => h('option', { value }, issueWords(value))),
     );
     fillSubtypes('road_closed');
     const form = h(
       'form',
-      { class: 'report-form', 'aria-label': 'New road report', onsubmit: (event) => (event.preventDefault(), this.submit(new FormData(form))) },
-      h('p', { class: 'meta' }, `At ${formatLonLat(this.draft.location)}`),
-      h('label', { for: 'report-type' }, 'What is wrong'),
+      { class: 'report-form', 'aria-label': t('report.form'), onsubmit: (event) => (event.preventDefault(), this.submit(new FormData(form))) },
+      h('p', { class: 'meta' }, t('report.at', { place: formatLonLat(this.draft.location) })),
+      h('label', { for: 'report-type' }, t('report.what')),
       type,
-      h('label', { for: 'report-subtype' }, 'More precisely'),
+      h('label', { for: 'report-subtype' }, t('report.precisely')),
       subtypes,
-      h('label', { for: 'report-road' }, 'Road'),
+      h('label', { for: 'report-road' }, t('report.road')),
       h('input', { id: 'report-road', name: 'road_name', maxlength: 200, value: this.draft.roadName }),
-      h('label', { for: 'report-description' }, 'Description (optional)'),
+      h('label', { for: 'report-description' }, t('report.description')),
       h('textarea', { id: 'report-description', name: 'description', maxlength: 2000, rows: 3 }),
       h(
         'div',
         { class: 'buttons' },
-        h('button', { type: 'submit', class: 'primary' }, 'Send report'),
-        h('button', { type: 'button', onclick: () => ((this.draft = null), this.render()) }, 'Cancel'),
+        h('button', { type: 'submit', class: 'primary' }, t('report.send')),
+        h('button', { type: 'button', onclick: () => ((this.draft = null), this.render()) }, t('report.cancel')),
       ),
     );
     return form;
@@ -118,15 +131,15 @@ export class Reports {
       if (value) body[field] = value;
     }
     const result = await this.api.base('POST', '/reports/', body);
-    if (result.status === 404 && result.body?.error === UNKNOWN_ENDPOINT) this.notice = notAvailableNotice('Road reports (POST /reports/) are', result);
-    else if (!result.ok) this.notice = failureNotice(result, { what: 'The report', demoKey: this.api.usingDemoKey });
+    if (result.status === 404 && result.body?.error === UNKNOWN_ENDPOINT) this.notice = notAvailableNotice('unavailable.reports', result);
+    else if (!result.ok) this.notice = failureNotice(result, { what: 'what.report', playgroundPlan: this.api.playgroundPlan });
     else {
       const report = { ...result.body, issue_type: body.issue_type, road_name: body.road_name ?? null, location: body.location, summary: null };
       report.updated_at ??= report.created_at;
       this.reports.push(report);
       this.save();
       this.draft = null;
-      this.notice = h('p', { class: 'notice success', role: 'status' }, `Report sent: ${report.id} (${words(report.status)}).`);
+      this.notice = h('p', { class: 'notice success', role: 'status' }, t('report.sent', { id: report.id, status: statusWords(report.status) }));
       this.followed.add(report.id);
       this.follow(report, 0);
     }
@@ -145,10 +158,10 @@ export class Reports {
     const result = await this.api.base('GET', `/reports/${report.id}`);
     report.problem = null;
     if (result.ok) Object.assign(report, { status: result.body.status, summary: result.body.summary, updated_at: result.body.updated_at });
-    else if (result.status === 404 && result.body?.error === UNKNOWN_ENDPOINT) this.notice = notAvailableNotice('Road reports (GET /reports/{id}) are', result);
+    else if (result.status === 404 && result.body?.error === UNKNOWN_ENDPOINT) this.notice = notAvailableNotice('unavailable.reportStatus', result);
     // The report's own 404: unknown, or not this key's (another key set under Settings).
-    else if (result.status === 404) report.problem = `The platform does not know this report for the key in use (${result.body?.error ?? 'HTTP 404'}).`;
-    else this.notice = failureNotice(result, { what: 'The status check', demoKey: this.api.usingDemoKey });
+    else if (result.status === 404) report.problem = { error: result.body?.error ?? 'HTTP 404' };
+    else this.notice = failureNotice(result, { what: 'what.status', playgroundPlan: this.api.playgroundPlan });
     this.save();
     this.render();
     if (this.followed.has(report.id) && !FINAL_STATUSES.has(report.status) && result.status !== 404) this.follow(report, attempt);
@@ -159,20 +172,20 @@ export class Reports {
     return h(
       'li',
       { class: 'report', 'data-report-id': report.id, 'data-status': report.status },
-      h('span', { class: `badge status ${report.status}` }, words(report.status)),
+      h('span', { class: `badge status ${report.status}` }, statusWords(report.status)),
       ' ',
-      h('strong', {}, ISSUE_TYPES[report.issue_type]?.label ?? words(report.issue_type)),
+      h('strong', {}, issueWords(report.issue_type)),
       report.road_name ? ` · ${report.road_name}` : '',
-      h('p', { class: 'summary' }, report.summary ?? (report.status === 'received' ? 'Waiting for the automated analysis…' : '')),
-      report.problem ? h('p', { class: 'meta' }, report.problem) : null,
-      report.status === 'in_review' ? h('p', { class: 'meta' }, 'A reviewer decides next: ', h('code', {}, `npm run admin -- reports accept ${report.id}`)) : null,
+      h('p', { class: 'summary' }, report.summary ?? (report.status === 'received' ? t('report.waiting') : '')),
+      report.problem ? h('p', { class: 'meta' }, t('report.unknown', { error: report.problem.error })) : null,
+      report.status === 'in_review' ? h('p', { class: 'meta' }, t('report.reviewer'), h('code', {}, `npm run admin -- reports accept ${report.id}`)) : null,
       h(
         'p',
         { class: 'meta' },
-        `Filed ${cityTime(report.created_at, timeZone)}, changed ${cityTime(report.updated_at, timeZone)} · `,
+        t('report.filed', { filed: cityTime(report.created_at, timeZone), changed: cityTime(report.updated_at, timeZone) }),
         h('code', {}, report.id),
         ' ',
-        h('button', { type: 'button', class: 'link', onclick: () => this.check(report) }, 'Check now'),
+        h('button', { type: 'button', class: 'link', onclick: () => this.check(report) }, t('report.check')),
       ),
     );
   }

@@ -6,6 +6,8 @@
  * rider endpoints (spec 4.7). It lives in this tab's session storage only.
  */
 
+import { t } from './i18n.js';
+
 const PENDING = 'spoke-playground-sign-in';
 const SESSION = 'spoke-playground-rider';
 
@@ -67,8 +69,8 @@ export async function completeSignIn(signIn) {
   history.replaceState(null, '', `/${location.hash}`);
   const pending = JSON.parse(sessionStorage.getItem(PENDING) ?? 'null');
   sessionStorage.removeItem(PENDING);
-  if (!pending || parameters.get('state') !== pending.state) return { error: 'The sign-in did not come back from the attempt this page started (state mismatch); try again.' };
-  if (parameters.has('error')) return { error: `The identity provider refused the sign-in (${parameters.get('error')}).` };
+  if (!pending || parameters.get('state') !== pending.state) return { error: t('signIn.state') };
+  if (parameters.has('error')) return { error: t('signIn.refused', { error: parameters.get('error') }) };
   let response;
   try {
     response = await fetch(signIn.token_url, {
@@ -83,12 +85,12 @@ export async function completeSignIn(signIn) {
       }),
     });
   } catch {
-    return { error: `The identity provider at ${new URL(signIn.token_url).origin} did not answer.` };
+    return { error: t('signIn.noAnswer', { origin: new URL(signIn.token_url).origin }) };
   }
   const tokens = await response.json().catch(() => ({}));
-  if (!response.ok || !tokens.access_token) return { error: `The identity provider did not issue tokens (${tokens.error ?? `HTTP ${response.status}`}); sign in again.` };
+  if (!response.ok || !tokens.access_token) return { error: t('signIn.noTokens', { error: tokens.error ?? `HTTP ${response.status}` }) };
   const claims = claimsOf(tokens.id_token);
-  if (claims.nonce !== pending.nonce) return { error: 'The identity token does not belong to this sign-in (nonce mismatch).' };
+  if (claims.nonce !== pending.nonce) return { error: t('signIn.nonce') };
   const rider = { name: claims.name, email: claims.email, token: tokens.access_token, expiresAt: Date.now() + tokens.expires_in * 1000 };
   sessionStorage.setItem(SESSION, JSON.stringify(rider));
   return { rider };
