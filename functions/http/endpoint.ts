@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { Principal } from '../auth/principal.ts';
 import { endpointDefinition, type HttpMethod } from '../platform/endpoints.ts';
 import type { RateScope } from '../ratelimit/limiter.ts';
+import { requestBaseUrl } from './base-url.ts';
 import { boundary } from './boundary.ts';
 import { admitCaller } from './middleware/admission.ts';
 import { allowMethods } from './middleware/allow-methods.ts';
@@ -37,19 +38,28 @@ export interface EndpointRequest<Body, Query> {
   principal: Principal | null;
   /** API Gateway's request id; every log line of the request carries it already. */
   requestId: string;
+  /** The API's base URL as the caller reached it (base-url.ts). */
+  baseUrl: string;
 }
 
-export interface EndpointResult {
+export interface EndpointResult<Body = unknown> {
   status?: number;
-  body: unknown;
+  body: Body;
   headers?: Record<string, string>;
 }
 
-export interface EndpointOptions<B extends z.ZodType, Q extends z.ZodType> {
+export interface EndpointOptions<B extends z.ZodType, Q extends z.ZodType, R extends z.ZodType = z.ZodUnknown> {
   /** The endpoint's id in functions/platform/endpoints.ts: methods and credentials come from there. */
   id: string;
   body?: B;
   query?: Q;
+  /**
+   * What a successful answer's body is (a union where methods answer differently): the handler's
+   * result must have its shape, so the OpenAPI documents generated from the same schema
+   * (functions/openapi/) cannot drift from what the handler answers. Not checked at run time;
+   * the platform tests check every answer against the documents.
+   */
+  response?: R;
   /** Rate-limit tokens a valid request takes; one unless the endpoint says otherwise. */
   cost?: (input: { body: z.output<B>; query: z.output<Q> }) => number;
   /**
@@ -88,9 +98,9 @@ export type { HttpMiddleware } from './middleware/http-state.ts';
 export { noStore } from './middleware/no-store.ts';
 export { jsonResponse };
 
-export function endpoint<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined>(
-  options: EndpointOptions<B, Q>,
-  handle: (request: EndpointRequest<z.output<B>, z.output<Q>>) => Promise<EndpointResult>,
+export function endpoint<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined, R extends z.ZodType = z.ZodUnknown>(
+  options: EndpointOptions<B, Q, R>,
+  handle: (request: EndpointRequest<z.output<B>, z.output<Q>>) => Promise<EndpointResult<z.input<R>>>,
 ): ApiHandler {
   const definition = endpointDefinition(options.id);
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, HttpContext>().use(
@@ -123,13 +133,14 @@ export function endpoint<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodTy
       headers: event.headers ?? {},
       principal: http.principal,
       requestId: http.requestId,
+      baseUrl: requestBaseUrl(event),
     });
     return jsonResponse(result.status ?? 200, result.body, result.headers);
   }) as ApiHandler;
 }
 
 /** The middleware that parses the endpoint's body format, on the methods that carry a body (never a GET). */
-function bodyParser(options: Pick<EndpointOptions<z.ZodType, z.ZodType>, 'id' | 'bodyFormat' | 'maxFileBytes'>, methods: readonly HttpMethod[]): HttpMiddleware {
+function bodyParser(options: Pick<EndpointOptions<z.ZodType, z.ZodType, z.ZodType>, 'id' | 'bodyFormat' | 'maxFileBytes'>, methods: readonly HttpMethod[]): HttpMiddleware {
   switch (options.bodyFormat ?? 'json') {
     case 'json':
       return jsonBody({ methods });

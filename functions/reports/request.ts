@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SOURCE_SLUG_PATTERN } from '../auth/api-keys.ts';
 import { coordinate } from '../directions/request.ts';
 import {
   characterCount,
@@ -33,7 +34,11 @@ export const reportSubmission = z
     description: optionalText(MAX_DESCRIPTION_CHARACTERS),
     road_name: optionalText(MAX_ROAD_NAME_CHARACTERS),
     issue_subtype: z.string({ error: 'must be a string' }).nullish().transform((text) => (text ? text : null)),
-    source: z.unknown().optional(),
+    // Checked once the caller is known (sourceProblem); the documents show its rule.
+    source: z.unknown().optional().meta({
+      description: "Partner keys: required, the key's own source slug. Ignored for riders and apps.",
+      override: { type: 'string', pattern: SOURCE_SLUG_PATTERN.source },
+    }),
   })
   .superRefine((body, context) => {
     const subtype = body.issue_subtype;

@@ -4,13 +4,16 @@ import { FieldValidationError } from '../platform/errors.ts';
 import { riderOf } from './principal.ts';
 import { parseProfileUpdate } from './profile-update.ts';
 import { getRider, profileView, RiderNotFoundError, updateRider } from './profiles.ts';
+import { profileUpdated, riderProfile } from './response.ts';
 
 /**
  * GET {app_base_url}/user/: the signed-in rider's own profile (spec 4.6).
  * PATCH {app_base_url}/user/: a partial update, only the fields sent (profile-update.ts has the rules).
  * A rider without a profile is a `RiderNotFoundError` (404), from here or from `updateRider`.
  */
-export const handler = endpoint({ id: 'user-profile', body: z.record(z.string(), z.unknown()).optional() }, async ({ principal, body }) => {
+export const handler = endpoint(
+  { id: 'user-profile', body: z.record(z.string(), z.unknown()).optional(), response: z.union([riderProfile, profileUpdated]) },
+  async ({ principal, body }) => {
   const rider = riderOf(principal);
   // GET carries no body (endpoint() parses none); PATCH always has one.
   if (body === undefined) {
@@ -21,5 +24,5 @@ export const handler = endpoint({ id: 'user-profile', body: z.record(z.string(),
   const parsed = parseProfileUpdate(body);
   if (!parsed.ok) throw new FieldValidationError(parsed.messages);
   await updateRider(rider.sub, parsed.changes);
-  return { body: { status: 'success', updated_fields: parsed.fields } };
+  return { body: { status: 'success' as const, updated_fields: parsed.fields } };
 });
