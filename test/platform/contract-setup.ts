@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import { afterAll, afterEach, inject } from 'vitest';
 import { Contract } from '../support/contract.ts';
 
@@ -39,6 +40,9 @@ globalThis.fetch = async (input, init) => {
     const checked = await contract;
     const method = methodOf(input, init, response);
     const problems = checked.problems({ method, url, status: response.status, headers: response.headers, body: await response.clone().text() });
+    // `SPOKE_CONTRACT_COVERAGE=<file>` lists the operations and statuses the tests exercised.
+    const coverage = process.env.SPOKE_CONTRACT_COVERAGE;
+    if (coverage) appendFileSync(coverage, `${checked.operationOf({ method, url }) ?? `(no operation) ${method} ${new URL(url).pathname}`} ${response.status}\n`);
     if (problems.length) drifts.push(`${method} ${new URL(url).pathname} answered ${response.status}: ${problems.join('; ')}`);
   }
   return response;

@@ -76,6 +76,16 @@ export class Contract {
     return this.apis.some((api) => url.startsWith(`${api.baseUrl}/`) || url === api.baseUrl);
   }
 
+  /** The documented operation an answer is for (`GET /reports/{id}/`), or null when none is. */
+  operationOf(answer: Pick<Answer, 'method' | 'url'>): string | null {
+    const api = this.apis.find((candidate) => answer.url.startsWith(`${candidate.baseUrl}/`));
+    if (!api) return null;
+    const path = new URL(answer.url).pathname.slice(new URL(api.baseUrl).pathname.replace(/\/$/, '').length) || '/';
+    const template = api.paths.find((candidate) => candidate.pattern.test(path))?.template;
+    const item = template ? (api.document.paths as Record<string, Record<string, Operation>>)[template] : undefined;
+    return item?.[answer.method.toLowerCase()] ? `${answer.method.toUpperCase()} ${api.baseUrl}${template}` : null;
+  }
+
   /** Every way the answer differs from its API's document; empty when it holds. */
   problems(answer: Answer): string[] {
     const api = this.apis.find((candidate) => answer.url.startsWith(`${candidate.baseUrl}/`));
