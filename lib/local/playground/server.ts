@@ -130,6 +130,7 @@ export class Playground {
         "default-src 'self'",
         `connect-src 'self' ${base} ${app}`,
         "img-src 'self' data: blob:",
+        "font-src 'self' data:",
         "style-src 'self' 'unsafe-inline'",
         "worker-src 'self' blob:",
         "frame-ancestors 'none'",
