@@ -34,7 +34,7 @@ const segment = z
     cycle_routes: z.array(z.string()).nullable(),
     lit: z.boolean().optional(),
   })
-  .meta({ id: 'StepSegment', description: 'A stretch of a step with one safety class, cycle routes and lighting.', ...beyondTheSpec });
+  .meta({ id: 'StepSegment', description: 'A stretch of the step: `geometry.coordinates.slice(start_index, end_index + 1)`, with one safety class, cycle routes and lighting.' });
 
 const bannerText = z
   .object({

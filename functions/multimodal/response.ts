@@ -128,10 +128,14 @@ export const multiModalResponse = z
     search_id: z.uuid(),
     options: z.array(option).meta({ description: 'Personal (supersafe first), docked, docked e-bike, dockless; empty when no option is viable.' }),
     destination_parking: destinationParking.nullable(),
-    origin: z.object({ name: z.string().nullable(), location: position }),
-    destination: z.object({ name: z.string().nullable(), location: position, details: destination.nullable() }),
-    graph_version: z.string(),
-    sublabel: z.string().nullable(),
-    metadata: z.object({ nighttime: z.boolean(), stops: z.int(), custom_route: z.string().nullable() }),
+    origin: z.object({ name: z.string().nullable(), location: position }).meta({ description: 'Beyond the spec: the start as planned, with its display name.', ...beyondTheSpec }),
+    destination: z
+      .object({ name: z.string().nullable(), location: position, details: destination.nullable() })
+      .meta({ description: 'Beyond the spec: the end as planned; `details` is the destination named by `destination_id`.', ...beyondTheSpec }),
+    graph_version: z.string().meta({ description: 'Beyond the spec: the routing network version.', ...beyondTheSpec }),
+    sublabel: z.string().nullable().meta({ description: 'Beyond the spec: `Prefers well-lit roads` on night routes, else null.', ...beyondTheSpec }),
+    metadata: z
+      .object({ nighttime: z.boolean(), stops: z.int(), custom_route: z.string().nullable() })
+      .meta({ description: 'Beyond the spec: whether night routing applied, the number of stops, the custom route used.', ...beyondTheSpec }),
   })
   .meta({ id: 'MultiModalResponse' });

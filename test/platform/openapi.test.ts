@@ -37,4 +37,16 @@ describe('GET /openapi.json', () => {
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('GET');
   });
+
+  it('describes the endpoints the other tests reach only through a browser or not at all, as they answer', async () => {
+    // Each answer is held to the document by contract-setup.ts; here, that they are what they are.
+    const discovery = await fetch(`${platform.base_url}/.well-known/openid-configuration`);
+    expect(discovery.status).toBe(200);
+    expect(await discovery.json()).toEqual(await (await fetch(`${platform.base_url}/.well-known/oauth-authorization-server`)).json());
+    const callback = await fetch(`${platform.base_url}/auth/v1/consent/idp-callback?state=unknown&code=x`, { redirect: 'manual' });
+    expect(callback.status).toBe(400);
+    expect(callback.headers.get('content-type')).toMatch(/^text\/html/);
+    const authorize = await fetch(`${platform.base_url}/auth/v1/oauth/authorize`, { redirect: 'manual' });
+    expect(authorize.status).toBe(400);
+  });
 });

@@ -108,6 +108,43 @@ export class Contract {
     return [...this.headerProblems(api, response, responsePointer, answer.headers), ...this.bodyProblems(api, response, responsePointer, answer)];
   }
 
+  /**
+   * Every way the examples (by operation id: a request body, answers by status) differ from the
+   * schemas of the operations they are for; an example of no operation is a problem too.
+   */
+  exampleProblems(examples: Readonly<Record<string, { request?: unknown; responses: Record<string, unknown> }>>): string[] {
+    const problems: string[] = [];
+    const seen = new Set<string>();
+    for (const api of this.apis) {
+      for (const [template, item] of Object.entries(api.document.paths as Record<string, Record<string, Json>>)) {
+        for (const [method, operation] of Object.entries(item)) {
+          const id = operation.operationId as string;
+          const example = examples[id];
+          if (!example) continue;
+          seen.add(id);
+          const at = `/paths/${escapePointer(template)}/${method}`;
+          if (example.request !== undefined) {
+            const mediaType = Object.keys(((operation.requestBody as Json | undefined)?.content ?? {}) as Json)[0];
+            if (!mediaType) problems.push(`${id}: a request example for an operation without a body`);
+            else problems.push(...this.validate(api, `${at}/requestBody/content/${escapePointer(mediaType)}/schema`, example.request).map((problem) => `${id} request:${problem}`));
+          }
+          for (const [status, body] of Object.entries(example.responses)) {
+            const documented = (operation.responses as Record<string, Json>)[status];
+            if (!documented) {
+              problems.push(`${id}: an example of undocumented status ${status}`);
+              continue;
+            }
+            const [response, pointer] = this.resolve(api, documented, `${at}/responses/${status}`);
+            if (!(response.content as Json | undefined)?.['application/json']) problems.push(`${id} ${status}: an example of an answer that is not JSON`);
+            else problems.push(...this.validate(api, `${pointer}/content/application~1json/schema`, body).map((problem) => `${id} ${status}:${problem}`));
+          }
+        }
+      }
+    }
+    for (const id of Object.keys(examples)) if (!seen.has(id)) problems.push(`${id}: examples of an operation no document has`);
+    return problems;
+  }
+
   /** The answers no operation describes: the spec's error body with the status the document's description names. */
   private errorAnswer(api: DocumentedApi, answer: Answer, status: number, what: string): string[] {
     if (answer.status !== status) return [`${what} answered ${answer.status}, not ${status}`];
