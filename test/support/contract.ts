@@ -49,7 +49,8 @@ function templatePattern(template: string): RegExp {
 }
 
 export class Contract {
-  private readonly ajv = new Ajv2020({ allErrors: true, strict: true });
+  // OpenAPI 3.1 schemas list several types where a field takes them (a number or its digits).
+  private readonly ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
   private readonly validators = new Map<string, ValidateFunction>();
   private readonly apis: DocumentedApi[] = [];
 
