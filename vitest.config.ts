@@ -23,6 +23,8 @@ export default defineConfig({
           name: 'platform',
           include: ['test/platform/**/*.test.ts'],
           globalSetup: ['test/platform/global-setup.ts'],
+          // Every answer the tests receive is checked against the API's OpenAPI document.
+          setupFiles: ['test/platform/contract-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

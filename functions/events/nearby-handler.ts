@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { endpoint } from '../http/endpoint.ts';
-import { pointAndRadius, rawQuery } from '../http/query-params.ts';
+import { pointAndRadius, pointQueryParameters, queryParameter, radiusParameter } from '../http/query-params.ts';
 import { nowMs } from '../platform/clock.ts';
 import { DEFAULT_EVENTS_RADIUS_METRES, eventsNearby, type EventsNearbyQuery } from './nearby.ts';
+import { eventsNearbyResponse } from './response.ts';
 
 /** GET {app_base_url}/events/nearby/ (spec 4.8): public. */
 
@@ -16,7 +17,15 @@ const text = (query: Record<string, string | undefined>, name: string, context: 
   return value;
 };
 
-const eventsNearbyQuery = rawQuery.transform((query, context): EventsNearbyQuery => {
+export const eventsNearbyParameters = z.object({
+  ...pointQueryParameters,
+  radius: radiusParameter(DEFAULT_EVENTS_RADIUS_METRES),
+  city: queryParameter('A covered city by name or id, case-insensitive (`London`, `new-york`).'),
+  area: queryParameter("A destination's area, case-insensitive (`Bloomsbury`)."),
+  categories: queryParameter('Comma-separated category names; an event matching any of them is listed.'),
+});
+
+const eventsNearbyQuery = eventsNearbyParameters.transform((query, context): EventsNearbyQuery => {
   const point = pointAndRadius(query, context, DEFAULT_EVENTS_RADIUS_METRES);
   const city = text(query, 'city', context);
   const area = text(query, 'area', context);
@@ -28,6 +37,6 @@ const eventsNearbyQuery = rawQuery.transform((query, context): EventsNearbyQuery
   return { ...point, ...(city === undefined ? {} : { city }), ...(area === undefined ? {} : { area }), ...(categories ? { categories } : {}) };
 });
 
-export const handler = endpoint({ id: 'events-nearby', query: eventsNearbyQuery }, async ({ query }) => ({
+export const handler = endpoint({ id: 'events-nearby', query: eventsNearbyQuery, response: eventsNearbyResponse }, async ({ query }) => ({
   body: await eventsNearby(query, nowMs()),
 }));

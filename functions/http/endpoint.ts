@@ -5,6 +5,7 @@ import type { Principal } from '../auth/principal.ts';
 import { endpointDefinition, type HttpMethod } from '../platform/endpoints.ts';
 import type { RepeatableRequest } from '../platform/idempotency.ts';
 import type { RateScope } from '../ratelimit/limiter.ts';
+import { requestBaseUrl } from './base-url.ts';
 import { boundary } from './boundary.ts';
 import { answerOnce } from './idempotent-answers.ts';
 import { admitCaller } from './middleware/admission.ts';
@@ -47,19 +48,28 @@ export interface EndpointRequest<Body, Query> {
    * that was sent one; domain code derives what it writes from it (`repeatableId`). Null otherwise.
    */
   repeatable: RepeatableRequest | null;
+  /** The API's base URL as the caller reached it (base-url.ts). */
+  baseUrl: string;
 }
 
-export interface EndpointResult {
+export interface EndpointResult<Body = unknown> {
   status?: number;
-  body: unknown;
+  body: Body;
   headers?: Record<string, string>;
 }
 
-export interface EndpointOptions<B extends z.ZodType, Q extends z.ZodType> {
+export interface EndpointOptions<B extends z.ZodType, Q extends z.ZodType, R extends z.ZodType = z.ZodUnknown> {
   /** The endpoint's id in functions/platform/endpoints.ts: methods and credentials come from there. */
   id: string;
   body?: B;
   query?: Q;
+  /**
+   * What a successful answer's body is (a union where methods answer differently): the handler's
+   * result must have its shape, so the OpenAPI documents generated from the same schema
+   * (functions/openapi/) cannot drift from what the handler answers. Not checked at run time;
+   * the platform tests check every answer against the documents.
+   */
+  response?: R;
   /** Rate-limit tokens a valid request takes; one unless the endpoint says otherwise. */
   cost?: (input: { body: z.output<B>; query: z.output<Q> }) => number;
   /**
@@ -104,9 +114,9 @@ export type { HttpMiddleware } from './middleware/http-state.ts';
 export { noStore } from './middleware/no-store.ts';
 export { jsonResponse };
 
-export function endpoint<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined>(
-  options: EndpointOptions<B, Q>,
-  handle: (request: EndpointRequest<z.output<B>, z.output<Q>>) => Promise<EndpointResult>,
+export function endpoint<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined, R extends z.ZodType = z.ZodUnknown>(
+  options: EndpointOptions<B, Q, R>,
+  handle: (request: EndpointRequest<z.output<B>, z.output<Q>>) => Promise<EndpointResult<z.input<R>>>,
 ): ApiHandler {
   const definition = endpointDefinition(options.id);
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, HttpContext>().use(
@@ -144,6 +154,7 @@ export function endpoint<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodTy
         principal: http.principal,
         requestId: http.requestId,
         repeatable: http.repeatable ?? null,
+        baseUrl: requestBaseUrl(event),
       });
       return jsonResponse(result.status ?? 200, result.body, result.headers);
     };
@@ -152,7 +163,7 @@ export function endpoint<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodTy
 }
 
 /** The middleware that parses the endpoint's body format, on the methods that carry a body (never a GET). */
-function bodyParser(options: Pick<EndpointOptions<z.ZodType, z.ZodType>, 'id' | 'bodyFormat' | 'maxFileBytes'>, methods: readonly HttpMethod[]): HttpMiddleware {
+function bodyParser(options: Pick<EndpointOptions<z.ZodType, z.ZodType, z.ZodType>, 'id' | 'bodyFormat' | 'maxFileBytes'>, methods: readonly HttpMethod[]): HttpMiddleware {
   switch (options.bodyFormat ?? 'json') {
     case 'json':
       return jsonBody({ methods });

@@ -8,8 +8,26 @@ import { z } from 'zod';
 
 export type RawQuery = Record<string, string | undefined>;
 
-/** Any query string: the parameters are read by the endpoint's own transform. */
-export const rawQuery = z.record(z.string(), z.string().optional());
+/**
+ * A query parameter as sent (a string), read by the endpoint's own transform (numberParam); the
+ * OpenAPI documents show what it must hold.
+ */
+export const queryParameter = (description: string, shape: Record<string, unknown> = { type: 'string' }) =>
+  z.string().optional().meta({ description, override: shape });
+
+const decimal = (min: number, max: number) => ({ type: 'number', minimum: min, maximum: max });
+
+/** The point of a "near a point" query, under its names and aliases (`radiusParameter` goes with it). */
+export const pointQueryParameters = {
+  latitude: queryParameter('Degrees, -90 to 90. Required (also accepted as `lat`).', decimal(-90, 90)),
+  lat: queryParameter('Alias of `latitude`.', decimal(-90, 90)),
+  longitude: queryParameter('Degrees, -180 to 180. Required (also accepted as `lon` or `lng`).', decimal(-180, 180)),
+  lon: queryParameter('Alias of `longitude`.', decimal(-180, 180)),
+  lng: queryParameter('Alias of `longitude`.', decimal(-180, 180)),
+};
+
+export const radiusParameter = (defaultMetres: number) =>
+  queryParameter(`Metres, greater than 0 and at most ${MAX_RADIUS_METRES} (default ${defaultMetres}).`, { type: 'number', exclusiveMinimum: 0, maximum: MAX_RADIUS_METRES });
 
 const DECIMAL = /^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
 

@@ -4,6 +4,7 @@ import { now } from '../platform/clock.ts';
 import { multiModalScope } from './limits.ts';
 import { planMultiModal } from './plan.ts';
 import { multiModalCost, multiModalRequest } from './request.ts';
+import { multiModalResponse } from './response.ts';
 
 /**
  * POST /multi-modal/v2/ (and /multi-modal/): spec 4.2, docs/multimodal.md. A request that fails
@@ -11,7 +12,10 @@ import { multiModalCost, multiModalRequest } from './request.ts';
  * multi-modal's own stricter ones (limits.ts). No graph for the city is a 503 (http/errors.ts).
  */
 export const handler = endpoint(
-  { id: 'multi-modal', body: multiModalRequest, cost: ({ body }) => multiModalCost(body), rateScope: ({ principal }) => multiModalScope(principal) },
+  {
+    id: 'multi-modal',
+    body: multiModalRequest,
+    response: multiModalResponse, cost: ({ body }) => multiModalCost(body), rateScope: ({ principal }) => multiModalScope(principal) },
   async ({ body }) => {
     const outcome = await planMultiModal(body, now());
     if (outcome.kind === 'cross-city') throw crossCityRoute(outcome.searchId);

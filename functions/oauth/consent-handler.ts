@@ -5,13 +5,13 @@ import { consentPage, errorPage } from './views.ts';
 
 /** GET and POST {consent_url} (spec 3.2): the consent screen and its forms; a `ConsentRefusal` is shown as an error page. */
 
-const consentQuery = z.object({
+export const consentQuery = z.object({
   request: z.string().max(64),
   notice: z.enum(Object.keys(notices) as [NoticeKey, ...NoticeKey[]]).optional(),
 });
 
 const formBase = { request: z.string().max(64), csrf: z.string().max(128) };
-const consentForm = z.discriminatedUnion('action', [
+export const consentForm = z.discriminatedUnion('action', [
   z.object({ ...formBase, action: z.literal('sign-in-idp') }),
   z.object({ ...formBase, action: z.literal('send-code'), email: z.string().max(320) }),
   z.object({ ...formBase, action: z.literal('verify-code'), code: z.string().max(20) }),

@@ -5,7 +5,7 @@ import { errorPage } from './views.ts';
 
 /** GET {consent_url}/idp-callback: the identity provider returns the rider here after signing in. */
 
-const callbackQuery = z.object({
+export const callbackQuery = z.object({
   state: z.string().max(200).optional(),
   code: z.string().max(2_000).optional(),
   error: z.string().max(200).optional(),

@@ -1,5 +1,7 @@
+import type { z } from 'zod';
 import { authorizeUrl, issuer, jwksUrl, revocationUrl, tokenUrl } from './config.ts';
 import { supportedPromptValues } from './prompt.ts';
+import type { authorizationServerMetadata as metadataSchema } from './response.ts';
 import { supportedScopes } from './scopes.ts';
 
 /**
@@ -7,7 +9,7 @@ import { supportedScopes } from './scopes.ts';
  * and, because id_tokens are issued, as the OpenID Connect discovery document at
  * `/.well-known/openid-configuration`: one document with the fields both need.
  */
-export function authorizationServerMetadata(): Record<string, unknown> {
+export function authorizationServerMetadata(): z.input<typeof metadataSchema> {
   return {
     issuer: issuer(),
     authorization_endpoint: authorizeUrl(),

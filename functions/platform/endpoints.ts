@@ -296,6 +296,25 @@ export const endpoints: readonly EndpointDefinition[] = [
     oauthAccess: true,
     access: { tables: { ...rateLimited.tables, reports: 'read' } },
   },
+  // The API's OpenAPI 3.1 document, generated from the schemas the handlers use (functions/openapi/).
+  {
+    id: 'openapi-base',
+    api: 'base',
+    paths: ['/openapi.json'],
+    methods: ['GET'],
+    entry: 'functions/openapi/base-handler.ts',
+    auth: 'public',
+    access: {},
+  },
+  {
+    id: 'openapi-app',
+    api: 'app',
+    paths: ['/openapi.json'],
+    methods: ['GET'],
+    entry: 'functions/openapi/app-handler.ts',
+    auth: 'public',
+    access: {},
+  },
 ];
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { hasControlCharacters } from '../../core/control-characters.ts';
+import { SOURCE_SLUG_PATTERN } from '../auth/api-keys.ts';
 import { coordinate } from '../directions/request.ts';
 import {
   characterCount,
@@ -41,7 +42,11 @@ export const reportSubmission = z
     description: optionalText(MAX_DESCRIPTION_CHARACTERS, { allowLineBreaks: true }),
     road_name: optionalText(MAX_ROAD_NAME_CHARACTERS),
     issue_subtype: z.string({ error: 'must be a string' }).nullish().transform((text) => (text ? text : null)),
-    source: z.unknown().optional(),
+    // Checked once the caller is known (sourceProblem); the documents show its rule.
+    source: z.unknown().optional().meta({
+      description: "Partner keys: required, the key's own source slug. Ignored for riders and apps.",
+      override: { type: 'string', pattern: SOURCE_SLUG_PATTERN.source },
+    }),
   })
   .superRefine((body, context) => {
     const subtype = body.issue_subtype;

@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/principal.ts';
 import { NotFoundError } from '../platform/errors.ts';
+import type { IssueType } from './fields.ts';
 import { mayRead } from './attribution.ts';
 import type { ReportStatus } from './lifecycle.ts';
 import { getReport } from './store.ts';
@@ -9,7 +10,7 @@ export interface ReportView {
   id: string;
   status: ReportStatus;
   summary: string | null;
-  issue_type: string;
+  issue_type: IssueType;
   created_at: string;
   updated_at: string;
 }

@@ -2,6 +2,7 @@ import { endpoint } from '../http/endpoint.ts';
 import { sourceProblem } from './attribution.ts';
 import { reportSubmissionScope } from './quota.ts';
 import { reportSubmission } from './request.ts';
+import { submittedReport } from './response.ts';
 import { submitReport } from './submit.ts';
 
 /**
@@ -13,6 +14,7 @@ export const handler = endpoint(
   {
     id: 'reports-submit',
     body: reportSubmission,
+    response: submittedReport,
     callerRules: ({ body, principal }) => sourceProblem(principal, body.source),
     rateScope: ({ principal, headers }) => reportSubmissionScope(principal, headers),
     idempotent: true,

@@ -163,6 +163,12 @@ export const riderTokenVerifier: BearerVerifier = async (token) => {
   }
 };
 
+/** The identity provider's OAuth endpoints, where the platform's own rider apps sign riders in. */
+export function identityProviderEndpoints(): Pick<IdpSettings, 'authorizeUrl' | 'tokenUrl'> {
+  const { authorizeUrl, tokenUrl } = requiredSettings();
+  return { authorizeUrl, tokenUrl };
+}
+
 /**
  * Where the consent screen sends the rider to sign in (OIDC authorization code flow with PKCE);
  * `reauthenticate` asks the provider to authenticate afresh even within a session of its own.

@@ -5,6 +5,7 @@ import { MAX_IMAGE_BYTES } from '../images/processing.ts';
 import { uploadImage } from '../images/uploads.ts';
 import { riderOf } from './principal.ts';
 import { getRider, publicProfileView, RiderNotFoundError, setProfilePhoto } from './profiles.ts';
+import { publicProfile } from './response.ts';
 
 /**
  * POST {app_base_url}/user/upload-photo/ (spec 4.6): a multipart part `file` becomes the rider's
@@ -14,7 +15,7 @@ import { getRider, publicProfileView, RiderNotFoundError, setProfilePhoto } from
  */
 
 export const handler = endpoint(
-  { id: 'user-photo', bodyFormat: 'multipart', maxFileBytes: MAX_IMAGE_BYTES, body: z.object({ file: multipartFile('file') }) },
+  { id: 'user-photo', bodyFormat: 'multipart', maxFileBytes: MAX_IMAGE_BYTES, body: z.object({ file: multipartFile('file') }), response: publicProfile },
   async ({ principal, body }) => {
     const rider = riderOf(principal);
     if (!(await getRider(rider.sub))) throw new RiderNotFoundError();

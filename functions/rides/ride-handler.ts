@@ -3,6 +3,7 @@ import { NotFoundError } from '../platform/errors.ts';
 import { riderOf } from '../riders/principal.ts';
 import { getRider, RiderNotFoundError } from '../riders/profiles.ts';
 import { getRide } from './records.ts';
+import { rideRecord } from './response.ts';
 
 /**
  * GET {app_base_url}/user/routes/{id}/: one of the rider's rides with its event in full (spec
@@ -11,7 +12,7 @@ import { getRide } from './records.ts';
  */
 const RIDE_ID = /^[1-9]\d{0,15}$/;
 
-export const handler = endpoint({ id: 'user-ride' }, async ({ principal, pathParameters }) => {
+export const handler = endpoint({ id: 'user-ride', response: rideRecord }, async ({ principal, pathParameters }) => {
   const rider = riderOf(principal);
   if (!(await getRider(rider.sub))) throw new RiderNotFoundError();
   const id = pathParameters.id ?? '';

@@ -4,6 +4,7 @@ import { riderOf } from '../riders/principal.ts';
 import { getRider, RiderNotFoundError } from '../riders/profiles.ts';
 import { createRide, listRides } from './records.ts';
 import { newRideBody } from './request.ts';
+import { rideRecord, ridePage } from './response.ts';
 
 /**
  * GET {app_base_url}/user/routes/?page=&limit=: the rider's history, newest first (spec 4.6).
@@ -23,12 +24,12 @@ const wholeNumber = (name: string, max: number) =>
     .refine((value) => value >= 1, `must be at least 1`)
     .refine((value) => value <= max, `must be at most ${max}${name === 'limit' ? ' (the largest page)' : ''}`);
 
-const query = z.object({
+export const query = z.object({
   page: wholeNumber('page', MAX_PAGE).default(1),
   limit: wholeNumber('limit', MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
 });
 
-export const handler = endpoint({ id: 'user-rides', body: newRideBody.optional(), query, idempotent: true }, async ({ principal, body, query: { page, limit }, repeatable }) => {
+export const handler = endpoint({ id: 'user-rides', body: newRideBody.optional(), query, idempotent: true, response: z.union([ridePage, rideRecord]) }, async ({ principal, body, query: { page, limit }, repeatable }) => {
   const rider = riderOf(principal);
   if (!(await getRider(rider.sub))) throw new RiderNotFoundError();
   // GET carries no body (endpoint() parses none); POST always has one.

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Runs before `npm test` (the `pretest` script): finds, or installs from Debian's packages, the
 # programs the suite drives besides Node: Chromium for the browser tests (through playwright-core,
-# never a downloaded browser) and libfaketime for the runs under a faked clock.
+# never a downloaded browser), libfaketime for the runs under a faked clock, and curl and jq, which
+# the README's walk-throughs use as printed (test/platform/docs-walkthroughs.test.ts).
 set -euo pipefail
 
 needed=()
 [ -x /usr/bin/chromium ] || needed+=(chromium)
 command -v faketime >/dev/null 2>&1 || needed+=(faketime)
+command -v curl >/dev/null 2>&1 || needed+=(curl)
+command -v jq >/dev/null 2>&1 || needed+=(jq)
 [ ${#needed[@]} -eq 0 ] && exit 0
 
 echo "The test suite needs Debian's ${needed[*]}; installing with apt-get." >&2

@@ -22,6 +22,8 @@ import { sampleRoutes } from './samples.ts';
 
 const webDir = join(dirname(fileURLToPath(import.meta.url)), 'web');
 const leafletDir = join(dirname(createRequire(import.meta.url).resolve('leaflet/package.json')), 'dist');
+/** Redoc's standalone build as Redocly CLI ships it (its `build-docs` serves the same file). */
+const redocBundle = join(dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json')), 'lib/chunks/redoc.standalone.js');
 
 /** The only files served: the page's own and Leaflet's build, by exact name. */
 const WEB_FILE = /^[a-z][a-z0-9-]*\.(js|css|svg)$/;
@@ -85,6 +87,8 @@ export class Playground {
       const path = new URL(request.url ?? '/', 'http://playground').pathname;
       if (path === '/' || path === '/index.html') return await this.page(response);
       if (path === '/config.json') return await this.config(response);
+      if (path === '/reference/' || path === '/reference') return await this.reference(response);
+      if (path === '/vendor/redoc/redoc.standalone.js') return await this.file(response, redocBundle);
       if (path.startsWith('/app/') && WEB_FILE.test(path.slice('/app/'.length))) return await this.file(response, join(webDir, path.slice('/app/'.length)));
       if (path.startsWith('/vendor/leaflet/') && LEAFLET_FILES.has(path.slice('/vendor/leaflet/'.length))) {
         return await this.file(response, join(leafletDir, path.slice('/vendor/leaflet/'.length)));
@@ -109,6 +113,26 @@ export class Playground {
         `connect-src 'self' ${base} ${app} ${idp}`,
         "img-src 'self' data:",
         "style-src 'self' 'unsafe-inline'",
+        "frame-ancestors 'none'",
+      ].join('; '),
+      'Referrer-Policy': 'no-referrer',
+    });
+  }
+
+  /** The API reference (web/reference.js): the platform's own OpenAPI documents, rendered by Redoc. */
+  private async reference(response: ServerResponse): Promise<void> {
+    const { base, app } = this.options.urls;
+    send(response, 200, await readFile(join(webDir, 'reference.html')), {
+      'Content-Type': CONTENT_TYPES['.html']!,
+      'Cache-Control': 'no-cache',
+      // Redoc may only read the two documents: its logo from a CDN and its telemetry never load.
+      'Content-Security-Policy': [
+        "default-src 'self'",
+        `connect-src 'self' ${base} ${app}`,
+        "img-src 'self' data: blob:",
+        "font-src 'self' data:",
+        "style-src 'self' 'unsafe-inline'",
+        "worker-src 'self' blob:",
         "frame-ancestors 'none'",
       ].join('; '),
       'Referrer-Policy': 'no-referrer',
