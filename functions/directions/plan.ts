@@ -16,7 +16,7 @@ import {
   type RouteBody,
   type SafetyBreakdown,
 } from '../routing/legs.ts';
-import type { Snap } from '../routing/snap.ts';
+import type { Snap } from '../../core/routing/snap/snap.ts';
 import type { DirectionsRequest } from './request.ts';
 
 /**

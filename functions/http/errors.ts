@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { OAuthError } from '../oauth/errors.ts';
 import { DomainError, FieldValidationError, LimitReachedError, type RefusalKind } from '../platform/errors.ts';
-import { GraphUnavailableError } from '../routing/errors.ts';
+import { GraphUnavailableError } from '../../core/routing/errors.ts';
 
 /**
  * The one place that knows HTTP statuses. Domain code throws domain errors (functions/platform/

@@ -1,7 +1,7 @@
 import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import { COORDINATE_SCALE } from '../../core/graph/layout.ts';
 import { haversineMetres, LocalProjection, type LonLat } from '../../core/geo.ts';
-import type { RoutingNetwork } from '../../core/routing/network.ts';
+import type { RoutingNetwork } from '../../core/routing/network/network.ts';
 import type { Geofencing, GeofencingRule, GeofencingZone } from '../bikeshare/model.ts';
 
 /**

@@ -3,7 +3,7 @@ import { COORDINATE_SCALE, type Graph } from '../../core/graph/layout.ts';
 import { EDGE_ROADWORKS } from '../../core/graph/flags.ts';
 import { isClosed } from '../../core/graph/rules.ts';
 import { LocalProjection } from '../../core/geo.ts';
-import type { RoutingNetwork } from '../../core/routing/network.ts';
+import type { RoutingNetwork } from '../../core/routing/network/network.ts';
 import type { AvoidanceEffect } from '../../core/avoidances.ts';
 import type { LocatedAvoidance } from './report-overlay.ts';
 import type { Position } from '../../core/geo.ts';

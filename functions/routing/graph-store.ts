@@ -5,10 +5,10 @@ import { bucketReader, readObjectBytes } from '../platform/object-store.ts';
 import { bucketName } from '../platform/resources.ts';
 import { readGraphPointer, type CurrentGraphPointer } from '../../core/graph/catalog.ts';
 import { openGraph } from '../../core/graph/layout.ts';
-import { computeLandmarks, LANDMARK_METRICS, metricCosting, storedLandmarks } from '../../core/routing/landmarks.ts';
-import { RoutingNetwork } from '../../core/routing/network.ts';
-import { GraphUnavailableError } from './errors.ts';
-import { SearchWorkspace } from './search.ts';
+import { computeLandmarks, LANDMARK_METRICS, metricCosting, storedLandmarks } from '../../core/routing/search/landmarks.ts';
+import { RoutingNetwork } from '../../core/routing/network/network.ts';
+import { GraphUnavailableError } from '../../core/routing/errors.ts';
+import { SearchWorkspace } from '../../core/routing/search/search.ts';
 
 /**
  * Each city's current graph, loaded from S3 once per warm container and shared by every request

@@ -2,16 +2,16 @@ import type { City, CityId } from '../../core/cities/index.ts';
 import { SAFETY_CLASSES, type SafetyClass } from '../../core/graph/flags.ts';
 import type { LonLat, Position } from '../../core/geo.ts';
 import type { Language } from '../../core/language.ts';
-import { Costing } from '../../core/routing/costing.ts';
-import type { Profile } from '../../core/routing/profile.ts';
-import { departureIn, isNight, type Departure } from './departure.ts';
+import { Costing } from '../../core/routing/costing/costing.ts';
+import type { Profile } from '../../core/routing/costing/profile.ts';
+import { departureIn, isNight, type Departure } from '../../core/routing/time/departure.ts';
 import { disruptionsNear, reportDisruptions, type Disruption } from './disruptions.ts';
 import { cityGraph, type LoadedGraph } from './graph-store.ts';
-import { buildSteps, type Step } from './guidance/steps.ts';
-import { appendPositions, buildPath, type RoutedPath, type Stop } from './path.ts';
+import { buildSteps, type Step } from '../../core/routing/guidance/steps.ts';
+import { appendPositions, buildPath, type RoutedPath, type Stop } from '../../core/routing/path/path.ts';
 import { cityOverlay, type CityOverlay } from './report-overlay.ts';
-import { findRoute } from './search.ts';
-import { positionsAt, segmentLabel, snapForCosting, type Snap } from './snap.ts';
+import { findRoute } from '../../core/routing/search/search.ts';
+import { positionsAt, segmentLabel, snapForCosting, type Snap } from '../../core/routing/snap/snap.ts';
 
 /**
  * Planning legs on a city graph, one place for every endpoint that plans routes (directions,

@@ -3,14 +3,14 @@ import type { CityId } from '../../core/cities/index.ts';
 import type { LonLat } from '../../core/geo.ts';
 import { EDGE_CYCLING, EDGE_REVERSED } from '../../core/graph/flags.ts';
 import { localMinutes } from '../../core/local-time.ts';
-import { RouteOverlay, type OverlayEffectSource } from '../../core/routing/overlay.ts';
+import { RouteOverlay, type OverlayEffectSource } from '../../core/routing/costing/overlay.ts';
 import { queryAll } from '../platform/dynamo-pages.ts';
 import { logger } from '../platform/logger.ts';
 import { RefreshedValue } from '../platform/refreshed-value.ts';
 import { tableName } from '../platform/resources.ts';
 import type { AvoidanceItem } from '../../core/avoidances.ts';
 import type { LoadedGraph } from './graph-store.ts';
-import { snapCandidates } from './snap.ts';
+import { snapCandidates } from '../../core/routing/snap/snap.ts';
 
 /**
  * Accepted road reports as the router applies them: each city's avoidance items

@@ -8,7 +8,7 @@ import { directionsRequest } from '../../functions/directions/request.ts';
 import type * as graphStore from '../../functions/routing/graph-store.ts';
 import type { LoadedGraph } from '../../functions/routing/graph-store.ts';
 import type * as reportOverlay from '../../functions/routing/report-overlay.ts';
-import type { BannerText, Step } from '../../functions/routing/guidance/steps.ts';
+import type { BannerText, Step } from '../../core/routing/guidance/steps.ts';
 
 /**
  * Golden turn-by-turn guidance: a handful of real routes per city, planned in process by the

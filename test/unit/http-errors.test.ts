@@ -4,7 +4,7 @@ import { AuthorizeRefusal } from '../../functions/oauth/authorize.ts';
 import { ConsentRefusal } from '../../functions/oauth/consent.ts';
 import { OAuthError } from '../../functions/oauth/errors.ts';
 import { DomainError, FieldValidationError, LimitReachedError, NotFoundError } from '../../functions/platform/errors.ts';
-import { GraphUnavailableError } from '../../functions/routing/errors.ts';
+import { GraphUnavailableError } from '../../core/routing/errors.ts';
 
 /** The one mapping from what domain code and the HTTP chain throw to the caller's answer. */
 describe('httpErrorOf', () => {

@@ -1,8 +1,8 @@
 import textInstructions from 'osrm-text-instructions';
 import en from './locales/en.json' with { type: 'json' };
 import es from './locales/es.json' with { type: 'json' };
-import type { Language } from '../../../core/language.ts';
-import type { Profile } from '../../../core/routing/profile.ts';
+import type { Language } from '../../language.ts';
+import type { Profile } from '../costing/profile.ts';
 import type { Maneuver, Modifier, WayKind } from './maneuvers.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { NODE_BARRIER_DISMOUNT, NODE_BARRIER_NO_CYCLING, NODE_BARRIER_NO_WALKING, arrivalControlOf, CONTROL_ALL_WAY_STOP, CONTROL_GIVE_WAY, CONTROL_TRAFFIC_SIGNALS, CONTROL_TWO_WAY_STOP, EDGE_CYCLING, EDGE_DISMOUNT, EDGE_JUNCTION_CONTROLLED, EDGE_ROADWORKS, EDGE_STEPS, EDGE_WALKING, LIT_ASSUMED, LIT_NO, LIT_YES, litOf, SAFETY_BUSY, safetyClassOf, surfacePenaltyOf, WALK_CARRIAGEWAY, walkKindOf } from '../graph/flags.ts';
-import { isClosed } from '../graph/rules.ts';
-import { CROSSES_BUSY, CROSSES_MODERATE, type RoutingNetwork } from './network.ts';
+import { NODE_BARRIER_DISMOUNT, NODE_BARRIER_NO_CYCLING, NODE_BARRIER_NO_WALKING, arrivalControlOf, CONTROL_ALL_WAY_STOP, CONTROL_GIVE_WAY, CONTROL_TRAFFIC_SIGNALS, CONTROL_TWO_WAY_STOP, EDGE_CYCLING, EDGE_DISMOUNT, EDGE_JUNCTION_CONTROLLED, EDGE_ROADWORKS, EDGE_STEPS, EDGE_WALKING, LIT_ASSUMED, LIT_NO, LIT_YES, litOf, SAFETY_BUSY, safetyClassOf, surfacePenaltyOf, WALK_CARRIAGEWAY, walkKindOf } from '../../graph/flags.ts';
+import { isClosed } from '../../graph/rules.ts';
+import { CROSSES_BUSY, CROSSES_MODERATE, type RoutingNetwork } from '../network/network.ts';
 import type { RouteOverlay } from './overlay.ts';
 import { CYCLING_SPEED_MPS, WALKING_SPEED_MPS, type Profile } from './profile.ts';
 
@@ -133,7 +133,7 @@ export class Costing {
   constructor(
     readonly network: RoutingNetwork,
     readonly options: CostOptions,
-    /** Effects of accepted road reports on this graph (core/routing/overlay.ts); they only raise costs. */
+    /** Effects of accepted road reports on this graph (core/routing/costing/overlay.ts); they only raise costs. */
     readonly overlay: RouteOverlay | null = null,
     /**
      * Cycling: edges a rented vehicle may not be ridden on (1), such as those through a bike-share

@@ -1,8 +1,8 @@
-import { EDGE_RESTRICTION_FROM, RESTRICTION_SAME_CYCLEWAY } from '../../core/graph/flags.ts';
-import { isWindowActive, restrictionsFrom } from '../../core/graph/rules.ts';
-import { MinHeap } from '../../core/routing/heap.ts';
-import { TURN_FORBIDDEN, type Costing } from '../../core/routing/costing.ts';
-import { LandmarkBound, type LandmarkSet } from '../../core/routing/landmarks.ts';
+import { EDGE_RESTRICTION_FROM, RESTRICTION_SAME_CYCLEWAY } from '../../graph/flags.ts';
+import { isWindowActive, restrictionsFrom } from '../../graph/rules.ts';
+import { MinHeap } from './heap.ts';
+import { TURN_FORBIDDEN, type Costing } from '../costing/costing.ts';
+import { LandmarkBound, type LandmarkSet } from './landmarks.ts';
 
 /**
  * Edge-based A*: a search state is a directed edge (arrived at its head), so turn costs and turn

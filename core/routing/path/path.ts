@@ -1,8 +1,8 @@
-import { arrivalControlOf, CONTROL_NONE, EDGE_DISMOUNT, EDGE_REVERSED, EDGE_ROUNDABOUT, LIT_ASSUMED, LIT_NO, LIT_YES, litOf, SAFETY_CLASSES, safetyClassOf, STOP_TYPES, type SafetyClass } from '../../core/graph/flags.ts';
-import { haversineMetres, type Position } from '../../core/geo.ts';
-import type { RoutingNetwork } from '../../core/routing/network.ts';
-import { speedOf, WALKING_SPEED_MPS, type Profile } from '../../core/routing/profile.ts';
-import type { SearchResult } from './search.ts';
+import { arrivalControlOf, CONTROL_NONE, EDGE_DISMOUNT, EDGE_REVERSED, EDGE_ROUNDABOUT, LIT_ASSUMED, LIT_NO, LIT_YES, litOf, SAFETY_CLASSES, safetyClassOf, STOP_TYPES, type SafetyClass } from '../../graph/flags.ts';
+import { haversineMetres, type Position } from '../../geo.ts';
+import type { RoutingNetwork } from '../network/network.ts';
+import { speedOf, WALKING_SPEED_MPS, type Profile } from '../costing/profile.ts';
+import type { SearchResult } from '../search/search.ts';
 
 /**
  * The routed path as the rest of the router reads it: one entry per edge travelled, each with

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { getTimes } from 'suncalc';
-import { localMinutes } from '../../core/local-time.ts';
+import { localMinutes } from '../../local-time.ts';
 
 /**
  * The departure as the router uses it: an instant, and the same moment as local wall-clock

@@ -1,4 +1,4 @@
-import type { CityId } from '../../core/cities/index.ts';
+import type { CityId } from '../cities/index.ts';
 
 /**
  * Routing's refusals, in a module of their own so the HTTP boundary can map them

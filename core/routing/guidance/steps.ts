@@ -1,9 +1,9 @@
-import type { Profile } from '../../../core/routing/profile.ts';
-import type { SafetyClass } from '../../../core/graph/flags.ts';
-import type { RoutingNetwork } from '../../../core/routing/network.ts';
-import { appendPositions, type PathEdge, type RoutedPath } from '../path.ts';
-import { type Position } from '../../../core/geo.ts';
-import type { Language } from '../../../core/language.ts';
+import type { Profile } from '../costing/profile.ts';
+import type { SafetyClass } from '../../graph/flags.ts';
+import type { RoutingNetwork } from '../network/network.ts';
+import { appendPositions, type PathEdge, type RoutedPath } from '../path/path.ts';
+import { type Position } from '../../geo.ts';
+import type { Language } from '../../language.ts';
 import { detectManeuvers, type Maneuver } from './maneuvers.ts';
 import {
   ANNOUNCEMENT_DISTANCES,

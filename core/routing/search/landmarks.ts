@@ -1,7 +1,7 @@
-import { COSTING_FINGERPRINT, Costing, type CostMetric } from './costing.ts';
-import type { Graph, LandmarkHeader } from '../graph/layout.ts';
+import { COSTING_FINGERPRINT, Costing, type CostMetric } from '../costing/costing.ts';
+import type { Graph, LandmarkHeader } from '../../graph/layout.ts';
 import { MinHeap } from './heap.ts';
-import type { RoutingNetwork } from './network.ts';
+import type { RoutingNetwork } from '../network/network.ts';
 
 /**
  * Landmarks for A* (ALT: A*, landmarks and the triangle inequality; Goldberg and Harrelson, 2005).

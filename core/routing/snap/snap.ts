@@ -1,8 +1,8 @@
-import { COORDINATE_SCALE } from '../../core/graph/layout.ts';
-import { bearingDifference, LocalProjection, type LonLat } from '../../core/geo.ts';
-import type { Costing } from '../../core/routing/costing.ts';
-import { OPEN_CORE_CYCLING, OPEN_CORE_WALKING, type RoutingNetwork } from '../../core/routing/network.ts';
-import type { EdgePosition } from './search.ts';
+import { COORDINATE_SCALE } from '../../graph/layout.ts';
+import { bearingDifference, LocalProjection, type LonLat } from '../../geo.ts';
+import type { Costing } from '../costing/costing.ts';
+import { OPEN_CORE_CYCLING, OPEN_CORE_WALKING, type RoutingNetwork } from '../network/network.ts';
+import type { EdgePosition } from '../search/search.ts';
 
 /**
  * Snapping ("loki"): where a request's coordinate joins the network. Candidates are the nearest

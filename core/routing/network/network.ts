@@ -1,6 +1,6 @@
-import { COORDINATE_SCALE, type Graph } from '../graph/layout.ts';
-import { EDGE_REVERSED, EDGE_CYCLING, EDGE_WALKING, NODE_BARRIER_NO_CYCLING, NODE_BARRIER_NO_WALKING, SAFETY_BUSY, SAFETY_MODERATE, safetyClassOf } from '../graph/flags.ts';
-import { bearingDegrees } from '../geo.ts';
+import { COORDINATE_SCALE, type Graph } from '../../graph/layout.ts';
+import { EDGE_REVERSED, EDGE_CYCLING, EDGE_WALKING, NODE_BARRIER_NO_CYCLING, NODE_BARRIER_NO_WALKING, SAFETY_BUSY, SAFETY_MODERATE, safetyClassOf } from '../../graph/flags.ts';
+import { bearingDegrees } from '../../geo.ts';
 import { DisjointSets } from './disjoint-sets.ts';
 
 /**

@@ -1,9 +1,9 @@
-import type { Profile } from '../../../core/routing/profile.ts';
-import { EDGE_ROUNDABOUT, EDGE_STEPS, NODE_JUNCTION, ROAD_CLASSES, roadClassOf, WALK_CROSSING, walkKindOf } from '../../../core/graph/flags.ts';
-import { bearingDegrees, haversineMetres, turnAngle } from '../../../core/geo.ts';
-import type { RoutingNetwork } from '../../../core/routing/network.ts';
-import type { PathEdge, RoutedPath } from '../path.ts';
-import type { Position } from '../../../core/geo.ts';
+import type { Profile } from '../costing/profile.ts';
+import { EDGE_ROUNDABOUT, EDGE_STEPS, NODE_JUNCTION, ROAD_CLASSES, roadClassOf, WALK_CROSSING, walkKindOf } from '../../graph/flags.ts';
+import { bearingDegrees, haversineMetres, turnAngle } from '../../geo.ts';
+import type { RoutingNetwork } from '../network/network.ts';
+import type { PathEdge, RoutedPath } from '../path/path.ts';
+import type { Position } from '../../geo.ts';
 
 /**
  * Maneuver detection ("odin", first half): where along the routed path a rider needs to be told
