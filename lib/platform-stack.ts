@@ -1,7 +1,7 @@
 import { Aws, CfnOutput, CfnParameter, Fn, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { OAUTH_APPS_USAGE_PLAN_ENV_VAR, usagePlanEnvVars } from '../functions/auth/usage-plans.ts';
-import { RIDER_SESSION_USAGE_KEY_ENV_VAR } from '../functions/riders/identity-provider.ts';
+import { RIDER_SESSION_USAGE_KEY_ENV_VAR } from '../functions/riders/identity-provider-client.ts';
 import { buckets, queues, tables } from '../functions/platform/resources.ts';
 import { BIKESHARE_FEEDS_CONTEXT_KEY, BikeShareIngestion } from './bike-share.ts';
 import { DataStores } from './data-stores.ts';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { OAuthError } from '../oauth/errors.ts';
+import { OAuthError } from '../platform/oauth-errors.ts';
 import { DomainError, FieldValidationError, LimitReachedError, type RefusalKind } from '../platform/errors.ts';
 import { GraphUnavailableError } from '../../core/routing/errors.ts';
 

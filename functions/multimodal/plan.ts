@@ -7,7 +7,7 @@ import { CYCLING_SPEED_MPS, EBIKE_SPEED_MPS } from '../../core/routing/costing/p
 import { BikeShareView, type LoadedSystem } from '../bikeshare/loader.ts';
 import { isAvailableVehicle, isOperationalStation, type PricingPlan, type RentalUris, type Station, type Vehicle } from '../bikeshare/model.ts';
 import { routePoints, type CustomRouteItem } from '../customroutes/records.ts';
-import { NIGHT_SUBLABEL } from '../directions/plan.ts';
+import { NIGHT_SUBLABEL } from '../routing/directions.ts';
 import type { Destination } from '../events/model.ts';
 import { logger } from '../platform/logger.ts';
 import type { Disruption } from '../routing/disruptions.ts';

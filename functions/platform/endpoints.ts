@@ -72,7 +72,7 @@ export const endpoints: readonly EndpointDefinition[] = [
     api: 'base',
     paths: ['/directions/v2', '/directions'],
     methods: ['POST'],
-    entry: 'functions/directions/handler.ts',
+    entry: 'functions/directions/directions-handler.ts',
     auth: 'credential',
     oauthAccess: true,
     access: { tables: { ...rateLimited.tables, routeAvoidances: 'read' }, buckets: { graphs: 'read' } },
@@ -84,7 +84,7 @@ export const endpoints: readonly EndpointDefinition[] = [
     api: 'base',
     paths: ['/multi-modal/v2', '/multi-modal'],
     methods: ['POST'],
-    entry: 'functions/multimodal/handler.ts',
+    entry: 'functions/multimodal/multi-modal-handler.ts',
     auth: 'credential',
     oauthAccess: true,
     access: {
@@ -100,7 +100,7 @@ export const endpoints: readonly EndpointDefinition[] = [
     api: 'base',
     paths: ['/explain-supersafe'],
     methods: ['POST'],
-    entry: 'functions/explain/handler.ts',
+    entry: 'functions/explain/explain-supersafe-handler.ts',
     auth: 'credential',
     oauthAccess: true,
     access: { tables: { ...rateLimited.tables, routeAvoidances: 'read' }, buckets: { graphs: 'read' } },
@@ -305,7 +305,7 @@ export const versionedFamilies: readonly string[] = ['/directions', '/multi-moda
 export const fallbackEntry = 'functions/http/fallback-handler.ts';
 
 /** The REQUEST authorizer in front of every `credential` and `rider` endpoint. */
-export const authorizerEntry = 'functions/auth/authorizer-handler.ts';
+export const authorizerEntry = 'functions/authorizer/authorizer-handler.ts';
 export const authorizerAccess: ResourceAccess = {
   tables: { apiKeys: 'read', oauthClients: 'read', oauthGrants: 'read', oauthSigningKeys: 'read' },
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { coordinate } from '../directions/request.ts';
+import { coordinate } from '../routing/request.ts';
 import {
   characterCount,
   isRecognisedSubtype,

@@ -7,7 +7,7 @@ import { projectRoot } from '../../core/paths.ts';
 import type { Context, PostAuthenticationTriggerEvent } from 'aws-lambda';
 import { riderSignInTriggerEntry } from '../../functions/platform/endpoints.ts';
 import { queues, type QueueDefinition } from '../../functions/platform/resources.ts';
-import { RIDER_SESSION_USAGE_KEY_ENV_VAR } from '../../functions/riders/identity-provider.ts';
+import { RIDER_SESSION_USAGE_KEY_ENV_VAR } from '../../functions/riders/identity-provider-client.ts';
 import { startLocalBikeShare } from './bikeshare.ts';
 import { createGateway } from './gateway.ts';
 import { CONSENT_CLIENT_ID, LocalIdentityProvider, RIDER_APP_CLIENT_ID, RIDER_APP_REDIRECT_URI, type LocalUser } from './identity-provider.ts';

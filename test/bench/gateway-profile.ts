@@ -32,8 +32,8 @@ import { pathToFileURL } from 'node:url';
 import type { Profiler } from 'node:inspector';
 import { projectRoot } from '../../core/paths.ts';
 import { createApiKey } from '../../functions/auth/api-keys.ts';
-import { planDirections } from '../../functions/directions/plan.ts';
-import { directionsRequest } from '../../functions/directions/request.ts';
+import { planDirections } from '../../functions/routing/directions.ts';
+import { directionsRequest } from '../../functions/routing/request.ts';
 import { dynamo } from '../../functions/platform/aws.ts';
 import { ensureGraphs } from '../../graph-builder/index.ts';
 import { createGateway } from '../../lib/local/gateway.ts';
@@ -50,8 +50,8 @@ interface RequestTimings {
   dynamo: { command: string; ms: number }[];
 }
 
-const AUTHORIZER = 'functions/auth/authorizer-handler.ts';
-const DIRECTIONS = 'functions/directions/handler.ts';
+const AUTHORIZER = 'functions/authorizer/authorizer-handler.ts';
+const DIRECTIONS = 'functions/directions/directions-handler.ts';
 
 export interface StageRow {
   stage: string;

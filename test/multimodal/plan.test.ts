@@ -423,8 +423,8 @@ describe('disruptions per option', () => {
       expect(reported.disruptions).toContainEqual(expect.objectContaining({ id: 'report-r-hazard', source: 'report', type: 'hazard' }));
       for (const option of body.options.filter((candidate) => candidate.type === 'personal')) {
         const route = (await directionsRoute([bloomsbury.start, bloomsbury.end], { supersafe: option.supersafe }))!;
-        const outcome = await (await import('../../functions/directions/plan.ts')).planDirections(
-          (await import('../../functions/directions/request.ts')).directionsRequest.parse({ coordinates: [bloomsbury.start, bloomsbury.end], supersafe: option.supersafe, departure_time: NOON }),
+        const outcome = await (await import('../../functions/routing/directions.ts')).planDirections(
+          (await import('../../functions/routing/request.ts')).directionsRequest.parse({ coordinates: [bloomsbury.start, bloomsbury.end], supersafe: option.supersafe, departure_time: NOON }),
         );
         expect(option.legs[0]!.geometry).toEqual(route.geometry);
         expect(option.disruptions).toEqual(outcome.kind === 'routed' ? (outcome.body.disruptions ?? []) : []);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { cityForCoordinates, type City } from '../../core/cities/index.ts';
 import { type Position } from '../../core/geo.ts';
-import type { Disruption } from '../routing/disruptions.ts';
+import type { Disruption } from './disruptions.ts';
 import {
   costingFor,
   disruptionsAlong,
@@ -15,7 +15,7 @@ import {
   type PlannedLeg,
   type RouteBody,
   type SafetyBreakdown,
-} from '../routing/legs.ts';
+} from './legs.ts';
 import type { Snap } from '../../core/routing/snap/snap.ts';
 import type { DirectionsRequest } from './request.ts';
 
@@ -25,7 +25,7 @@ import type { DirectionsRequest } from './request.ts';
  * routing's shared leg planning (functions/routing/legs.ts), as multi-modal options are.
  */
 
-export { meanSafetyCode, type RouteBody } from '../routing/legs.ts';
+export { meanSafetyCode, type RouteBody } from './legs.ts';
 
 export const NIGHT_SUBLABEL = 'Prefers well-lit roads';
 

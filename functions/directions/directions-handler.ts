@@ -1,7 +1,7 @@
 import { endpoint } from '../http/endpoint.ts';
 import { crossCityRoute } from '../http/errors.ts';
-import { planDirections } from './plan.ts';
-import { directionsCost, directionsRequest } from './request.ts';
+import { planDirections } from '../routing/directions.ts';
+import { directionsCost, directionsRequest } from '../routing/request.ts';
 
 /** POST /directions/v2/ (and /directions/): spec 4.1. No graph for the city is a 503 (http/errors.ts). */
 export const handler = endpoint(

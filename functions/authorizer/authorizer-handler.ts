@@ -5,10 +5,10 @@ import { invocationLogging } from '../platform/invocation-logging.ts';
 import { oauthAccessTokenVerifier } from '../oauth/access-tokens.ts';
 import { apiDefinitions, authorizedEndpointAt } from '../platform/endpoints.ts';
 import { logger } from '../platform/logger.ts';
-import { riderTokenVerifier } from '../riders/identity-provider.ts';
-import { admission } from './admission.ts';
-import { authenticate, registerBearerVerifier } from './credentials.ts';
-import { principalLogLabel, toAuthorizerContext } from './principal.ts';
+import { riderTokenVerifier } from '../riders/identity-provider-client.ts';
+import { admission } from '../auth/admission.ts';
+import { authenticate, registerBearerVerifier } from '../auth/credentials.ts';
+import { principalLogLabel, toAuthorizerContext } from '../auth/principal.ts';
 
 registerBearerVerifier(oauthAccessTokenVerifier);
 registerBearerVerifier(riderTokenVerifier);
