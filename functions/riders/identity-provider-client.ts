@@ -25,7 +25,7 @@ import { INVALID_CREDENTIALS } from '../http/errors.ts';
  *                                metered `{base_url}` (spec 5.1: a session in place of an API key)
  *
  * The stack sets all of them from the Cognito user pool it creates (lib/rider-identity.ts); the
- * local platform from its identity provider (lib/local/platform.ts).
+ * local platform from its identity provider (lib/local/launch.ts).
  *
  * Tokens follow Cognito's shapes: access tokens carry `token_use: "access"` and `client_id`,
  * id tokens `token_use: "id"` and `aud`; a user's groups are in `cognito:groups` (absent when

@@ -1,7 +1,7 @@
 import { App, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
-import { PlatformStack, STACK_NAME } from '../../lib/platform-stack.ts';
+import { PlatformStack, STACK_NAME } from '../../lib/spoke-stack.ts';
 
 /**
  * The synthesized platform template and helpers to read it. The stack is built with bundling

@@ -4,13 +4,13 @@ import { cpus, loadavg, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
-import { buildableCities, type BuildableCity } from './cities.ts';
-import { projectRoot, sharedDataPath } from '../core/paths.ts';
-import { EDGE_CYCLING } from '../core/graph/flags.ts';
-import { openGraph, type Graph } from '../core/graph/layout.ts';
-import { buildCity, type BuildReport } from './build.ts';
-import { stronglyConnectedComponents } from './components.ts';
-import { tiledCity } from './tiled-city.ts';
+import { buildableCities, type BuildableCity } from '../../graph-builder/cities.ts';
+import { projectRoot, sharedDataPath } from '../../core/paths.ts';
+import { EDGE_CYCLING } from '../../core/graph/flags.ts';
+import { openGraph, type Graph } from '../../core/graph/layout.ts';
+import { buildCity, type BuildReport } from '../../graph-builder/build.ts';
+import { stronglyConnectedComponents } from '../../graph-builder/components.ts';
+import { tiledCity } from '../../graph-builder/tiled-city.ts';
 
 /**
  * Measures the builder and writes the graph-builder section of docs/benchmarks.md:
@@ -18,7 +18,7 @@ import { tiledCity } from './tiled-city.ts';
  *   2. component analysis on the New York graph: the builder's CSR Tarjan against graphology;
  *   3. a city-scale build from the Lower Manhattan extract tiled N x N, the evidence for running
  *      the nightly job in Lambda.
- * Usage: npx tsx graph-builder/benchmark.ts [--tiles 5] [--runs 3]
+ * Usage: npx tsx test/bench/graph-build.ts [--tiles 5] [--runs 3]
  */
 
 const SECTION_START = '<!-- graph-builder:start -->';
@@ -154,7 +154,7 @@ async function main(): Promise<void> {
     SECTION_START,
     '## Graph build',
     '',
-    `Measured by \`npx tsx graph-builder/benchmark.ts\` on ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}; each build in a fresh process (median of ${runs} builds). Peak RSS is the build process's high-water mark (getrusage maxrss, which also sees the peaks inside synchronous stages that sampling every 25 ms missed) and includes Node itself (about 130 MB for an empty tsx process). Load average when the run started: ${loadavg()[0]!.toFixed(1)}${loadavg()[0]! > cpus().length ? ' (other work shared the cores, so times are inflated accordingly)' : ''}.`,
+    `Measured by \`npx tsx test/bench/graph-build.ts\` on ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}; each build in a fresh process (median of ${runs} builds). Peak RSS is the build process's high-water mark (getrusage maxrss, which also sees the peaks inside synchronous stages that sampling every 25 ms missed) and includes Node itself (about 130 MB for an empty tsx process). Load average when the run started: ${loadavg()[0]!.toFixed(1)}${loadavg()[0]! > cpus().length ? ' (other work shared the cores, so times are inflated accordingly)' : ''}.`,
     '',
     '| City | Input (OSM extracts) | Nodes | Directed edges | Build (wall / CPU) | Peak RSS | Graph file |',
     '|---|---|---|---|---|---|---|',

@@ -1,5 +1,5 @@
 import { App } from 'aws-cdk-lib';
-import { PlatformStack, STACK_NAME } from '../lib/platform-stack.ts';
+import { PlatformStack, STACK_NAME } from '../lib/spoke-stack.ts';
 
 /**
  * The CDK app (`cdk.json` runs it through tsx). Account and region come from the CLI's profile

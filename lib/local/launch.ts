@@ -19,7 +19,7 @@ import { lambdaContext, LOCAL_ACCOUNT, LocalQueue } from './queue.ts';
 import { closeServer, listen, startDynamo, startS3 } from './servers.ts';
 import type { LocalScheduler } from './scheduler.ts';
 import { sqsRequestListener } from './sqs-endpoint.ts';
-import { startWorkers } from './workers.ts';
+import { startWorkers } from './worker-triggers.ts';
 
 /**
  * The whole platform on one machine: dynalite and s3rver on loopback, the resources the stack

@@ -8,10 +8,10 @@ import { DataStores } from './data-stores.ts';
 import { EndpointFunctions } from './endpoint-functions.ts';
 import { GRAPH_SOURCES_CONTEXT_KEY, GraphRebuild, graphSourceUrls } from './graph-rebuild.ts';
 import { keysOf, pascalCase } from './naming.ts';
-import { PlatformApis } from './platform-apis.ts';
+import { PlatformApis } from './rest-apis.ts';
 import { RiderIdentity } from './rider-identity.ts';
 import { UsagePlans } from './usage-plans.ts';
-import { Workers } from './workers.ts';
+import { Workers } from './worker-functions.ts';
 
 /** The one setting the operator supplies for each deployment, with the rules CloudFormation checks. */
 export const stackParameters = {
