@@ -10,8 +10,11 @@ import { routePoints, type CustomRouteItem } from '../customroutes/records.ts';
 import { NIGHT_SUBLABEL } from '../routing/directions.ts';
 import type { Destination } from '../events/model.ts';
 import { logger } from '../platform/logger.ts';
-import type { Disruption } from '../routing/disruptions.ts';
-import { costingFor, disruptionsAlong, nightFor, roundPosition, routeBody, routeLeg, routingContext, type RouteBody, type RoutingContext } from '../routing/legs.ts';
+import type { Disruption } from '../../core/routing/disruptions/disruptions.ts';
+import { costingFor, disruptionsAlong, nightFor, type RoutingContext } from '../../core/routing/planning/context.ts';
+import { roundPosition, routeLeg } from '../../core/routing/planning/leg.ts';
+import { routeBody, type RouteBody } from '../../core/routing/planning/route-body.ts';
+import { routingContext } from '../routing/context-loader.ts';
 import type { RoutedPath } from '../../core/routing/path/path.ts';
 import { snapForCosting, type Snap } from '../../core/routing/snap/snap.ts';
 import { checkRentedLeg, mayPark, mayRent, noRideEdges, parkingCandidates, zoneRules, type ZoneRules } from './geofencing.ts';
@@ -22,7 +25,7 @@ import { platformSources, type PlannerSources } from './sources.ts';
 
 /**
  * Multi-modal options (spec 4.2) as domain logic: from a validated request to the response body.
- * Every leg is planned with the routing's shared leg planning (functions/routing/legs.ts), so a
+ * Every leg is planned with the routing's shared leg planning (core/routing/planning/leg.ts), so a
  * leg is exactly what directions would answer for its two ends and costing. docs/multimodal.md
  * describes every option type, field and value.
  */

@@ -1,31 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { cityForCoordinates, type City } from '../../core/cities/index.ts';
 import { type Position } from '../../core/geo.ts';
-import type { Disruption } from './disruptions.ts';
-import {
-  costingFor,
-  disruptionsAlong,
-  nightFor,
-  routeBody,
-  routeLeg,
-  routingContext,
-  safetyBreakdown,
-  snapPoint,
-  waypointOf,
-  type PlannedLeg,
-  type RouteBody,
-  type SafetyBreakdown,
-} from './legs.ts';
-import type { Snap } from '../../core/routing/snap/snap.ts';
+import type { Disruption } from '../../core/routing/disruptions/disruptions.ts';
+import { costingFor, disruptionsAlong, nightFor } from '../../core/routing/planning/context.ts';
+import { planWaypoints, waypointOf } from '../../core/routing/planning/leg.ts';
+import { routeBody, safetyBreakdown, type RouteBody, type SafetyBreakdown } from '../../core/routing/planning/route-body.ts';
+import { now as platformNow } from '../platform/clock.ts';
+import { routingContext } from './context-loader.ts';
 import type { DirectionsRequest } from './request.ts';
 
 /**
  * Directions as domain logic: from a validated request to the spec 4.1 response body. Knows
- * nothing of HTTP; the handler maps the outcomes to status codes. The legs are planned with the
- * routing's shared leg planning (functions/routing/legs.ts), as multi-modal options are.
+ * nothing of HTTP; the handler maps the outcomes to status codes. The legs are planned by the
+ * engine's leg planning (core/routing/planning/leg.ts), as multi-modal options and the
+ * explanation are; events and custom routes plan their routes here too.
  */
 
-export { meanSafetyCode, type RouteBody } from './legs.ts';
+export type { RouteBody };
 
 export const NIGHT_SUBLABEL = 'Prefers well-lit roads';
 
@@ -56,7 +47,8 @@ export interface DirectionsBody {
 
 export type DirectionsOutcome = { kind: 'cross-city'; searchId: string } | { kind: 'routed'; body: DirectionsBody };
 
-export async function planDirections(request: DirectionsRequest, now: Date = new Date()): Promise<DirectionsOutcome> {
+/** `now` fills in a missing departure: the platform clock's (functions/platform/clock.ts) unless the caller passes its own. */
+export async function planDirections(request: DirectionsRequest, now: Date = platformNow()): Promise<DirectionsOutcome> {
   const searchId = randomUUID();
   const city: City | null = cityForCoordinates(request.coordinates);
   if (!city) return { kind: 'cross-city', searchId };
@@ -66,32 +58,17 @@ export async function planDirections(request: DirectionsRequest, now: Date = new
   const nighttime = cycling && nightFor(context, request.coordinates[0]!, request.nighttime);
   const costing = costingFor(context, { profile: request.profile, supersafe: request.supersafe, night: nighttime });
 
-  const last = request.coordinates.length - 1;
-  const snaps: (Snap | null)[] = request.coordinates.map((coordinate, index) => snapPoint(costing, coordinate, index === last ? 'to' : 'from'));
-  const waypoints = request.coordinates.map((coordinate, index) => waypointOf(costing, snaps[index] ?? null, coordinate));
-
-  const legs: PlannedLeg[] = [];
-  let reachable = snaps.every((snapped) => snapped !== null);
-  for (let index = 0; reachable && index + 1 < snaps.length; index++) {
-    // `bearing` constrains how a cycling route leaves the first coordinate (spec 4.1: cycling only).
-    const bearing = index === 0 && cycling ? request.bearing : undefined;
-    const leg = routeLeg(costing, context, snaps[index]!, snaps[index + 1]!, { language: request.language, bearing });
-    if (!leg) {
-      reachable = false;
-      break;
-    }
-    legs.push(leg);
-  }
-
+  // `bearing` constrains how a cycling route leaves the first coordinate (spec 4.1: cycling only).
+  const { snaps, legs } = planWaypoints(costing, context, request.coordinates, { language: request.language, bearing: cycling ? request.bearing : undefined });
   const body: DirectionsBody = {
     route: null,
-    waypoints,
+    waypoints: request.coordinates.map((coordinate, index) => waypointOf(costing, snaps[index] ?? null, coordinate)),
     search_id: searchId,
     graph_version: cycling ? context.loaded.version : null,
     sublabel: nighttime ? NIGHT_SUBLABEL : null,
     metadata: { profile: request.profile, supersafe: cycling && request.supersafe, nighttime, waypoint_count: request.coordinates.length },
   };
-  if (!reachable) return { kind: 'routed', body };
+  if (!legs) return { kind: 'routed', body };
 
   const legBodies = legs.map(({ path, steps }) => ({ ...routeBody(steps, [path]), mode: request.profile }));
   body.route = routeBody(legs.flatMap((leg) => leg.steps), legs.map((leg) => leg.path));

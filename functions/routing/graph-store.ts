@@ -4,11 +4,8 @@ import { RefreshedValue } from '../platform/refreshed-value.ts';
 import { bucketReader, readObjectBytes } from '../platform/object-store.ts';
 import { bucketName } from '../platform/resources.ts';
 import { readGraphPointer, type CurrentGraphPointer } from '../../core/graph/catalog.ts';
-import { openGraph } from '../../core/graph/layout.ts';
-import { computeLandmarks, LANDMARK_METRICS, metricCosting, storedLandmarks } from '../../core/routing/search/landmarks.ts';
-import { RoutingNetwork } from '../../core/routing/network/network.ts';
 import { GraphUnavailableError } from '../../core/routing/errors.ts';
-import { SearchWorkspace } from '../../core/routing/search/search.ts';
+import { loadGraph, type LoadedGraph } from '../../core/routing/planning/loaded-graph.ts';
 
 /**
  * Each city's current graph, loaded from S3 once per warm container and shared by every request
@@ -20,13 +17,7 @@ import { SearchWorkspace } from '../../core/routing/search/search.ts';
 /** Thrown by `cityGraph` when no graph can be loaded. */
 export { GraphUnavailableError };
 
-export interface LoadedGraph {
-  city: CityId;
-  version: string;
-  network: RoutingNetwork;
-  workspace: SearchWorkspace;
-  loadMilliseconds: number;
-}
+export type { LoadedGraph };
 
 const graphs = new Map<CityId, RefreshedValue<LoadedGraph>>();
 
@@ -38,24 +29,11 @@ async function readPointer(city: CityId): Promise<CurrentGraphPointer> {
   return pointer;
 }
 
-/** Builds the in-memory graph from file bytes: typed-array views plus the router's derived arrays. */
+/** `loadGraph`, logging when the graph's landmark bounds had to be recomputed. */
 export function loadGraphBytes(city: CityId, bytes: Uint8Array): LoadedGraph {
-  const started = performance.now();
-  const graph = openGraph(bytes);
-  const network = new RoutingNetwork(graph);
-  let landmarks = storedLandmarks(graph);
-  if (!landmarks) {
-    // Built under other costing weights: stored bounds could overestimate, so compute them anew.
-    logger.warn('Graph landmarks were computed under another costing; recomputing them', { city, graphVersion: graph.header.graph_version });
-    landmarks = Object.fromEntries(LANDMARK_METRICS.map((metric) => [metric, computeLandmarks(metricCosting(network, metric))]));
-  }
-  return {
-    city,
-    version: graph.header.graph_version,
-    network,
-    workspace: new SearchWorkspace(graph.edgeCount, landmarks),
-    loadMilliseconds: performance.now() - started,
-  };
+  return loadGraph(city, bytes, {
+    onStaleLandmarks: (graphVersion) => logger.warn('Graph landmarks were computed under another costing; recomputing them', { city, graphVersion }),
+  });
 }
 
 async function load(city: CityId, pointer?: CurrentGraphPointer): Promise<LoadedGraph> {

@@ -12,8 +12,8 @@ export interface Departure {
   localMinute: number;
 }
 
-/** `YYYY-MM-DDTHH:mm` read in the city's zone (spec 4.1), or now. */
-export function departureIn(timeZone: string, departureTime: string | undefined, now: Date = new Date()): Departure {
+/** `YYYY-MM-DDTHH:mm` read in the city's zone (spec 4.1), or `now` (the caller's clock: the engine keeps none). */
+export function departureIn(timeZone: string, departureTime: string | undefined, now: Date): Departure {
   const instant = departureTime
     ? DateTime.fromISO(departureTime, { zone: timeZone })
     : DateTime.fromJSDate(now, { zone: timeZone });

@@ -1,18 +1,18 @@
 import { DateTime } from 'luxon';
-import { COORDINATE_SCALE, type Graph } from '../../core/graph/layout.ts';
-import { EDGE_ROADWORKS } from '../../core/graph/flags.ts';
-import { isClosed } from '../../core/graph/rules.ts';
-import { LocalProjection } from '../../core/geo.ts';
-import type { RoutingNetwork } from '../../core/routing/network/network.ts';
-import type { AvoidanceEffect } from '../../core/avoidances.ts';
-import type { LocatedAvoidance } from './report-overlay.ts';
-import type { Position } from '../../core/geo.ts';
+import { COORDINATE_SCALE, type Graph } from '../../graph/layout.ts';
+import { EDGE_ROADWORKS } from '../../graph/flags.ts';
+import { isClosed } from '../../graph/rules.ts';
+import { LocalProjection } from '../../geo.ts';
+import type { RoutingNetwork } from '../network/network.ts';
+import type { AvoidanceEffect } from '../../avoidances.ts';
+import type { LocatedAvoidance } from '../avoidances/locate.ts';
+import type { Position } from '../../geo.ts';
 
 /**
  * Temporary road disruptions near a route (spec 4.1 `disruptions`): closures with a date window
  * or weekly hours that are in force at departure or begin within the hour, and roadworks, from
  * the city graph (OSM conditional tags, highway=construction); and what accepted road reports
- * do to the roads near it (functions/routing/report-overlay.ts). Never reported on walking routes.
+ * do to the roads near it (core/routing/avoidances/locate.ts). Never reported on walking routes.
  */
 
 export interface Disruption {
