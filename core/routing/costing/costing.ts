@@ -1,14 +1,17 @@
 import { createHash } from 'node:crypto';
-import { NODE_BARRIER_DISMOUNT, NODE_BARRIER_NO_CYCLING, NODE_BARRIER_NO_WALKING, arrivalControlOf, CONTROL_ALL_WAY_STOP, CONTROL_GIVE_WAY, CONTROL_TRAFFIC_SIGNALS, CONTROL_TWO_WAY_STOP, EDGE_CYCLING, EDGE_DISMOUNT, EDGE_JUNCTION_CONTROLLED, EDGE_ROADWORKS, EDGE_STEPS, EDGE_WALKING, LIT_ASSUMED, LIT_NO, LIT_YES, litOf, SAFETY_BUSY, safetyClassOf, surfacePenaltyOf, WALK_CARRIAGEWAY, walkKindOf } from '../../graph/flags.ts';
-import { isClosed } from '../../graph/rules.ts';
+import { NODE_BARRIER_DISMOUNT, NODE_BARRIER_NO_CYCLING, NODE_BARRIER_NO_WALKING, arrivalControlOf, CONTROL_ALL_WAY_STOP, CONTROL_GIVE_WAY, CONTROL_TRAFFIC_SIGNALS, CONTROL_TWO_WAY_STOP, EDGE_CYCLING, EDGE_DISMOUNT, EDGE_JUNCTION_CONTROLLED, EDGE_RESTRICTION_FROM, EDGE_ROADWORKS, EDGE_STEPS, EDGE_WALKING, LIT_ASSUMED, LIT_NO, LIT_YES, litOf, RESTRICTION_SAME_CYCLEWAY, SAFETY_BUSY, safetyClassOf, surfacePenaltyOf, WALK_CARRIAGEWAY, walkKindOf } from '../../graph/flags.ts';
+import { isClosed, isWindowActive, restrictionsFrom } from '../../graph/rules.ts';
 import { CROSSES_BUSY, CROSSES_MODERATE, type RoutingNetwork } from '../network/network.ts';
 import type { RouteOverlay } from './overlay.ts';
 import { CYCLING_SPEED_MPS, WALKING_SPEED_MPS, type Profile } from './profile.ts';
 
 /**
  * Costing: pure functions from edge attributes and the request's options to a cost in seconds of
- * riding (or walking) that the search minimises. The search knows nothing of what an edge means;
- * this module knows nothing of how the search works. Weights are documented in docs/routing.md.
+ * riding (or walking) that the search minimises, and the answers to every question of mode or
+ * time the search asks (as Valhalla's search asks its costing: may this edge be used, does this
+ * turn break a restriction, at the departure). The search knows nothing of what an edge means or
+ * when it departs; this module knows nothing of how the search works. Weights are documented in
+ * docs/routing.md.
  */
 
 export interface CostOptions {
@@ -97,6 +100,11 @@ export const COSTING_FINGERPRINT = createHash('sha256')
 
 /** `Costing.turnTable`'s entry for a turn that is never allowed. */
 export const TURN_FORBIDDEN = 255;
+
+/** `Costing.turnRestriction` and `viaWayStep`: the turn breaks a turn restriction in force at the departure. */
+export const TURN_RESTRICTED = -2;
+/** `Costing.turnRestriction` and `viaWayStep`: no restriction in force forbids the turn or follows on from it. */
+export const TURN_UNRESTRICTED = -1;
 
 /** Per graph, per metric: `Costing.turnTable`'s tables (null where one could not be stored exactly). */
 const turnTables = new WeakMap<RoutingNetwork, Map<CostMetric, Uint8Array | null>>();
@@ -232,7 +240,8 @@ export class Costing {
 
   /**
    * Seconds added for going from one edge onto the next at their shared node, or Infinity for a
-   * U-turn anywhere but a dead end. Turn restrictions are the search's business, not costing's.
+   * U-turn anywhere but a dead end. Turn restrictions, which depend on the departure and on the
+   * edges before, are asked apart (`turnRestriction`, `viaWayStep`).
    */
   turnCost(from: number, to: number): number {
     const seconds = this.turnCostWithoutOverlay(from, to);
@@ -244,8 +253,53 @@ export class Costing {
    * walking). Only an edge the overlay marks (`RouteOverlay.marks`) can have its entry removed.
    */
   overlayForbidsTurn(from: number, to: number): boolean {
-    if (!this.overlay || this.options.profile === 'walking' || this.network.reverseOf(from) === to) return false;
+    if (this.overlay === null || !this.overlay.marks(to) || this.options.profile === 'walking' || this.network.reverseOf(from) === to) return false;
     return this.overlay.forbidsEntry(to, this.network.graph.edgeHead[from]!, this.options.departureMinute);
+  }
+
+  /** Whether turn restrictions can begin at `edge`: cycling obeys them, walking does not (spec 1.2.10). */
+  restrictsTurnsFrom(edge: number): boolean {
+    return this.obeysRestrictions && (this.network.graph.edgeFlags[edge]! & EDGE_RESTRICTION_FROM) !== 0;
+  }
+
+  /**
+   * Whether turning from `from` onto `to` breaks a turn restriction in force at the departure
+   * (TURN_RESTRICTED), begins the edge sequence of a via-way restriction in force then (the
+   * restriction's index: the search follows it with `viaWayStep`), or neither (TURN_UNRESTRICTED).
+   * Asked only where `restrictsTurnsFrom(from)`.
+   */
+  turnRestriction(from: number, to: number): number {
+    const graph = this.network.graph;
+    const [first, last] = restrictionsFrom(graph, from);
+    let verdict = TURN_UNRESTRICTED;
+    for (let restriction = first; restriction < last; restriction++) {
+      const start = graph.restrictionFirst[restriction]!;
+      if (graph.restrictionEdges[start + 1] !== to || !this.restrictionInForce(restriction)) continue;
+      if (graph.restrictionFirst[restriction + 1]! - start === 2) return TURN_RESTRICTED;
+      verdict = restriction;
+    }
+    return verdict;
+  }
+
+  /**
+   * The via-way restriction's state machine: with the first `matched` edges of the sequence of
+   * `restriction` (one `turnRestriction` found in force) travelled, going on along `next`
+   * completes the sequence (TURN_RESTRICTED: the turn may not be taken), leaves it
+   * (TURN_UNRESTRICTED), or travels one more of its edges (the new count of matched edges).
+   */
+  viaWayStep(restriction: number, matched: number, next: number): number {
+    const graph = this.network.graph;
+    const position = graph.restrictionFirst[restriction]! + matched;
+    if (graph.restrictionEdges[position] !== next) return TURN_UNRESTRICTED;
+    return position === graph.restrictionFirst[restriction + 1]! - 1 ? TURN_RESTRICTED : matched + 1;
+  }
+
+  /** In force at the departure: not waived for a cycleway alongside, and its time window (if any) open. */
+  private restrictionInForce(restriction: number): boolean {
+    const graph = this.network.graph;
+    if (graph.restrictionFlags[restriction]! & RESTRICTION_SAME_CYCLEWAY) return false;
+    const window = graph.restrictionWindow[restriction]!;
+    return window === 0 || isWindowActive(graph, window - 1, this.options.departureMinute);
   }
 
   /**

@@ -1,17 +1,17 @@
-import { EDGE_RESTRICTION_FROM, RESTRICTION_SAME_CYCLEWAY } from '../../graph/flags.ts';
-import { isWindowActive, restrictionsFrom } from '../../graph/rules.ts';
+import { TURN_FORBIDDEN, TURN_RESTRICTED, type Costing } from '../costing/costing.ts';
 import { MinHeap } from './heap.ts';
-import { TURN_FORBIDDEN, type Costing } from '../costing/costing.ts';
-import { LandmarkBound, type LandmarkSet } from './landmarks.ts';
+import { CostStillToCome } from './heuristic.ts';
+import type { LandmarkSet } from './landmarks.ts';
+import { ViaWayStates } from './via-way-states.ts';
 
 /**
  * Edge-based A*: a search state is a directed edge (arrived at its head), so turn costs and turn
  * restrictions, which live on pairs of edges, are exact. Via-way restrictions (a forbidden
  * sequence of three or more edges) add a few extra states that remember how much of the
- * sequence has been driven. The heuristic is the larger of two lower bounds on the cost still to
- * come: the straight-line distance to the target at the cheapest cost per metre any edge can have,
- * and, where the graph carries them for the costing's metric, landmark bounds (landmarks.ts),
- * which also count the waits at junctions. Neither overestimates, so the route is optimal.
+ * sequence has been driven (via-way-states.ts). Every question of mode or time (may this edge be
+ * used now, what does it cost, does this turn break a restriction in force) is the costing's; the
+ * search only orders states. The heuristic (heuristic.ts) never overestimates, so the route is
+ * optimal.
  */
 
 /** Where a route starts or ends on an edge: the fraction of the edge's length before the point. */
@@ -27,13 +27,6 @@ export interface SearchResult {
   edges: number[];
   startFraction: number;
   endFraction: number;
-}
-
-interface TrackedRestriction {
-  edge: number;
-  restriction: number;
-  /** Index in the restriction's edge sequence that the next edge must match to stay on it. */
-  next: number;
 }
 
 /** Search buffers sized for one graph, reused by every query on it (queries never interleave). */
@@ -60,6 +53,8 @@ export class SearchWorkspace {
    */
   readonly edgeCost: Float64Array;
   readonly edgeCostStamp: Uint32Array;
+  /** States beyond the edges: via-way restrictions being followed. */
+  readonly viaWays: ViaWayStates;
 
   constructor(
     readonly edgeCount: number,
@@ -71,6 +66,24 @@ export class SearchWorkspace {
     this.stamp = new Uint32Array(edgeCount);
     this.edgeCost = new Float64Array(edgeCount);
     this.edgeCostStamp = new Uint32Array(edgeCount);
+    this.viaWays = new ViaWayStates(edgeCount);
+  }
+
+  /** Starts a query on a graph of `nodeCount` nodes: returns its reached stamp (settled is one more). */
+  startQuery(nodeCount: number): number {
+    if (this.nodeStamp.length !== nodeCount) {
+      this.nodeBound = new Float64Array(nodeCount);
+      this.nodeStamp = new Uint32Array(nodeCount);
+    }
+    if (++this.generation === 0x7fffffff) {
+      this.stamp.fill(0);
+      this.nodeStamp.fill(0);
+      this.edgeCostStamp.fill(0);
+      this.generation = 1;
+    }
+    this.heap.clear();
+    this.viaWays.clear();
+    return 2 * this.generation;
   }
 }
 
@@ -87,145 +100,26 @@ export function findRoute(
   targetPoint: readonly [number, number],
   stats?: SearchStats,
 ): SearchResult | null {
-  const network = costing.network;
-  const graph = network.graph;
+  const graph = costing.network.graph;
   const edgeCount = graph.edgeCount;
-  if (workspace.nodeStamp.length !== graph.nodeCount) {
-    workspace.nodeBound = new Float64Array(graph.nodeCount);
-    workspace.nodeStamp = new Uint32Array(graph.nodeCount);
-  }
-  if (++workspace.generation === 0x7fffffff) {
-    workspace.stamp.fill(0);
-    workspace.nodeStamp.fill(0);
-    workspace.edgeCostStamp.fill(0);
-    workspace.generation = 1;
-  }
-  const reachedStamp = 2 * workspace.generation;
+  const reachedStamp = workspace.startQuery(graph.nodeCount);
   const settledStamp = reachedStamp + 1;
-  const { cost, parent, stamp, heap, nodeBound, nodeStamp, edgeCostStamp } = workspace;
+  const { cost, parent, stamp, heap, edgeCostStamp, viaWays } = workspace;
   const edgeCostCache = workspace.edgeCost;
-  const edgeHead = graph.edgeHead;
-  heap.clear();
-
-  // States beyond edgeCount track a via-way restriction in progress; they are rare, so maps do.
-  const extraStates: TrackedRestriction[] = [];
-  const extraIndex = new Map<string, number>();
-  const extraCost: number[] = [];
-  const extraParent: number[] = [];
-  const extraSettled: boolean[] = [];
-  const edgeOf = (state: number) => (state < edgeCount ? state : extraStates[state - edgeCount]!.edge);
-  const costOf = (state: number) => (state < edgeCount ? (stamp[state]! >= reachedStamp ? cost[state]! : Infinity) : extraCost[state - edgeCount]!);
-  const setCost = (state: number, value: number, from: number) => {
-    if (state < edgeCount) {
-      stamp[state] = reachedStamp;
-      cost[state] = value;
-      parent[state] = from;
-    } else {
-      extraCost[state - edgeCount] = value;
-      extraParent[state - edgeCount] = from;
-    }
-  };
-  const parentOf = (state: number) => (state < edgeCount ? parent[state]! : extraParent[state - edgeCount]!);
-  const trackingState = (edge: number, restriction: number, next: number) => {
-    const key = `${edge}:${restriction}:${next}`;
-    let state = extraIndex.get(key);
-    if (state === undefined) {
-      state = edgeCount + extraStates.length;
-      extraStates.push({ edge, restriction, next });
-      extraCost.push(Infinity);
-      extraParent.push(-1);
-      extraSettled.push(false);
-      extraIndex.set(key, state);
-    }
-    return state;
-  };
-
-  const [targetLon, targetLat] = targetPoint;
-  const cosLat = Math.cos((targetLat * Math.PI) / 180);
-  const metresPerDegree = 111_194.9;
-  // 0.98 absorbs the flat-earth approximation so the bound stays below the true distance.
-  const heuristicScale = costing.minSecondsPerMetre * metresPerDegree * 0.98;
-  const landmarks = workspace.landmarks[costing.metric];
-  const landmarkBound = landmarks
-    ? new LandmarkBound(
-        landmarks,
-        graph.nodeCount,
-        targets.map((target) => graph.edgeTail[target.edge]!),
-        sources.map((source) => graph.edgeHead[source.edge]!),
-      )
-    : null;
-  const leaveHalfSeconds = landmarkBound ? landmarks!.leaveHalfSeconds : null;
-  /** The heuristic's bound from a node (before the arriving edge's leave share), cached per query. */
-  const nodeBoundAt = (head: number): number => {
-    if (nodeStamp[head] === reachedStamp) return nodeBound[head]!;
-    const dx = (network.nodeLon(head) - targetLon) * cosLat;
-    const dy = network.nodeLat(head) - targetLat;
-    const straightLine = Math.sqrt(dx * dx + dy * dy) * heuristicScale;
-    const bound = landmarkBound ? landmarkBound.fromNode(head, straightLine) : straightLine;
-    nodeBound[head] = bound;
-    nodeStamp[head] = reachedStamp;
-    return bound;
-  };
-  const heuristic = (edge: number): number => {
-    const bound = nodeBoundAt(edgeHead[edge]!);
-    return leaveHalfSeconds ? leaveHalfSeconds[edge]! * 0.5 + bound : bound;
-  };
-
-  // The target edges and where on them the route ends (a handful: scanned, not hashed).
-  const targetEdges: number[] = [];
-  const targetFractions: number[] = [];
-  for (const target of targets) {
-    if (!costing.usable(target.edge)) continue;
-    const known = targetEdges.indexOf(target.edge);
-    if (known >= 0) targetFractions[known] = target.fraction;
-    else {
-      targetEdges.push(target.edge);
-      targetFractions.push(target.fraction);
-    }
-  }
-  const targetFraction = (edge: number): number | undefined => {
-    for (let i = 0; i < targetEdges.length; i++) if (targetEdges[i] === edge) return targetFractions[i];
-    return undefined;
-  };
-
-  let bestCost = Infinity;
+  const { edgeHead, firstOut } = graph;
+  const stillToCome = new CostStillToCome(costing, workspace, sources, targets, targetPoint, reachedStamp);
+  const ends = new RouteEnds(costing, targets);
+  const direct = seedSources(costing, workspace, sources, ends, stillToCome, reachedStamp);
+  let bestCost = direct.cost;
   let bestParent = -1;
-  let bestEdge = -1;
-  let bestStartFraction = 0;
-
-  for (const source of sources) {
-    const edgeCost = costing.edgeCost(source.edge);
-    if (!Number.isFinite(edgeCost)) continue;
-    // Start and end on the same edge, ahead of the start: no search needed for that candidate.
-    const sameEdgeFraction = targetFraction(source.edge);
-    if (sameEdgeFraction !== undefined && sameEdgeFraction >= source.fraction) {
-      const direct = (sameEdgeFraction - source.fraction) * edgeCost;
-      if (direct < bestCost) {
-        bestCost = direct;
-        bestParent = -1;
-        bestEdge = source.edge;
-        bestStartFraction = source.fraction;
-      }
-    }
-    const initial = (1 - source.fraction) * edgeCost;
-    if (initial < costOf(source.edge)) {
-      setCost(source.edge, initial, -1);
-      heap.push(initial + heuristic(source.edge), source.edge);
-    }
-  }
-  const sourceFraction = new Map(sources.map((source) => [source.edge, source.fraction]));
+  let bestEdge = direct.edge;
 
   // Most queries have one or two target edges: compared directly in the inner loop.
-  const firstTarget = targetEdges.length > 0 ? targetEdges[0]! : -1;
-  const secondTarget = targetEdges.length > 1 ? targetEdges[1]! : -1;
-  const moreTargets = targetEdges.length > 2;
-  const obeysRestrictions = costing.obeysRestrictions;
-  const { firstOut, edgeFlags } = graph;
-  // Turn costs from the metric's shared table; the overlay's removed turns checked apart, only
-  // onto the few edges it marks.
+  const { first: firstTarget, second: secondTarget, more: moreTargets } = ends;
+  // Turn costs from the metric's shared table; the overlay's removed turns checked apart.
   const turnTable = costing.turnTable();
-  const turnFirst = network.turnFirst;
-  const overlay = costing.overlay;
+  const turnFirst = costing.network.turnFirst;
+  const hasOverlay = costing.overlay !== null;
   // Edge costs: the metric's least costs, except where the departure, night or a report can
   // raise them (computed once per query there).
   const leastCosts = costing.leastCostTable();
@@ -236,23 +130,23 @@ export function findRoute(
     const state = heap.pop();
     let edge: number;
     let reached: number;
-    let tracked: TrackedRestriction | null = null;
+    /** The via-way state's entry, or -1 for a plain edge. */
+    let via = -1;
     if (state < edgeCount) {
       if (stamp[state] === settledStamp) continue;
       stamp[state] = settledStamp;
       edge = state;
       reached = cost[state]!;
     } else {
-      const extra = state - edgeCount;
-      if (extraSettled[extra]) continue;
-      extraSettled[extra] = true;
-      tracked = extraStates[extra]!;
-      edge = tracked.edge;
-      reached = extraCost[extra]!;
+      via = state - edgeCount;
+      if (viaWays.settled[via]) continue;
+      viaWays.settled[via] = true;
+      edge = viaWays.edge[via]!;
+      reached = viaWays.cost[via]!;
     }
     settled++;
     const node = edgeHead[edge]!;
-    const startsRestrictions = obeysRestrictions && (edgeFlags[edge]! & EDGE_RESTRICTION_FROM) !== 0;
+    const restricts = costing.restrictsTurnsFrom(edge);
     const turnBase = turnFirst[edge]! - firstOut[node]!;
 
     for (let next = firstOut[node]!, end = firstOut[node + 1]!; next < end; next++) {
@@ -274,28 +168,23 @@ export function findRoute(
         turn = costing.turnCost(edge, next);
         if (turn === Infinity) continue;
       }
-      if (overlay !== null && overlay.marks(next) && costing.overlayForbidsTurn(edge, next)) continue;
+      if (hasOverlay && costing.overlayForbidsTurn(edge, next)) continue;
 
       let nextState = next;
-      if (obeysRestrictions) {
-        if (tracked) {
-          const sequenceStart = graph.restrictionFirst[tracked.restriction]!;
-          const sequenceEnd = graph.restrictionFirst[tracked.restriction + 1]!;
-          if (graph.restrictionEdges[sequenceStart + tracked.next] === next) {
-            if (sequenceStart + tracked.next === sequenceEnd - 1) continue;
-            nextState = trackingState(next, tracked.restriction, tracked.next + 1);
-          }
-        }
-        if (startsRestrictions) {
-          const verdict = restrictionVerdict(costing, edge, next);
-          if (verdict === FORBIDDEN) continue;
-          if (verdict >= 0 && nextState === next) nextState = trackingState(next, verdict, 2);
-        }
+      if (via >= 0) {
+        const step = costing.viaWayStep(viaWays.restriction[via]!, viaWays.matched[via]!, next);
+        if (step === TURN_RESTRICTED) continue;
+        if (step > 0) nextState = viaWays.stateFor(next, viaWays.restriction[via]!, step);
+      }
+      if (restricts) {
+        const verdict = costing.turnRestriction(edge, next);
+        if (verdict === TURN_RESTRICTED) continue;
+        if (verdict >= 0 && nextState === next) nextState = viaWays.stateFor(next, verdict, 2);
       }
 
       const arrive = reached + turn;
-      if (next === firstTarget || next === secondTarget || (moreTargets && targetEdges.includes(next))) {
-        const total = arrive + targetFraction(next)! * nextCost;
+      if (next === firstTarget || next === secondTarget || (moreTargets && ends.edges.includes(next))) {
+        const total = arrive + ends.fractionOf(next)! * nextCost;
         if (total < bestCost) {
           bestCost = total;
           bestParent = state;
@@ -309,48 +198,93 @@ export function findRoute(
         cost[nextState] = total;
         parent[nextState] = state;
         // A key at or above the best route found is never popped (the search stops first).
-        const nextHead = edgeHead[next]!;
-        const bound = nodeStamp[nextHead] === reachedStamp ? nodeBound[nextHead]! : nodeBoundAt(nextHead);
-        const key = total + (leaveHalfSeconds ? leaveHalfSeconds[next]! * 0.5 + bound : bound);
+        const key = total + stillToCome.afterEdge(next);
         if (key < bestCost) heap.push(key, nextState);
-      } else if (total < extraCost[nextState - edgeCount]!) {
-        setCost(nextState, total, state);
-        heap.push(total + heuristic(next), nextState);
-      }
+      } else if (viaWays.improve(nextState, total, state)) heap.push(total + stillToCome.afterEdge(next), nextState);
     }
   }
   if (stats) stats.settled = settled;
-  if (bestEdge < 0) return null;
-
-  const edges = [bestEdge];
-  let startFraction = bestStartFraction;
-  for (let state = bestParent; state >= 0; state = parentOf(state)) {
-    edges.push(edgeOf(state));
-    if (parentOf(state) < 0) startFraction = sourceFraction.get(edgeOf(state)) ?? 0;
-  }
-  edges.reverse();
-  return { cost: bestCost, edges, startFraction, endFraction: targetFraction(bestEdge)! };
+  return bestEdge < 0 ? null : traceRoute(workspace, sources, ends, { cost: bestCost, edge: bestEdge, parent: bestParent, startFraction: direct.startFraction });
 }
 
-const FORBIDDEN = -2;
-const ALLOWED = -1;
+/** The target edges of a query and where on them the route ends (a handful: scanned, not hashed). */
+class RouteEnds {
+  readonly edges: number[] = [];
+  private readonly fractions: number[] = [];
+  readonly first: number;
+  readonly second: number;
+  readonly more: boolean;
+
+  constructor(costing: Costing, targets: readonly EdgePosition[]) {
+    for (const target of targets) {
+      if (!costing.usable(target.edge)) continue;
+      const known = this.edges.indexOf(target.edge);
+      if (known >= 0) this.fractions[known] = target.fraction;
+      else {
+        this.edges.push(target.edge);
+        this.fractions.push(target.fraction);
+      }
+    }
+    this.first = this.edges.length > 0 ? this.edges[0]! : -1;
+    this.second = this.edges.length > 1 ? this.edges[1]! : -1;
+    this.more = this.edges.length > 2;
+  }
+
+  fractionOf(edge: number): number | undefined {
+    for (let i = 0; i < this.edges.length; i++) if (this.edges[i] === edge) return this.fractions[i];
+    return undefined;
+  }
+}
+
+/** The best route found: its last edge, the state it was reached from (-1 for none), and where it starts when it lies on one edge. */
+interface BestRoute {
+  cost: number;
+  edge: number;
+  parent: number;
+  startFraction: number;
+}
 
 /**
- * Whether turning from `from` onto `to` breaks a turn restriction in force at departure: FORBIDDEN,
- * ALLOWED, or the index of a via-way restriction whose sequence this turn begins.
+ * Puts each usable source edge, from the start point on, on the heap; answers the best route that
+ * starts and ends on one edge ahead of the start, which needs no search (cost Infinity for none).
  */
-function restrictionVerdict(costing: Costing, from: number, to: number): number {
-  const graph = costing.network.graph;
-  const [first, last] = restrictionsFrom(graph, from);
-  let verdict = ALLOWED;
-  for (let restriction = first; restriction < last; restriction++) {
-    const start = graph.restrictionFirst[restriction]!;
-    if (graph.restrictionEdges[start + 1] !== to) continue;
-    if (graph.restrictionFlags[restriction]! & RESTRICTION_SAME_CYCLEWAY) continue;
-    const window = graph.restrictionWindow[restriction]!;
-    if (window !== 0 && !isWindowActive(graph, window - 1, costing.options.departureMinute)) continue;
-    if (graph.restrictionFirst[restriction + 1]! - start === 2) return FORBIDDEN;
-    verdict = restriction;
+function seedSources(costing: Costing, workspace: SearchWorkspace, sources: readonly EdgePosition[], ends: RouteEnds, stillToCome: CostStillToCome, reachedStamp: number): Omit<BestRoute, 'parent'> {
+  const { cost, parent, stamp, heap } = workspace;
+  const best = { cost: Infinity, edge: -1, startFraction: 0 };
+  for (const source of sources) {
+    const edgeCost = costing.edgeCost(source.edge);
+    if (!Number.isFinite(edgeCost)) continue;
+    const sameEdgeFraction = ends.fractionOf(source.edge);
+    if (sameEdgeFraction !== undefined && sameEdgeFraction >= source.fraction) {
+      const direct = (sameEdgeFraction - source.fraction) * edgeCost;
+      if (direct < best.cost) Object.assign(best, { cost: direct, edge: source.edge, startFraction: source.fraction });
+    }
+    const initial = (1 - source.fraction) * edgeCost;
+    if (stamp[source.edge]! < reachedStamp || initial < cost[source.edge]!) {
+      stamp[source.edge] = reachedStamp;
+      cost[source.edge] = initial;
+      parent[source.edge] = -1;
+      heap.push(initial + stillToCome.afterEdge(source.edge), source.edge);
+    }
   }
-  return verdict;
+  return best;
+}
+
+/** The route's edges in travel order, from the best route's last edge back along the parents. */
+function traceRoute(workspace: SearchWorkspace, sources: readonly EdgePosition[], ends: RouteEnds, best: BestRoute): SearchResult {
+  const { parent, viaWays, edgeCount } = workspace;
+  const edgeOf = (state: number) => (state < edgeCount ? state : viaWays.edge[state - edgeCount]!);
+  const parentOf = (state: number) => (state < edgeCount ? parent[state]! : viaWays.parent[state - edgeCount]!);
+  const edges = [best.edge];
+  let startFraction = best.startFraction;
+  for (let state = best.parent; state >= 0; state = parentOf(state)) {
+    edges.push(edgeOf(state));
+    if (parentOf(state) < 0) {
+      // A source edge listed twice starts where its last listing says.
+      startFraction = 0;
+      for (const source of sources) if (source.edge === edgeOf(state)) startFraction = source.fraction;
+    }
+  }
+  edges.reverse();
+  return { cost: best.cost, edges, startFraction, endFraction: ends.fractionOf(best.edge)! };
 }
