@@ -5,7 +5,7 @@ import { haversineMetres, type LonLat } from '../../core/geo.ts';
 import { CYCLING_SPEED_MPS, EBIKE_SPEED_MPS, WALKING_SPEED_MPS } from '../../core/routing/costing/profile.ts';
 import type { Geofencing } from '../../functions/bikeshare/model.ts';
 import { mayPark, samplePolyline, ZoneRules } from '../../functions/multimodal/geofencing.ts';
-import type { MultiModalOption, OptionLeg } from '../../functions/multimodal/plan.ts';
+import type { MultiModalOption, OptionLeg } from '../../functions/multimodal/response.ts';
 import type * as graphStore from '../../functions/routing/graph-store.ts';
 import type { LoadedGraph } from '../../functions/routing/graph-store.ts';
 import type * as reportOverlay from '../../functions/routing/report-overlay.ts';

@@ -6,7 +6,8 @@ import { CYCLING_SPEED_MPS, EBIKE_SPEED_MPS, WALKING_SPEED_MPS } from '../../cor
 import type { BikeShareSnapshot } from '../../functions/bikeshare/model.ts';
 import type { CustomRouteItem } from '../../functions/customroutes/records.ts';
 import type { Destination } from '../../functions/events/model.ts';
-import { planMultiModal, SLOWEST_ALTERNATIVE_FACTOR, type MultiModalBody, type MultiModalOption, type OptionLeg } from '../../functions/multimodal/plan.ts';
+import { planMultiModal, SLOWEST_ALTERNATIVE_FACTOR } from '../../functions/multimodal/plan.ts';
+import type { MultiModalBody, MultiModalOption, OptionLeg } from '../../functions/multimodal/response.ts';
 import { compileParkingDatasets } from '../../functions/multimodal/parking/datasets.ts';
 import { SpotIndex } from '../../functions/multimodal/parking/spots.ts';
 import { multiModalRequest } from '../../functions/multimodal/request.ts';

@@ -7,7 +7,8 @@ import { readFeedDocument, readPricingPlans } from '../../functions/bikeshare/gb
 import { SNAPSHOT_FORMAT, type BikeShareSnapshot, type Geofencing, type PricingPlan, type Station, type Vehicle } from '../../functions/bikeshare/model.ts';
 import { planDirections } from '../../functions/routing/directions.ts';
 import { directionsRequest } from '../../functions/routing/request.ts';
-import { planMultiModal, type MultiModalBody } from '../../functions/multimodal/plan.ts';
+import { planMultiModal } from '../../functions/multimodal/plan.ts';
+import type { MultiModalBody } from '../../functions/multimodal/response.ts';
 import { multiModalRequest } from '../../functions/multimodal/request.ts';
 import type { PlannerSources } from '../../functions/multimodal/sources.ts';
 import { FIXED_NOW } from './clock.ts';
