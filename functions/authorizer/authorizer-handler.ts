@@ -1,13 +1,12 @@
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
-import { INVALID_CREDENTIALS } from '../http/errors.ts';
 import { invocationLogging } from '../platform/invocation-logging.ts';
 import { oauthAccessTokenVerifier } from '../oauth/access-tokens.ts';
 import { apiDefinitions, authorizedEndpointAt } from '../platform/endpoints.ts';
 import { logger } from '../platform/logger.ts';
 import { riderTokenVerifier } from '../riders/identity-provider-client.ts';
 import { admission } from '../auth/admission.ts';
-import { authenticate, registerBearerVerifier } from '../auth/credentials.ts';
+import { authenticate, INVALID_CREDENTIALS, registerBearerVerifier } from '../auth/credentials.ts';
 import { principalLogLabel, toAuthorizerContext } from '../auth/principal.ts';
 
 registerBearerVerifier(oauthAccessTokenVerifier);

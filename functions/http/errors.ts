@@ -35,8 +35,6 @@ export class HttpError extends Error {
 }
 
 export const UNKNOWN_ENDPOINT = 'Unknown endpoint or API version';
-export const MISSING_CREDENTIALS = 'Authentication credentials were not provided.';
-export const INVALID_CREDENTIALS = 'Invalid credentials';
 
 export function badRequest(error: string, extra: Omit<ErrorBody, 'error'> = {}): HttpError {
   return new HttpError(400, { error, ...extra });

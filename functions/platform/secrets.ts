@@ -1,9 +1,11 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * Random handles and secrets, and how they are stored: codes, refresh tokens, client secrets and
- * consent-request handles carry at least 128 random bits and are kept only as SHA-256 hashes. A
- * fast hash suffices because there is nothing to guess; comparisons run in constant time.
+ * Random handles and secrets, and how they are stored, for every function that keeps one: API
+ * keys, authorization codes, refresh tokens, client secrets and consent-request handles carry at
+ * least 128 random bits and are kept only as SHA-256 hashes. A fast hash suffices because there is
+ * nothing to guess; comparisons run in constant time (riders' email sign-in codes, which are
+ * short, are bound to a random challenge and limited in attempts: functions/riders/email-sign-in.ts).
  */
 
 export const randomHandle = (bytes = 32): string => randomBytes(bytes).toString('base64url');

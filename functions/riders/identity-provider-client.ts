@@ -4,9 +4,8 @@ import type { Fetcher } from 'aws-jwt-verify/https';
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import type { JwtPayload } from 'aws-jwt-verify/jwt-model';
 import { decodeJwt } from 'jose';
-import type { BearerVerifier } from '../auth/credentials.ts';
+import { INVALID_CREDENTIALS, type BearerVerifier } from '../auth/credentials.ts';
 import { riderPrincipal } from '../auth/principal.ts';
-import { INVALID_CREDENTIALS } from '../http/errors.ts';
 
 /**
  * The rider identity provider: Amazon Cognito in AWS, the local identity provider
