@@ -7,7 +7,7 @@ import { cityIds, type CityId } from '../core/cities/index.ts';
 import { FEEDS_ENV_VAR, feedSources } from '../functions/bikeshare/systems.ts';
 import type { DataStores } from './data-stores.ts';
 import { pascalCase } from './naming.ts';
-import { PlatformFunction } from './lambda-function.ts';
+import { PlatformFunction } from './spoke-function.ts';
 
 /** The ingestion's handler module; functions/bikeshare owns it. */
 export const BIKESHARE_INGEST_ENTRY = 'functions/bikeshare/ingest-handler.ts';

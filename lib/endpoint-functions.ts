@@ -10,7 +10,7 @@ import {
 } from '../functions/platform/endpoints.ts';
 import type { DataStores } from './data-stores.ts';
 import { pascalCase } from './naming.ts';
-import { PlatformFunction } from './lambda-function.ts';
+import { PlatformFunction } from './spoke-function.ts';
 
 export interface EndpointFunctionsProps {
   readonly dataStores: DataStores;

@@ -5,7 +5,7 @@ import { Construct } from 'constructs';
 import { parseGraphSourceUrls, type GraphSourceUrls } from '../graph-builder/sources.ts';
 import type { ResourceAccess } from '../functions/platform/endpoints.ts';
 import type { DataStores } from './data-stores.ts';
-import { PlatformFunction } from './lambda-function.ts';
+import { PlatformFunction } from './spoke-function.ts';
 
 /** The job's handler module; the graph builder owns it. */
 export const NIGHTLY_BUILD_ENTRY = 'graph-builder/nightly-handler.ts';

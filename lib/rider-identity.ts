@@ -17,7 +17,7 @@ import { idpCallbackPath } from '../functions/oauth/config.ts';
 import { riderSignInTriggerAccess, riderSignInTriggerEntry } from '../functions/platform/endpoints.ts';
 import { RIDER_ADMIN_GROUP } from '../functions/riders/identity-provider-client.ts';
 import type { DataStores } from './data-stores.ts';
-import { PlatformFunction } from './lambda-function.ts';
+import { PlatformFunction } from './spoke-function.ts';
 
 export interface RiderIdentityProps {
   readonly dataStores: DataStores;

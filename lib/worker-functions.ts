@@ -9,7 +9,7 @@ import { queues, type QueueName } from '../functions/platform/resources.ts';
 import { workers, type WorkerDefinition } from '../functions/platform/workers.ts';
 import type { DataStores } from './data-stores.ts';
 import { keysOf, pascalCase } from './naming.ts';
-import { PlatformFunction } from './lambda-function.ts';
+import { PlatformFunction } from './spoke-function.ts';
 
 export interface WorkersProps {
   readonly dataStores: DataStores;
@@ -20,7 +20,7 @@ const DEAD_LETTER_ALARM_PERIOD = Duration.minutes(5);
 
 /**
  * The background functions of functions/platform/workers.ts: queue consumers (their SQS event
- * source, with partial batch failures, comes from the `consume` access, lib/lambda-function.ts)
+ * source, with partial batch failures, comes from the `consume` access, lib/spoke-function.ts)
  * and scheduled jobs (an EventBridge `rate()` rule each). Every queue a worker consumes has an
  * alarm on its dead-letter queue: a message there is a report the analysis gave up on, which an
  * operator inspects and redrives (docs/operations.md). Alarms notify the `alarms` topic.

@@ -58,7 +58,7 @@ export interface EndpointDefinition {
   readonly timeoutSeconds?: number;
   /**
    * Packages with native code that are installed beside the function's bundle for the Lambda's
-   * platform (linux-arm64) instead of being bundled (lib/lambda-function.ts).
+   * platform (linux-arm64) instead of being bundled (lib/spoke-function.ts).
    */
   readonly nativeModules?: readonly string[];
 }

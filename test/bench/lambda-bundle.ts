@@ -4,7 +4,7 @@
  *   npx tsx test/bench/lambda-bundle.ts [--runs 5] [--quiet-below 1] [--write] [--keep <dir>]
  *
  * Bundle: a CDK app holding the stack's own `PlatformFunction` construct for the directions
- * endpoint and for the REQUEST authorizer (lib/lambda-function.ts, the definitions of
+ * endpoint and for the REQUEST authorizer (lib/spoke-function.ts, the definitions of
  * functions/platform/endpoints.ts) is synthesised, so esbuild runs with exactly the options the
  * stack gives it (ESM for node22, minified, source maps, the AWS SDK bundled). Measured: the bytes
  * of the bundled `index.mjs`, of its source map, and of the asset directory zipped (`zip -9`, as
@@ -31,7 +31,7 @@ import { toAuthorizerContext } from '../../functions/auth/principal.ts';
 import { authorizerAccess, authorizerEntry, endpointDefinition } from '../../functions/platform/endpoints.ts';
 import { DataStores } from '../../lib/data-stores.ts';
 import { functionEnvironment } from '../../lib/local/provision.ts';
-import { PlatformFunction } from '../../lib/lambda-function.ts';
+import { PlatformFunction } from '../../lib/spoke-function.ts';
 import { startLocalProcess } from '../support/local-process.ts';
 import { replaceDocSection, measuredOn } from './doc-section.ts';
 import { machineDescription, NEW_YORK_TRIPS, waitForQuiet } from './load.ts';

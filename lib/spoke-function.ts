@@ -117,7 +117,7 @@ export class PlatformFunction extends Construct {
       if (!GRANTED_ACCESS_KINDS.has(kind)) {
         // Deploying would give a function less than it declares and fail it at run time.
         Annotations.of(this).addError(
-          `${props.entry} declares access.${kind}, which lib/lambda-function.ts does not grant yet`,
+          `${props.entry} declares access.${kind}, which lib/spoke-function.ts does not grant yet`,
         );
       }
     }
