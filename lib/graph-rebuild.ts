@@ -5,7 +5,7 @@ import { Construct } from 'constructs';
 import { parseGraphSourceUrls, type GraphSourceUrls } from '../graph-builder/sources.ts';
 import type { ResourceAccess } from '../functions/platform/endpoints.ts';
 import type { DataStores } from './data-stores.ts';
-import { PlatformFunction } from './spoke-function.ts';
+import { SpokeFunction } from './spoke-function.ts';
 
 /** The job's handler module; the graph builder owns it. */
 export const NIGHTLY_BUILD_ENTRY = 'graph-builder/nightly-handler.ts';
@@ -46,12 +46,12 @@ export interface GraphRebuildProps {
  * to the graphs bucket, where routing functions pick up the new `graph_version`.
  */
 export class GraphRebuild extends Construct {
-  readonly builder: PlatformFunction;
+  readonly builder: SpokeFunction;
   readonly schedule: Rule;
 
   constructor(scope: Construct, id: string, props: GraphRebuildProps) {
     super(scope, id);
-    this.builder = new PlatformFunction(this, 'NightlyBuild', {
+    this.builder = new SpokeFunction(this, 'NightlyBuild', {
       entry: NIGHTLY_BUILD_ENTRY,
       access: NIGHTLY_BUILD_ACCESS,
       dataStores: props.dataStores,

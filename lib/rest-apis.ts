@@ -38,7 +38,7 @@ const apiDescriptions: Readonly<Record<ApiName, string>> = {
  */
 const KEEP_ORIGINAL_STATUS: ReadonlySet<GatewayResponseType> = new Set<GatewayResponseType>(['DEFAULT_4XX', 'DEFAULT_5XX']);
 
-export interface PlatformApisProps {
+export interface RestApisProps {
   readonly functions: EndpointFunctions;
 }
 
@@ -52,13 +52,13 @@ export interface PlatformApisProps {
  * fallback function: every path that is not an endpoint answers 404 `Unknown endpoint or API
  * version` from our code, never API Gateway's 403 `Missing Authentication Token`.
  */
-export class PlatformApis extends Construct {
+export class RestApis extends Construct {
   readonly apis: Readonly<Record<ApiName, RestApi>>;
   /** Created only for APIs with credentialed endpoints; one per API because API Gateway scopes authorizers to one API. */
   private readonly authorizers = new Map<ApiName, RequestAuthorizer>();
   private readonly integrations = new Map<IFunction, LambdaIntegration>();
 
-  constructor(scope: Construct, id: string, props: PlatformApisProps) {
+  constructor(scope: Construct, id: string, props: RestApisProps) {
     super(scope, id);
     this.apis = mapKeys(keysOf(apiDefinitions), (name) => this.createApi(name));
 

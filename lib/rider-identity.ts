@@ -17,7 +17,7 @@ import { idpCallbackPath } from '../functions/oauth/config.ts';
 import { riderSignInTriggerAccess, riderSignInTriggerEntry } from '../functions/platform/endpoints.ts';
 import { RIDER_ADMIN_GROUP } from '../functions/riders/identity-provider-client.ts';
 import type { DataStores } from './data-stores.ts';
-import { PlatformFunction } from './spoke-function.ts';
+import { SpokeFunction } from './spoke-function.ts';
 
 export interface RiderIdentityProps {
   readonly dataStores: DataStores;
@@ -53,12 +53,12 @@ export class RiderIdentity extends Construct {
   readonly domain: UserPoolDomain;
   readonly consentClient: UserPoolClient;
   readonly riderAppClient: UserPoolClient;
-  readonly signInTrigger: PlatformFunction;
+  readonly signInTrigger: SpokeFunction;
   readonly adminGroup: CfnUserPoolGroup;
 
   constructor(scope: Construct, id: string, props: RiderIdentityProps) {
     super(scope, id);
-    this.signInTrigger = new PlatformFunction(this, 'SignInTrigger', {
+    this.signInTrigger = new SpokeFunction(this, 'SignInTrigger', {
       entry: riderSignInTriggerEntry,
       access: riderSignInTriggerAccess,
       dataStores: props.dataStores,

@@ -46,7 +46,7 @@ export const INSTALL_NATIVE_MODULES_CONTEXT = 'installNativeModules';
 /** The Lambda platform every function runs on; native modules are installed for it. */
 const LAMBDA_PLATFORM = { os: 'linux', cpu: 'arm64', libc: 'glibc' } as const;
 
-export interface PlatformFunctionProps {
+export interface SpokeFunctionProps {
   /** Module exporting `handler`, relative to the project root. */
   readonly entry: string;
   /** What the function may touch; it gets exactly these grants and their environment variables. */
@@ -70,11 +70,11 @@ export interface PlatformFunctionProps {
  * else is granted, so a handler that reaches for an undeclared resource fails on the missing
  * variable before it could fail on IAM.
  */
-export class PlatformFunction extends Construct {
+export class SpokeFunction extends Construct {
   readonly function: NodejsFunction;
   readonly logGroup: LogGroup;
 
-  constructor(scope: Construct, id: string, props: PlatformFunctionProps) {
+  constructor(scope: Construct, id: string, props: SpokeFunctionProps) {
     super(scope, id);
     this.logGroup = new LogGroup(this, 'Logs', { retention: LOG_RETENTION });
     this.function = new NodejsFunction(this, 'Function', {
@@ -172,7 +172,7 @@ export function nativeModuleInstall(modules: readonly string[]): ICommandHooks {
  * template synthesised without them carries a CloudFormation rule that always fails: creating or
  * updating the stack stops with this explanation before anything changes.
  */
-function refuseDeploymentWithoutNativeModules(fn: PlatformFunction, props: PlatformFunctionProps): void {
+function refuseDeploymentWithoutNativeModules(fn: SpokeFunction, props: SpokeFunctionProps): void {
   const message = `${props.entry} needs ${props.nativeModules!.join(', ')} built for linux-arm64, which this synthesis did not install: deploy with \`cdk deploy -c ${INSTALL_NATIVE_MODULES_CONTEXT}=true\` from a machine that can reach the npm registry`;
   new CfnRule(fn, 'NativeModulesInstalled', {
     assertions: [{ assert: Fn.conditionEquals('not-installed', 'installed'), assertDescription: message }],

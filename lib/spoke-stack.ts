@@ -8,10 +8,10 @@ import { DataStores } from './data-stores.ts';
 import { EndpointFunctions } from './endpoint-functions.ts';
 import { GRAPH_SOURCES_CONTEXT_KEY, GraphRebuild, graphSourceUrls } from './graph-rebuild.ts';
 import { keysOf, pascalCase } from './naming.ts';
-import { PlatformApis } from './rest-apis.ts';
+import { RestApis } from './rest-apis.ts';
 import { RiderIdentity } from './rider-identity.ts';
 import { UsagePlans } from './usage-plans.ts';
-import { Workers } from './worker-functions.ts';
+import { WorkerFunctions } from './worker-functions.ts';
 
 /** The one setting the operator supplies for each deployment, with the rules CloudFormation checks. */
 export const stackParameters = {
@@ -38,15 +38,15 @@ export const STACK_NAME = 'SpokePlatform';
  * description starts with an environment variable name carry that variable's value for the
  * operator CLI (`npm run admin -- ... --aws`); docs/operations.md shows how to export them.
  */
-export class PlatformStack extends Stack {
+export class SpokeStack extends Stack {
   readonly dataStores: DataStores;
   readonly functions: EndpointFunctions;
-  readonly apis: PlatformApis;
+  readonly apis: RestApis;
   readonly usagePlans: UsagePlans;
   readonly graphRebuild: GraphRebuild;
   readonly riderIdentity: RiderIdentity;
   readonly bikeShare: BikeShareIngestion;
-  readonly workers: Workers;
+  readonly workers: WorkerFunctions;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -75,7 +75,7 @@ export class PlatformStack extends Stack {
         [RIDER_SESSION_USAGE_KEY_ENV_VAR]: riderSessionsKeyValue,
       },
     });
-    this.apis = new PlatformApis(this, 'Apis', { functions: this.functions });
+    this.apis = new RestApis(this, 'Apis', { functions: this.functions });
     this.usagePlans = new UsagePlans(this, 'UsagePlans', { api: this.apis.base, riderSessionsKeyValue });
     this.graphRebuild = new GraphRebuild(this, 'GraphRebuild', {
       dataStores: this.dataStores,
@@ -85,7 +85,7 @@ export class PlatformStack extends Stack {
       dataStores: this.dataStores,
       feeds: this.node.tryGetContext(BIKESHARE_FEEDS_CONTEXT_KEY),
     });
-    this.workers = new Workers(this, 'Workers', { dataStores: this.dataStores });
+    this.workers = new WorkerFunctions(this, 'Workers', { dataStores: this.dataStores });
     this.addOutputs();
   }
 

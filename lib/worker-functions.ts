@@ -9,9 +9,9 @@ import { queues, type QueueName } from '../functions/platform/resources.ts';
 import { workers, type WorkerDefinition } from '../functions/platform/workers.ts';
 import type { DataStores } from './data-stores.ts';
 import { keysOf, pascalCase } from './naming.ts';
-import { PlatformFunction } from './spoke-function.ts';
+import { SpokeFunction } from './spoke-function.ts';
 
-export interface WorkersProps {
+export interface WorkerFunctionsProps {
   readonly dataStores: DataStores;
 }
 
@@ -25,13 +25,13 @@ const DEAD_LETTER_ALARM_PERIOD = Duration.minutes(5);
  * alarm on its dead-letter queue: a message there is a report the analysis gave up on, which an
  * operator inspects and redrives (docs/operations.md). Alarms notify the `alarms` topic.
  */
-export class Workers extends Construct {
+export class WorkerFunctions extends Construct {
   readonly alarmTopic: Topic;
-  private readonly byId = new Map<string, PlatformFunction>();
+  private readonly byId = new Map<string, SpokeFunction>();
   readonly schedules = new Map<string, Rule>();
   readonly deadLetterAlarms = new Map<QueueName, Alarm>();
 
-  constructor(scope: Construct, id: string, props: WorkersProps) {
+  constructor(scope: Construct, id: string, props: WorkerFunctionsProps) {
     super(scope, id);
     this.alarmTopic = new Topic(this, 'Alarms', { displayName: 'Spoke platform alarms' });
     for (const worker of workers) {
@@ -45,15 +45,15 @@ export class Workers extends Construct {
   }
 
   /** The function of a worker of workers.ts. */
-  forWorker(workerId: string): PlatformFunction {
+  forWorker(workerId: string): SpokeFunction {
     const found = this.byId.get(workerId);
     if (!found) throw new Error(`No function for worker ${workerId}`);
     return found;
   }
 
-  private createWorker(worker: WorkerDefinition, dataStores: DataStores): PlatformFunction {
+  private createWorker(worker: WorkerDefinition, dataStores: DataStores): SpokeFunction {
     const id = pascalCase(worker.id);
-    const fn = new PlatformFunction(this, id, {
+    const fn = new SpokeFunction(this, id, {
       entry: worker.entry,
       access: worker.access,
       dataStores,
