@@ -314,7 +314,7 @@ export const authorizerAccess: ResourceAccess = {
  * The identity provider's post-authentication trigger (Cognito `PostAuthentication`; the local
  * identity provider calls it too): creates a rider's account on first sign-in.
  */
-export const riderSignInTriggerEntry = 'functions/riders/sign-in-trigger.ts';
+export const riderSignInTriggerEntry = 'functions/riders/sign-in-trigger-handler.ts';
 export const riderSignInTriggerAccess: ResourceAccess = { tables: { riders: 'readwrite', riderNameTrigrams: 'readwrite' } };
 
 /**
