@@ -19,12 +19,19 @@ export class CostStillToCome {
   private readonly cosLat: number;
   private readonly scale: number;
   private readonly landmarkBound: LandmarkBound | null;
-  /** Per edge, the landmarks' share of the bound that the edge's own arrival at its head adds (half-seconds); null without landmarks. */
-  private readonly leaveHalfSeconds: Uint8Array | null;
+  private readonly edgeHead: Uint32Array;
+  /**
+   * Per edge, in half-seconds, the least wait for leaving it that the landmark bounds add to its
+   * head's bound; null without landmarks. With `nodeBound`, `nodeStamp` and `fromNode`, what the
+   * search's inner loop reads itself (`afterEdge` is the same, as a call).
+   */
+  readonly leaveHalfSeconds: Uint8Array | null;
+  readonly nodeBound: Float64Array;
+  readonly nodeStamp: Uint32Array;
 
   constructor(
     private readonly costing: Costing,
-    private readonly workspace: SearchWorkspace,
+    workspace: SearchWorkspace,
     sources: readonly EdgePosition[],
     targets: readonly EdgePosition[],
     targetPoint: readonly [number, number],
@@ -32,6 +39,9 @@ export class CostStillToCome {
     private readonly stamp: number,
   ) {
     const graph = costing.network.graph;
+    this.edgeHead = graph.edgeHead;
+    this.nodeBound = workspace.nodeBound;
+    this.nodeStamp = workspace.nodeStamp;
     [this.targetLon, this.targetLat] = targetPoint;
     this.cosLat = Math.cos((this.targetLat * Math.PI) / 180);
     // 0.98 absorbs the flat-earth approximation so the bound stays below the true distance.
@@ -45,20 +55,20 @@ export class CostStillToCome {
 
   /** The bound after arriving along `edge`: its head's bound plus, with landmarks, the edge's own share. */
   afterEdge(edge: number): number {
-    const head = this.costing.network.graph.edgeHead[edge]!;
-    const { nodeStamp, nodeBound } = this.workspace;
-    const bound = nodeStamp[head] === this.stamp ? nodeBound[head]! : this.fromNode(head);
+    const head = this.edgeHead[edge]!;
+    const bound = this.nodeStamp[head] === this.stamp ? this.nodeBound[head]! : this.fromNode(head);
     return this.leaveHalfSeconds !== null ? this.leaveHalfSeconds[edge]! * 0.5 + bound : bound;
   }
 
-  private fromNode(node: number): number {
+  /** The node's bound, computed and kept for the rest of the query (read `nodeBound` first where `nodeStamp` says it is there). */
+  fromNode(node: number): number {
     const network = this.costing.network;
     const dx = (network.nodeLon(node) - this.targetLon) * this.cosLat;
     const dy = network.nodeLat(node) - this.targetLat;
     const straightLine = Math.sqrt(dx * dx + dy * dy) * this.scale;
     const bound = this.landmarkBound ? this.landmarkBound.fromNode(node, straightLine) : straightLine;
-    this.workspace.nodeBound[node] = bound;
-    this.workspace.nodeStamp[node] = this.stamp;
+    this.nodeBound[node] = bound;
+    this.nodeStamp[node] = this.stamp;
     return bound;
   }
 }

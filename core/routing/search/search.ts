@@ -120,6 +120,8 @@ export function findRoute(
   const turnTable = costing.turnTable();
   const turnFirst = costing.network.turnFirst;
   const hasOverlay = costing.overlay !== null;
+  // The heuristic's per-node cache, read here on the hot path (stillToCome.afterEdge, inlined).
+  const { nodeBound, nodeStamp, leaveHalfSeconds } = stillToCome;
   // Edge costs: the metric's least costs, except where the departure, night or a report can
   // raise them (computed once per query there).
   const leastCosts = costing.leastCostTable();
@@ -198,7 +200,9 @@ export function findRoute(
         cost[nextState] = total;
         parent[nextState] = state;
         // A key at or above the best route found is never popped (the search stops first).
-        const key = total + stillToCome.afterEdge(next);
+        const nextHead = edgeHead[next]!;
+        const bound = nodeStamp[nextHead] === reachedStamp ? nodeBound[nextHead]! : stillToCome.fromNode(nextHead);
+        const key = total + (leaveHalfSeconds !== null ? leaveHalfSeconds[next]! * 0.5 + bound : bound);
         if (key < bestCost) heap.push(key, nextState);
       } else if (viaWays.improve(nextState, total, state)) heap.push(total + stillToCome.afterEdge(next), nextState);
     }
