@@ -1,51 +1,192 @@
-import { dirname, relative, resolve, sep } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import * as espree from 'espree';
 import tseslint from 'typescript-eslint';
+import ts from 'typescript';
 
 const projectRoot = dirname(fileURLToPath(import.meta.url));
 
+/** Packages only Lambda code or the CDK app may use: the AWS SDK, Powertools, token verification, middy, Lambda's types, the CDK. */
+const AWS_PACKAGES = [/^@aws-sdk\//, /^@aws-lambda-powertools\//, /^aws-jwt-verify(\/|$)/, /^@middy\//, /^aws-lambda$/, /^aws-cdk-lib(\/|$)/, /^constructs$/];
+const CDK_PACKAGES = [/^aws-cdk-lib(\/|$)/, /^constructs$/];
+
 /**
- * Which way imports may point (README, "Architecture"). Each top-level folder names the folders
- * (or sub-folders) it may import from, and the packages it must never import. `core/` is shared by
- * everything and depends on nothing of ours; Lambda code never reaches into the CDK app, the
- * tools or the builder; the builder runs as a Lambda too (the nightly rebuild), so it may use the
- * Lambda runtime in `functions/platform/`, and nothing else of `functions/`.
+ * Which way imports may point (README, "Folders and which way imports point"). Each folder names
+ * the folders (or sub-folders) it may import from, and the packages it must never import; a file
+ * follows the most specific entry its path starts with. `core/` is shared by everything and
+ * depends on nothing of ours and on no AWS package: the routing engine runs from a graph file
+ * alone. Lambda code never reaches into the CDK app, the tools or the builder. The builder runs as
+ * a Lambda too (the nightly rebuild), so it may use the Lambda runtime in `functions/platform/`,
+ * which in turn imports no other folder of `functions/`: nothing of the router, the OAuth server
+ * or the rest is reachable from the builder through it.
  */
 export const importBoundaries = {
-  core: { may: ['core'], forbiddenPackages: [/^@aws-sdk\//, /^aws-cdk-lib/, /^constructs$/, /^@middy\//, /^aws-lambda$/] },
-  functions: { may: ['core', 'functions'], forbiddenPackages: [/^aws-cdk-lib/, /^constructs$/] },
-  'graph-builder': { may: ['core', 'graph-builder', 'functions/platform'], forbiddenPackages: [/^aws-cdk-lib/, /^constructs$/] },
+  core: { may: ['core'], forbiddenPackages: AWS_PACKAGES },
+  functions: { may: ['core', 'functions'], forbiddenPackages: CDK_PACKAGES },
+  'functions/platform': { may: ['core', 'functions/platform'], forbiddenPackages: CDK_PACKAGES },
+  'graph-builder': { may: ['core', 'graph-builder', 'functions/platform'], forbiddenPackages: CDK_PACKAGES },
   lib: { may: ['core', 'functions', 'graph-builder', 'lib'], forbiddenPackages: [] },
   bin: { may: ['core', 'functions', 'graph-builder', 'lib', 'bin'], forbiddenPackages: [] },
 };
 
-const ownFolder = (path) => relative(projectRoot, path).split(sep).join('/');
+/**
+ * Folders whose sub-folders may import each other only one way: no circle of imports, type-only
+ * ones included, between the endpoint folders of `functions/` or the engine's parts in
+ * `core/routing/` (files directly in the folder count as one more part).
+ */
+export const acyclicFolders = ['functions', 'core/routing'];
 
-/** The rule behind `importBoundaries`: resolves each relative import and checks where it lands. */
+/**
+ * The only files that may `import()` or `require()` a module whose name is not a plain string,
+ * which no rule can check, and why.
+ */
+export const dynamicImports = {
+  'lib/local/launch.ts': 'loads the handler modules the endpoint and worker tables name (functions/platform/endpoints.ts, workers.ts), as the CDK stack bundles them',
+};
+
+const ownPath = (path) => relative(projectRoot, path).split(sep).join('/');
+const within = (path, folder) => path === folder || path.startsWith(`${folder}/`);
+
+/** The boundary a file follows: the entry of the longest folder its path starts with. */
+function boundaryOf(file) {
+  const folder = Object.keys(importBoundaries).filter((key) => within(file, key)).sort((a, b) => b.length - a.length)[0];
+  return folder ? { folder, ...importBoundaries[folder] } : null;
+}
+
+/** The module a call names, when it is a plain string or a template without substitutions; else null. */
+function literalSource(node) {
+  if (node?.type === 'Literal' && typeof node.value === 'string') return node.value;
+  if (node?.type === 'TemplateLiteral' && node.expressions.length === 0) return node.quasis[0].value.cooked;
+  return null;
+}
+
+/** Every TypeScript file under a folder, with the modules it imports (parsed once per version of the file). */
+const parsedImports = new Map();
+function sourceFiles(folder) {
+  const files = [];
+  for (const entry of readdirSync(join(projectRoot, folder), { withFileTypes: true })) {
+    const path = `${folder}/${entry.name}`;
+    if (entry.isDirectory()) files.push(...sourceFiles(path));
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) files.push(path);
+  }
+  return files;
+}
+function importsOf(file) {
+  const absolute = join(projectRoot, file);
+  const version = statSync(absolute).mtimeMs;
+  const cached = parsedImports.get(file);
+  if (cached?.version === version) return cached.imports;
+  const imports = ts.preProcessFile(readFileSync(absolute, 'utf8'), true, true).importedFiles.map((imported) => imported.fileName);
+  parsedImports.set(file, { version, imports });
+  return imports;
+}
+
+/** The part of `root` a path belongs to: its first sub-folder, or the root itself for files directly in it. */
+const partOf = (root, path) => {
+  const rest = path.slice(root.length + 1).split('/');
+  return rest.length > 1 ? rest[0] : '.';
+};
+
+/** Which parts of `root` import which, from the files as they are on disk. */
+function partGraph(root) {
+  const graph = new Map();
+  for (const file of sourceFiles(root)) {
+    const from = partOf(root, file);
+    for (const source of importsOf(file)) {
+      if (!source.startsWith('.')) continue;
+      const target = ownPath(resolve(projectRoot, dirname(file), source));
+      if (!within(target, root) || partOf(root, target) === from) continue;
+      if (!graph.has(from)) graph.set(from, new Set());
+      graph.get(from).add(partOf(root, target));
+    }
+  }
+  return graph;
+}
+
+/** The parts along an import path from `from` to `to`, or null when there is none. */
+function importPath(graph, from, to) {
+  const previous = new Map([[from, null]]);
+  const queue = [from];
+  while (queue.length > 0) {
+    const part = queue.shift();
+    if (part === to) {
+      const path = [];
+      for (let step = to; step !== null; step = previous.get(step)) path.unshift(step);
+      return path;
+    }
+    for (const next of graph.get(part) ?? []) {
+      if (!previous.has(next)) {
+        previous.set(next, part);
+        queue.push(next);
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * The rule behind `importBoundaries`, `acyclicFolders` and `dynamicImports`: resolves each
+ * import, export-from, `import()` and `require()` and checks where it lands.
+ */
 const boundaryRule = {
-  meta: { type: 'problem', schema: [], messages: { folder: '{{from}}/ may not import from {{to}} (see importBoundaries in eslint.config.js)', package: '{{from}}/ may not import the package {{name}}' } },
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: {
+      folder: '{{from}}/ may not import from {{to}} (see importBoundaries in eslint.config.js)',
+      package: '{{from}}/ may not import the package {{name}}',
+      dynamic: 'The module this import() or require() loads is not a plain string, so where it lands cannot be checked: name it literally, or list the file in dynamicImports (eslint.config.js)',
+      cycle: '{{root}}/{{from}}/ importing {{root}}/{{to}}/ closes a circle of folders: {{circle}} (see acyclicFolders in eslint.config.js)',
+    },
+  },
   create(context) {
-    const file = ownFolder(context.filename);
-    const layer = file.split('/')[0];
-    const boundary = importBoundaries[layer];
+    const file = ownPath(context.filename);
+    const boundary = boundaryOf(file);
     if (!boundary) return {};
-    const check = (node) => {
-      const source = node.source?.value;
-      if (typeof source !== 'string') return;
+    const acyclicRoot = acyclicFolders.filter((root) => file.startsWith(`${root}/`)).sort((a, b) => b.length - a.length)[0];
+    let graph = null;
+    const checkCycle = (node, target) => {
+      if (!acyclicRoot || !within(target, acyclicRoot)) return;
+      const from = partOf(acyclicRoot, file);
+      const to = partOf(acyclicRoot, target);
+      if (from === to) return;
+      graph ??= partGraph(acyclicRoot);
+      const back = importPath(graph, to, from);
+      if (back) context.report({ node, messageId: 'cycle', data: { root: acyclicRoot, from, to, circle: [from, ...back].join(' → ') } });
+    };
+    const check = (node, source) => {
       if (!source.startsWith('.')) {
         if (boundary.forbiddenPackages.some((pattern) => pattern.test(source))) {
-          context.report({ node: node.source, messageId: 'package', data: { from: layer, name: source } });
+          context.report({ node, messageId: 'package', data: { from: boundary.folder, name: source } });
         }
         return;
       }
-      const target = ownFolder(resolve(dirname(context.filename), source));
-      if (!boundary.may.some((allowed) => target === allowed || target.startsWith(`${allowed}/`))) {
-        context.report({ node: node.source, messageId: 'folder', data: { from: layer, to: target } });
+      const target = ownPath(resolve(dirname(context.filename), source));
+      if (!boundary.may.some((allowed) => within(target, allowed))) {
+        context.report({ node, messageId: 'folder', data: { from: boundary.folder, to: target } });
+        return;
       }
+      checkCycle(node, target);
     };
-    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+    const checkDeclaration = (node) => {
+      if (typeof node.source?.value === 'string') check(node.source, node.source.value);
+    };
+    const checkDynamic = (node, argument) => {
+      const source = literalSource(argument);
+      if (source !== null) check(argument, source);
+      else if (!(file in dynamicImports)) context.report({ node, messageId: 'dynamic' });
+    };
+    return {
+      ImportDeclaration: checkDeclaration,
+      ExportNamedDeclaration: checkDeclaration,
+      ExportAllDeclaration: checkDeclaration,
+      ImportExpression: (node) => checkDynamic(node, node.source),
+      CallExpression: (node) => {
+        if (node.callee.type === 'Identifier' && node.callee.name === 'require') checkDynamic(node, node.arguments[0]);
+      },
+    };
   },
 };
 
@@ -61,6 +202,11 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': ['error', { allow: ['warn', 'error'] }],
     },
+  },
+  {
+    // Functions stay short enough to read whole (the longest, the router's search, is about 120 lines).
+    files: ['core/**/*.ts', 'functions/**/*.ts', 'graph-builder/**/*.ts'],
+    rules: { 'max-lines-per-function': ['error', { max: 150 }] },
   },
   {
     // Tests read JSON bodies of every shape.

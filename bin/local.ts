@@ -5,13 +5,13 @@
  *   SPOKE_BASE_PORT, SPOKE_APP_PORT, SPOKE_DYNAMODB_PORT, SPOKE_S3_PORT, SPOKE_SQS_PORT, SPOKE_IDP_PORT,
  *   SPOKE_PLAYGROUND_PORT (0 = any free port)
  *   SPOKE_CITIES         comma-separated city ids to build and serve (default: all four)
- *   SPOKE_TEST_CLOCK=1   tests only: honour the X-Spoke-Test-Clock-Offset request header (lib/local/platform.ts)
+ *   SPOKE_TEST_CLOCK=1   tests only: honour the X-Spoke-Test-Clock-Offset request header (lib/local/launch.ts)
  *   --reset              start from empty tables, buckets and identity-provider users
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkDataFolder, DataFolderError, localStateDir } from '../core/paths.ts';
-import { portsFromEnvironment, startLocalPlatform, type LocalPlatform } from '../lib/local/platform.ts';
+import { portsFromEnvironment, startLocalPlatform, type LocalPlatform } from '../lib/local/launch.ts';
 import { citiesFromEnvironment, prepareLocalGraphs } from '../lib/local/graphs.ts';
 import { PLAYGROUND_KEY_LIMITS, seedDemoCredentials } from '../lib/local/seed.ts';
 import { seedDemoRides } from '../lib/local/demo-rides.ts';

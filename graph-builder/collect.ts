@@ -1,10 +1,10 @@
-import { parseOsmElevation } from './elevation.ts';
+import { parseOsmElevation } from './elevation-sources.ts';
 import { Growable } from './growable.ts';
 import { IdIndex } from './id-index.ts';
-import { nodeControlRule, type NodeControl } from './junction-control.ts';
+import { nodeControlRule, type NodeControl } from './junction-control-tags.ts';
 import { readOsmFile, type ReadProgress } from './osm/reader.ts';
 import type { Tags } from './osm/types.ts';
-import { parseRestriction, type RestrictionSpec } from './restrictions.ts';
+import { parseRestriction, type RestrictionSpec } from './restriction-relations.ts';
 import { classifyWay, type RuleContext, type WayAttributes } from './tag-rules.ts';
 import { Warnings } from './warnings.ts';
 import type { StringTable } from './writer.ts';

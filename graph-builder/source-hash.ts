@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { BuildableCity } from './cities.ts';
-import { COSTING_FINGERPRINT } from '../core/routing/costing.ts';
+import { COSTING_FINGERPRINT } from '../core/routing/costing/costing.ts';
 import { GRAPH_FORMAT_VERSION } from '../core/graph/layout.ts';
-import { LANDMARK_COUNT } from '../core/routing/landmarks.ts';
+import { LANDMARK_COUNT } from '../core/routing/search/landmarks.ts';
 
 /**
  * Bump when a change to the builder changes its output for the same input (tag rules, layout,

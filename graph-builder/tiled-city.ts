@@ -6,7 +6,7 @@ import { readOsmFile } from './osm/reader.ts';
 
 /**
  * The city-scale test city: the Lower Manhattan extract repeated on a tiles x tiles grid. The
- * builder's benchmark times its build (graph-builder/benchmark.ts); the routing benchmark routes on
+ * builder's benchmark times its build (test/bench/graph-build.ts); the routing benchmark routes on
  * it (test/bench/city-scale.ts).
  */
 

@@ -7,7 +7,7 @@ import { cityIds, type CityId } from '../core/cities/index.ts';
 import { FEEDS_ENV_VAR, feedSources } from '../functions/bikeshare/systems.ts';
 import type { DataStores } from './data-stores.ts';
 import { pascalCase } from './naming.ts';
-import { PlatformFunction } from './platform-function.ts';
+import { SpokeFunction } from './spoke-function.ts';
 
 /** The ingestion's handler module; functions/bikeshare owns it. */
 export const BIKESHARE_INGEST_ENTRY = 'functions/bikeshare/ingest-handler.ts';
@@ -49,16 +49,16 @@ export function bikeShareFeedsSetting(contextValue: unknown): string | undefined
  * next one is a minute away, and the last good snapshot stays in service meanwhile.
  */
 export class BikeShareIngestion extends Construct {
-  readonly ingesters: Readonly<Record<CityId, PlatformFunction>>;
+  readonly ingesters: Readonly<Record<CityId, SpokeFunction>>;
   readonly schedules: Readonly<Record<CityId, Rule>>;
 
   constructor(scope: Construct, id: string, props: BikeShareIngestionProps) {
     super(scope, id);
     const feeds = bikeShareFeedsSetting(props.feeds);
-    const ingesters = {} as Record<CityId, PlatformFunction>;
+    const ingesters = {} as Record<CityId, SpokeFunction>;
     const schedules = {} as Record<CityId, Rule>;
     for (const city of cityIds) {
-      const ingester = new PlatformFunction(this, `${pascalCase(city)}Ingester`, {
+      const ingester = new SpokeFunction(this, `${pascalCase(city)}Ingester`, {
         entry: BIKESHARE_INGEST_ENTRY,
         access: { buckets: { bikeshare: 'readwrite' } },
         dataStores: props.dataStores,

@@ -10,7 +10,7 @@ import {
 } from '../functions/platform/endpoints.ts';
 import type { DataStores } from './data-stores.ts';
 import { pascalCase } from './naming.ts';
-import { PlatformFunction } from './platform-function.ts';
+import { SpokeFunction } from './spoke-function.ts';
 
 export interface EndpointFunctionsProps {
   readonly dataStores: DataStores;
@@ -21,14 +21,14 @@ export interface EndpointFunctionsProps {
 /**
  * One function per entry of `endpoints`, plus the two every API shares: the REQUEST authorizer
  * in front of credentialed endpoints and the fallback that answers unknown paths. The APIs are
- * wired separately (PlatformApis); this construct only knows code, sizing and access.
+ * wired separately (RestApis); this construct only knows code, sizing and access.
  */
 export class EndpointFunctions extends Construct {
-  readonly authorizer: PlatformFunction;
-  readonly fallback: PlatformFunction;
+  readonly authorizer: SpokeFunction;
+  readonly fallback: SpokeFunction;
   /** The deployment settings the endpoint functions and the authorizer received. */
   readonly environment: Readonly<Record<string, string>>;
-  private readonly byEndpointId = new Map<string, PlatformFunction>();
+  private readonly byEndpointId = new Map<string, SpokeFunction>();
 
   constructor(scope: Construct, id: string, props: EndpointFunctionsProps) {
     super(scope, id);
@@ -37,14 +37,14 @@ export class EndpointFunctions extends Construct {
       if (this.byEndpointId.has(endpoint.id)) throw new Error(`Endpoint id ${endpoint.id} is defined twice in endpoints.ts`);
       this.byEndpointId.set(endpoint.id, this.createEndpointFunction(endpoint, props));
     }
-    this.authorizer = new PlatformFunction(this, 'Authorizer', {
+    this.authorizer = new SpokeFunction(this, 'Authorizer', {
       entry: authorizerEntry,
       access: authorizerAccess,
       dataStores: props.dataStores,
       description: 'REQUEST authorizer: resolves the apikey or Authorization credential',
       ...(props.environment ? { environment: props.environment } : {}),
     });
-    this.fallback = new PlatformFunction(this, 'Fallback', {
+    this.fallback = new SpokeFunction(this, 'Fallback', {
       entry: fallbackEntry,
       access: {},
       dataStores: props.dataStores,
@@ -59,8 +59,8 @@ export class EndpointFunctions extends Construct {
     return platformFunction.function;
   }
 
-  private createEndpointFunction(endpoint: EndpointDefinition, props: EndpointFunctionsProps): PlatformFunction {
-    return new PlatformFunction(this, pascalCase(endpoint.id), {
+  private createEndpointFunction(endpoint: EndpointDefinition, props: EndpointFunctionsProps): SpokeFunction {
+    return new SpokeFunction(this, pascalCase(endpoint.id), {
       entry: endpoint.entry,
       access: endpoint.access,
       dataStores: props.dataStores,

@@ -15,7 +15,7 @@ import { parseGraphSourceUrls, type GraphSourceUrls } from '../graph-builder/sou
 import type { ResourceAccess } from '../functions/platform/endpoints.ts';
 import type { DataStores } from './data-stores.ts';
 import { keysOf, pascalCase } from './naming.ts';
-import { PlatformFunction } from './platform-function.ts';
+import { SpokeFunction } from './spoke-function.ts';
 import type { StaticInputs } from './static-inputs.ts';
 
 /** The build's handler module (one function per city runs it); the graph builder owns it. */
@@ -94,7 +94,7 @@ export interface GraphRebuildProps {
 export interface CityBuild {
   readonly queue: Queue;
   readonly deadLetterQueue: Queue;
-  readonly builder: PlatformFunction;
+  readonly builder: SpokeFunction;
   readonly deadLetterAlarm: Alarm;
   readonly failureAlarm: Alarm;
 }
@@ -109,7 +109,7 @@ export interface CityBuild {
  */
 export class GraphRebuild extends Construct {
   readonly cities: ReadonlyMap<CityId, CityBuild>;
-  readonly dispatcher: PlatformFunction;
+  readonly dispatcher: SpokeFunction;
   readonly schedule: Rule;
   readonly firstBuild: Trigger;
 
@@ -120,7 +120,7 @@ export class GraphRebuild extends Construct {
     this.cities = cities;
 
     const queueUrls = Object.fromEntries([...cities].map(([city, build]) => [city, build.queue.queueUrl]));
-    this.dispatcher = new PlatformFunction(this, 'Dispatch', {
+    this.dispatcher = new SpokeFunction(this, 'Dispatch', {
       entry: BUILD_DISPATCH_ENTRY,
       access: {},
       dataStores: props.dataStores,
@@ -159,7 +159,7 @@ export class GraphRebuild extends Construct {
       enforceSSL: true,
       deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: CITY_BUILD_MAX_RECEIVE_COUNT },
     });
-    const builder = new PlatformFunction(this, `${id}Build`, {
+    const builder = new SpokeFunction(this, `${id}Build`, {
       entry: NIGHTLY_BUILD_ENTRY,
       access: NIGHTLY_BUILD_ACCESS,
       dataStores: props.dataStores,

@@ -15,9 +15,9 @@ import {
 import { Construct } from 'constructs';
 import { idpCallbackPath } from '../functions/oauth/config.ts';
 import { riderSignInTriggerAccess, riderSignInTriggerEntry } from '../functions/platform/endpoints.ts';
-import { RIDER_ADMIN_GROUP } from '../functions/riders/identity-provider.ts';
+import { RIDER_ADMIN_GROUP } from '../functions/riders/identity-provider-client.ts';
 import type { DataStores } from './data-stores.ts';
-import { PlatformFunction } from './platform-function.ts';
+import { SpokeFunction } from './spoke-function.ts';
 
 export interface RiderIdentityProps {
   readonly dataStores: DataStores;
@@ -36,7 +36,7 @@ const OAUTH_SCOPES = [OAuthScope.OPENID, OAuthScope.EMAIL, OAuthScope.PROFILE];
 
 /**
  * Riders' accounts in AWS: the Amazon Cognito user pool the rider functions read
- * (functions/riders/identity-provider.ts), standing where the local identity provider stands on
+ * (functions/riders/identity-provider-client.ts), standing where the local identity provider stands on
  * a developer's machine.
  *
  * - Riders sign up themselves with their email (verified by a code) and a display name; the
@@ -53,12 +53,12 @@ export class RiderIdentity extends Construct {
   readonly domain: UserPoolDomain;
   readonly consentClient: UserPoolClient;
   readonly riderAppClient: UserPoolClient;
-  readonly signInTrigger: PlatformFunction;
+  readonly signInTrigger: SpokeFunction;
   readonly adminGroup: CfnUserPoolGroup;
 
   constructor(scope: Construct, id: string, props: RiderIdentityProps) {
     super(scope, id);
-    this.signInTrigger = new PlatformFunction(this, 'SignInTrigger', {
+    this.signInTrigger = new SpokeFunction(this, 'SignInTrigger', {
       entry: riderSignInTriggerEntry,
       access: riderSignInTriggerAccess,
       dataStores: props.dataStores,
@@ -105,7 +105,7 @@ export class RiderIdentity extends Construct {
     });
   }
 
-  /** The settings functions/riders/identity-provider.ts reads, from the resources above. */
+  /** The settings functions/riders/identity-provider-client.ts reads, from the resources above. */
   functionEnvironment(): Record<string, string> {
     const issuer = `https://cognito-idp.${Stack.of(this).region}.${Aws.URL_SUFFIX}/${this.userPool.userPoolId}`;
     const hostedUi = this.domain.baseUrl();

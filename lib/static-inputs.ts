@@ -10,7 +10,7 @@ import { graphRecipes } from '../graph-builder/cities.ts';
 import { PARKING_FILES } from '../functions/multimodal/parking/datasets.ts';
 import { INPUTS_PREFIX } from '../functions/platform/inputs.ts';
 import type { DataStores } from './data-stores.ts';
-import { PlatformFunction } from './platform-function.ts';
+import { SpokeFunction } from './spoke-function.ts';
 
 /**
  * Context value naming the shared data folder the stack uploads the static inputs from:
@@ -73,7 +73,7 @@ export class StaticInputs extends Construct {
   readonly deployment: BucketDeployment;
   readonly digest: string;
   readonly files: readonly string[];
-  readonly parkingPublisher: PlatformFunction;
+  readonly parkingPublisher: SpokeFunction;
   readonly parkingTrigger: Trigger;
 
   constructor(scope: Construct, id: string, props: StaticInputsProps) {
@@ -96,7 +96,7 @@ export class StaticInputs extends Construct {
       ephemeralStorageSize: Size.mebibytes(1024),
       prune: true,
     });
-    this.parkingPublisher = new PlatformFunction(this, 'ParkingPublish', {
+    this.parkingPublisher = new SpokeFunction(this, 'ParkingPublish', {
       entry: PARKING_PUBLISH_ENTRY,
       access: { buckets: { graphs: 'readwrite' } },
       dataStores: props.dataStores,

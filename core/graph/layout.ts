@@ -215,7 +215,7 @@ export interface GraphHeader {
     readonly horizon: readonly [number, number];
   };
   readonly counts: GraphCounts;
-  /** The precomputed search bounds in the landmark sections (see functions/routing/landmarks.ts). */
+  /** The precomputed search bounds in the landmark sections (see core/routing/search/landmarks.ts). */
   readonly landmarks: LandmarkHeader;
   readonly sections: Readonly<Record<SectionName, SectionEntry>>;
 }

@@ -1,5 +1,5 @@
 import { minuteOfWeek } from '../local-time.ts';
-import type { Profile } from '../routing/profile.ts';
+import type { Profile } from '../routing/costing/profile.ts';
 import { CLOSURE_CONTINUES, CLOSURE_CYCLING, CLOSURE_OUTSIDE_WINDOW, CLOSURE_WALKING } from './flags.ts';
 import type { Graph } from './layout.ts';
 

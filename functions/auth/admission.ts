@@ -1,5 +1,5 @@
-import { INVALID_CREDENTIALS } from '../http/errors.ts';
 import type { EndpointDefinition } from '../platform/endpoints.ts';
+import { INVALID_CREDENTIALS } from './credentials.ts';
 import type { Principal } from './principal.ts';
 
 /**

@@ -1,7 +1,8 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../platform/aws.ts';
 import { nowMs } from '../platform/clock.ts';
+import { matchesHash, sha256 } from '../platform/secrets.ts';
 import { tableName } from '../platform/resources.ts';
 import type { Plan, RateLimits } from './principal.ts';
 import { scanAll } from '../platform/dynamo-pages.ts';
@@ -43,9 +44,7 @@ export interface NewApiKey {
   limits?: RateLimits;
 }
 
-export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
-}
+export const hashApiKey = (key: string): string => sha256(key);
 
 /** The key id inside a well-formed key, or null for anything that is not one of our keys. */
 export function keyIdOf(key: string): string | null {
@@ -160,9 +159,7 @@ export async function verifyApiKey(key: string, now: () => number = nowMs): Prom
   if (!keyId) return null;
   const record = await recentApiKeyRecord(keyId, now);
   if (!record || record.status !== 'active') return null;
-  const presented = Buffer.from(hashApiKey(key), 'hex');
-  const stored = Buffer.from(record.key_hash, 'hex');
-  return presented.length === stored.length && timingSafeEqual(presented, stored) ? record : null;
+  return matchesHash(key, record.key_hash) ? record : null;
 }
 
 export async function listApiKeys(): Promise<ApiKeyRecord[]> {

@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { cityForCoordinates } from '../../core/cities/index.ts';
-import { costingFor, nightFor, routeLeg, routingContext, snapPoint, type PlannedLeg, type RoutingContext, type RoutingLoaders } from '../routing/legs.ts';
+import { costingFor, nightFor, type RoutingContext } from '../../core/routing/planning/context.ts';
+import { planWaypoints, type PlannedLeg } from '../../core/routing/planning/leg.ts';
+import { routingContext, type RoutingLoaders } from '../routing/context-loader.ts';
 import { measureRoute, roundedFigures, type RouteFigures } from './figures.ts';
 import type { ExplainRequest } from './request.ts';
 import { explain, type Cost, type Template } from './sentence.ts';
 
 /**
  * POST /explain-supersafe/ as domain logic (spec 4.3): plans the supersafe and the direct cycling
- * route for the request exactly as /directions/v2/ plans them (functions/routing/legs.ts, with
+ * route for the request exactly as /directions/v2/ plans them (core/routing/planning/leg.ts, with
  * the same snapping, night and departure), measures both (figures.ts) and says in one sentence
  * what the safer route does differently (sentence.ts).
  */
@@ -32,16 +34,7 @@ export type ExplainOutcome = { kind: 'cross-city'; searchId: string } | { kind: 
 /** The legs of one variant, as planDirections plans them; null when a coordinate cannot be reached. */
 function planVariant(context: RoutingContext, request: ExplainRequest, supersafe: boolean, night: boolean): PlannedLeg[] | null {
   const costing = costingFor(context, { profile: 'cycling', supersafe, night });
-  const last = request.coordinates.length - 1;
-  const snaps = request.coordinates.map((coordinate, index) => snapPoint(costing, coordinate, index === last ? 'to' : 'from'));
-  if (snaps.some((snapped) => snapped === null)) return null;
-  const legs: PlannedLeg[] = [];
-  for (let index = 0; index + 1 < snaps.length; index++) {
-    const leg = routeLeg(costing, context, snaps[index]!, snaps[index + 1]!, { language: request.language, bearing: index === 0 ? request.bearing : undefined });
-    if (!leg) return null;
-    legs.push(leg);
-  }
-  return legs;
+  return planWaypoints(costing, context, request.coordinates, { language: request.language, bearing: request.bearing }).legs;
 }
 
 const geometryOf = (legs: readonly PlannedLeg[]) => JSON.stringify(legs.map((leg) => leg.path.coordinates));

@@ -1,6 +1,6 @@
 import { EDGE_JUNCTION_CONTROLLED, SAFETY_BUSY, SAFETY_MODERATE, safetyClassOf } from '../../core/graph/flags.ts';
-import { CROSSES_MODERATE, type RoutingNetwork } from '../../core/routing/network.ts';
-import type { RoutedPath } from '../routing/path.ts';
+import { CROSSES_MODERATE, type RoutingNetwork } from '../../core/routing/network/network.ts';
+import type { RoutedPath } from '../../core/routing/path/path.ts';
 
 /**
  * What can be said about a route, measured on its path: the figures the explanation of the safer
@@ -61,7 +61,7 @@ export function measureRoute(network: RoutingNetwork, paths: readonly RoutedPath
         if (edge.safety === 'moderate') figures.moderate += edge.length;
         for (const route of edge.cycleRoutes) add(figures.signed, route, edge.length);
       }
-      // The same junctions the supersafe costing penalises (core/routing/costing.ts turnCost).
+      // The same junctions the supersafe costing penalises (core/routing/costing/costing.ts turnCost).
       const previous = path.edges[index - 1];
       if (!previous || previous.pushed || edge.pushed) return;
       const from = graph.edgeFlags[previous.edge]!;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { coordinate, departureTime, language, MAX_COORDINATES, MIN_COORDINATES } from '../directions/request.ts';
+import { coordinate, departureTime, language, MAX_COORDINATES, MIN_COORDINATES } from '../routing/request.ts';
 
 /**
  * Request body of POST /explain-supersafe/ (spec 4.3): the inputs of a cycling directions request

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { OAuthError } from '../oauth/errors.ts';
+import { OAuthError } from '../platform/oauth-errors.ts';
 import { DomainError, FieldValidationError, LimitReachedError, type RefusalKind } from '../platform/errors.ts';
-import { GraphUnavailableError } from '../routing/errors.ts';
+import { GraphUnavailableError } from '../../core/routing/errors.ts';
 
 /**
  * The one place that knows HTTP statuses. Domain code throws domain errors (functions/platform/
@@ -35,8 +35,6 @@ export class HttpError extends Error {
 }
 
 export const UNKNOWN_ENDPOINT = 'Unknown endpoint or API version';
-export const MISSING_CREDENTIALS = 'Authentication credentials were not provided.';
-export const INVALID_CREDENTIALS = 'Invalid credentials';
 
 export function badRequest(error: string, extra: Omit<ErrorBody, 'error'> = {}): HttpError {
   return new HttpError(400, { error, ...extra });

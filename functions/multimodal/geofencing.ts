@@ -1,7 +1,7 @@
 import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import { COORDINATE_SCALE } from '../../core/graph/layout.ts';
-import { haversineMetres, LocalProjection, type LonLat } from '../../core/geo.ts';
-import type { RoutingNetwork } from '../../core/routing/network.ts';
+import { haversineMetres, type LonLat } from '../../core/geo.ts';
+import type { RoutingNetwork } from '../../core/routing/network/network.ts';
 import type { Geofencing, GeofencingRule, GeofencingZone } from '../bikeshare/model.ts';
 
 /**
@@ -253,60 +253,6 @@ export function checkRentedLeg(
   }
   if (ends.end && !mayPark(rules.at(last))) return { kind: 'end', at: last, zone: rules.zoneAt(last) };
   return null;
-}
-
-/** Offsets, in metres beyond a zone's edge, tried for a place to end a ride. */
-const EDGE_OFFSETS_METRES = [3, 15, 40];
-
-/**
- * Places where a ride toward `destination` may end, nearest first: the destination itself when
- * parking is allowed there, then points just either side of the nearest stretches of every zone
- * edge within `maxMetres` (the edge of the no-parking zone around the destination, or the edge of
- * the nearest zone that allows parking where the outside does not). The caller snaps each to the
- * network and keeps the first whose snapped place still allows parking.
- */
-export function parkingCandidates(rules: ZoneRules, destination: LonLat, maxMetres: number): LonLat[] {
-  const atDestination = mayPark(rules.at(destination)) ? [destination] : [];
-  if (!rules.restricts) return atDestination;
-  const projection = new LocalProjection(destination[1]);
-  const px = projection.x(destination[0]);
-  const py = projection.y(destination[1]);
-  const nearest: { distance: number; x: number; y: number }[] = [];
-  for (const { ring } of rules.boundaries()) {
-    let best: { distance: number; x: number; y: number } | null = null;
-    for (let i = 1; i < ring.length; i++) {
-      const ax = projection.x(ring[i - 1]![0]!);
-      const ay = projection.y(ring[i - 1]![1]!);
-      const bx = projection.x(ring[i]![0]!);
-      const by = projection.y(ring[i]![1]!);
-      const dx = bx - ax;
-      const dy = by - ay;
-      const length = dx * dx + dy * dy;
-      const t = length === 0 ? 0 : Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / length));
-      const x = ax + t * dx;
-      const y = ay + t * dy;
-      const distance = Math.hypot(px - x, py - y);
-      if (!best || distance < best.distance) best = { distance, x, y };
-    }
-    if (best && best.distance <= maxMetres) nearest.push(best);
-  }
-  nearest.sort((a, b) => a.distance - b.distance);
-  const candidates: { distance: number; point: LonLat }[] = [];
-  for (const { x, y, distance } of nearest) {
-    // Along the line from the destination through the edge point, just beyond it and just short of it.
-    const ux = distance === 0 ? 1 : (x - px) / distance;
-    const uy = distance === 0 ? 0 : (y - py) / distance;
-    for (const offset of EDGE_OFFSETS_METRES) {
-      for (const side of [1, -1]) {
-        const along = distance + side * offset;
-        if (along < 0) continue;
-        const point: LonLat = [(px + ux * along) / projection.metresPerDegreeLon, (py + uy * along) / projection.metresPerDegreeLat];
-        if (mayPark(rules.at(point))) candidates.push({ distance: along, point });
-      }
-    }
-  }
-  candidates.sort((a, b) => a.distance - b.distance);
-  return [...atDestination, ...candidates.filter((candidate) => candidate.distance <= maxMetres).map((candidate) => candidate.point)];
 }
 
 const rulesCache = new WeakMap<Geofencing, Map<string, ZoneRules>>();

@@ -4,6 +4,10 @@ import { destination } from '../events/response.ts';
 import { beyondTheSpec } from '../http/schema-meta.ts';
 import { LONDON_EBIKE_OPERATORS } from './parking/london-ebike-rules.ts';
 import { SPOT_KINDS } from './parking/spots.ts';
+import { roundPosition } from '../../core/routing/planning/leg.ts';
+import type { LoadedSystem } from '../bikeshare/loader.ts';
+import type { PricingPlan, RentalUris, Station, Vehicle } from '../bikeshare/model.ts';
+import type { CustomRouteItem } from '../customroutes/records.ts';
 
 /**
  * The answer of POST /multi-modal/v2/ (spec 4.2; docs/multimodal.md) as zod schemas, for the
@@ -139,3 +143,70 @@ export const multiModalResponse = z
       .meta({ description: 'Beyond the spec: whether night routing applied, the number of stops, the custom route used.', ...beyondTheSpec }),
   })
   .meta({ id: 'MultiModalResponse' });
+
+export type MultiModalOption = z.output<typeof option>;
+export type MultiModalBody = z.output<typeof multiModalResponse>;
+export type OptionType = MultiModalOption['type'];
+export type OptionLeg = z.output<typeof optionLeg>;
+export type BikeType = NonNullable<OptionLeg['bike_type']>;
+export type EndKind = OptionLeg['end_kind'];
+export type StationBody = z.output<typeof station>;
+export type VehicleBody = z.output<typeof vehicle>;
+export type CustomRouteDetails = z.output<typeof customRoute>;
+
+export type MultiModalOutcome = { kind: 'cross-city'; searchId: string } | { kind: 'planned'; body: MultiModalBody };
+
+/** Metres or seconds of a list of legs, to a tenth. */
+export const total = (legs: readonly OptionLeg[], field: 'distance' | 'duration'): number => Math.round(legs.reduce((sum, leg) => sum + leg[field], 0) * 10) / 10;
+
+/** A custom route as an option rides it: its points as saved, and its own legs' distance and time. */
+export function customRouteDetails(route: CustomRouteItem, legs: readonly OptionLeg[]): CustomRouteDetails {
+  const own = legs.filter((leg) => leg.end_kind === 'route_stop');
+  const point = (stop: { name: string; location: [number, number] }) => ({ name: stop.name, location: roundPosition(stop.location) });
+  return {
+    id: route.route_id,
+    name: route.name,
+    start: point(route.start),
+    stops: route.stops.map(point),
+    end: point(route.end),
+    distance: total(own, 'distance'),
+    duration: total(own, 'duration'),
+  };
+}
+
+export function stationBody(station: Station, distance: number): StationBody {
+  return {
+    station_id: station.station_id,
+    name: station.name,
+    location: roundPosition([station.lon, station.lat]),
+    distance: Math.round(distance),
+    num_bikes_available: station.num_bikes_available,
+    num_ebikes_available: station.num_ebikes_available,
+    num_docks_available: station.num_docks_available,
+  };
+}
+
+export function systemBody(system: LoadedSystem): MultiModalOption['system'] {
+  return { id: system.snapshot.system_id, brand: system.snapshot.brand, provider: system.snapshot.provider };
+}
+
+/** The plan a rental is priced by: the vehicle's own, else the one whose name or id says the kind of bike, else the first. */
+export function pricingPlanFor(system: LoadedSystem, electric: boolean, vehicle?: Vehicle): PricingPlan | null {
+  const plans = system.snapshot.pricing_plans;
+  if (vehicle?.pricing_plan_id) {
+    const own = plans.find((plan) => plan.plan_id === vehicle.pricing_plan_id);
+    if (own) return own;
+  }
+  const ebike = (plan: PricingPlan) => /e-?bike|electric/i.test(`${plan.plan_id} ${plan.name}`);
+  const bike = (plan: PricingPlan) => /bike|cycle/i.test(`${plan.plan_id} ${plan.name}`) && !ebike(plan);
+  return plans.find(electric ? ebike : bike) ?? plans[0] ?? null;
+}
+
+/** Where to rent: the station's or vehicle's own links, else the operator's apps. */
+export function rentalLinkFor(system: LoadedSystem, own: RentalUris | null): RentalUris | null {
+  if (own && (own.android || own.ios || own.web)) return own;
+  const apps = system.snapshot.system?.rental_apps;
+  const android = apps?.android?.discovery_uri ?? apps?.android?.store_uri;
+  const ios = apps?.ios?.discovery_uri ?? apps?.ios?.store_uri;
+  return android || ios ? { ...(android ? { android } : {}), ...(ios ? { ios } : {}) } : null;
+}

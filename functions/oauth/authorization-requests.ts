@@ -3,7 +3,7 @@ import { dynamo } from '../platform/aws.ts';
 import { now, nowSeconds } from '../platform/clock.ts';
 import { tableName } from '../platform/resources.ts';
 import { lifetimes, RECORD_RETENTION_SECONDS } from './config.ts';
-import { randomHandle, sha256 } from './secrets.ts';
+import { randomHandle, sha256 } from '../platform/secrets.ts';
 
 /**
  * An authorization request between the authorize endpoint and the rider's decision (spec 3.2):

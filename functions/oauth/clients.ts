@@ -5,7 +5,7 @@ import { now } from '../platform/clock.ts';
 import { tableName } from '../platform/resources.ts';
 import { revokeGrantsOfClient } from './grants.ts';
 import { checkRedirectUri } from './redirect-uris.ts';
-import { matchesHash, randomHandle, sha256 } from './secrets.ts';
+import { matchesHash, randomHandle, sha256 } from '../platform/secrets.ts';
 import { scanAll } from '../platform/dynamo-pages.ts';
 
 /**

@@ -4,7 +4,7 @@ import { now, nowSeconds } from '../platform/clock.ts';
 import { tableName } from '../platform/resources.ts';
 import { lifetimes, RECORD_RETENTION_SECONDS } from './config.ts';
 import { newGrantId, type RiderClaims } from './grants.ts';
-import { randomHandle, sha256 } from './secrets.ts';
+import { randomHandle, sha256 } from '../platform/secrets.ts';
 
 /**
  * Authorization codes (spec 3.2): 10 minutes, single use, bound to the app, the redirect URI and

@@ -7,7 +7,7 @@ import {
   IdentityProviderError,
   identityProviderSignInUrl,
   type RiderIdentity,
-} from '../riders/identity-provider.ts';
+} from '../riders/identity-provider-client.ts';
 import {
   getAuthorizationRequest,
   isExpired,
@@ -22,7 +22,7 @@ import { s256 } from './pkce.ts';
 import { signInMeetsDemand } from './prompt.ts';
 import { redirectWith } from './redirect-uris.ts';
 import { scopeDescriptions } from './scopes.ts';
-import { matchesHash, randomHandle, sameSecret, sha256 } from './secrets.ts';
+import { matchesHash, randomHandle, sameSecret, sha256 } from '../platform/secrets.ts';
 import type { ConsentPageModel } from './views.ts';
 
 /**

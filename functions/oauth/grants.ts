@@ -4,7 +4,7 @@ import { dynamo } from '../platform/aws.ts';
 import { now, nowSeconds } from '../platform/clock.ts';
 import { tableName } from '../platform/resources.ts';
 import { lifetimes, RECORD_RETENTION_SECONDS } from './config.ts';
-import { matchesHash, randomHandle, sha256 } from './secrets.ts';
+import { matchesHash, randomHandle, sha256 } from '../platform/secrets.ts';
 
 /**
  * A grant is what one approved authorization code turns into: the rider's consent for one app,

@@ -3,7 +3,7 @@ import { nowSeconds } from '../platform/clock.ts';
 import { authenticateClient } from './client-auth.ts';
 import type { OAuthClientRecord } from './clients.ts';
 import { findCode, markCodeRedeemed } from './codes.ts';
-import { invalidGrant, oauthError } from './errors.ts';
+import { invalidGrant, oauthError } from '../platform/oauth-errors.ts';
 import { createGrant, findRefreshToken, getGrant, issueRefreshToken, markRefreshTokenRotated, revokeGrant, type GrantRecord } from './grants.ts';
 import { verifierMatches } from './pkce.ts';
 import { scopeList } from './scopes.ts';

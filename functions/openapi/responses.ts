@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { ZodOpenApiResponseObject, ZodOpenApiResponsesObject } from 'zod-openapi';
 import { errorBody, fieldErrorsBody, oauthErrorBody } from '../http/error-schemas.ts';
-import { MISSING_CREDENTIALS, UNKNOWN_ENDPOINT } from '../http/errors.ts';
+import { MISSING_CREDENTIALS } from '../auth/credentials.ts';
+import { UNKNOWN_ENDPOINT } from '../http/errors.ts';
 import type { EndpointDefinition } from '../platform/endpoints.ts';
 
 /**

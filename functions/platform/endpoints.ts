@@ -1,4 +1,4 @@
-import { ROUTING_FUNCTION_MEMORY_MB } from '../routing/resident-graphs.ts';
+import { ROUTING_FUNCTION_MEMORY_MB } from './function-memory.ts';
 import type { BucketName, QueueName, TableName } from './resources.ts';
 
 /**
@@ -59,7 +59,7 @@ export interface EndpointDefinition {
   readonly timeoutSeconds?: number;
   /**
    * Packages with native code that are installed beside the function's bundle for the Lambda's
-   * platform (linux-arm64) instead of being bundled (lib/platform-function.ts).
+   * platform (linux-arm64) instead of being bundled (lib/spoke-function.ts).
    */
   readonly nativeModules?: readonly string[];
 }
@@ -73,7 +73,7 @@ export const endpoints: readonly EndpointDefinition[] = [
     api: 'base',
     paths: ['/directions/v2', '/directions'],
     methods: ['POST'],
-    entry: 'functions/directions/handler.ts',
+    entry: 'functions/directions/directions-handler.ts',
     auth: 'credential',
     oauthAccess: true,
     access: { tables: { ...rateLimited.tables, routeAvoidances: 'read' }, buckets: { graphs: 'read' } },
@@ -85,7 +85,7 @@ export const endpoints: readonly EndpointDefinition[] = [
     api: 'base',
     paths: ['/multi-modal/v2', '/multi-modal'],
     methods: ['POST'],
-    entry: 'functions/multimodal/handler.ts',
+    entry: 'functions/multimodal/multi-modal-handler.ts',
     auth: 'credential',
     oauthAccess: true,
     access: {
@@ -101,7 +101,7 @@ export const endpoints: readonly EndpointDefinition[] = [
     api: 'base',
     paths: ['/explain-supersafe'],
     methods: ['POST'],
-    entry: 'functions/explain/handler.ts',
+    entry: 'functions/explain/explain-supersafe-handler.ts',
     auth: 'credential',
     oauthAccess: true,
     access: { tables: { ...rateLimited.tables, routeAvoidances: 'read' }, buckets: { graphs: 'read' } },
@@ -327,7 +327,7 @@ export const versionedFamilies: readonly string[] = ['/directions', '/multi-moda
 export const fallbackEntry = 'functions/http/fallback-handler.ts';
 
 /** The REQUEST authorizer in front of every `credential` and `rider` endpoint. */
-export const authorizerEntry = 'functions/auth/authorizer-handler.ts';
+export const authorizerEntry = 'functions/authorizer/authorizer-handler.ts';
 export const authorizerAccess: ResourceAccess = {
   tables: { apiKeys: 'read', oauthClients: 'read', oauthGrants: 'read', oauthSigningKeys: 'read' },
 };
@@ -336,7 +336,7 @@ export const authorizerAccess: ResourceAccess = {
  * The identity provider's post-authentication trigger (Cognito `PostAuthentication`; the local
  * identity provider calls it too): creates a rider's account on first sign-in.
  */
-export const riderSignInTriggerEntry = 'functions/riders/sign-in-trigger.ts';
+export const riderSignInTriggerEntry = 'functions/riders/sign-in-trigger-handler.ts';
 export const riderSignInTriggerAccess: ResourceAccess = { tables: { riders: 'readwrite', riderNameTrigrams: 'readwrite' } };
 
 /**

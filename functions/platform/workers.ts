@@ -1,4 +1,4 @@
-import { SINGLE_CITY_FUNCTION_MEMORY_MB } from '../routing/resident-graphs.ts';
+import { SINGLE_CITY_FUNCTION_MEMORY_MB } from './function-memory.ts';
 import type { ResourceAccess } from './endpoints.ts';
 
 /**
@@ -6,7 +6,7 @@ import type { ResourceAccess } from './endpoints.ts';
  * calls. A worker whose `access` says `consume` for a queue is that queue's consumer (an SQS event
  * source with partial batch failures in AWS, a subscription to the in-process queue locally); a
  * worker with `everyMinutes` runs on that schedule (an EventBridge rule in AWS, the local
- * scheduler here). The CDK stack (lib/workers.ts) and the local platform (lib/local/platform.ts)
+ * scheduler here). The CDK stack (lib/worker-functions.ts) and the local platform (lib/local/launch.ts)
  * are both generated from this list.
  */
 

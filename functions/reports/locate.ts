@@ -1,10 +1,10 @@
 import type { CityId } from '../../core/cities/index.ts';
 import { safetyClassOf, SAFETY_CLASSES } from '../../core/graph/flags.ts';
 import type { LonLat } from '../../core/geo.ts';
-import { Costing } from '../../core/routing/costing.ts';
-import type { RoutingNetwork } from '../../core/routing/network.ts';
+import { Costing } from '../../core/routing/costing/costing.ts';
+import type { RoutingNetwork } from '../../core/routing/network/network.ts';
 import { cityGraph } from '../routing/graph-store.ts';
-import { segmentLabel, snapCandidates } from '../routing/snap.ts';
+import { segmentLabel, snapCandidates } from '../../core/routing/snap/snap.ts';
 import type { LocatedRoad, ReportAnalysis } from './store.ts';
 
 /**

@@ -4,10 +4,10 @@ import { dynamo } from '../platform/aws.ts';
 import { nowSeconds } from '../platform/clock.ts';
 import { tableName } from '../platform/resources.ts';
 import { consumeTokens } from '../ratelimit/limiter.ts';
-import { randomHandle, sameSecret, sha256 } from '../oauth/secrets.ts';
+import { randomHandle, sameSecret, sha256 } from '../platform/secrets.ts';
 import { mailSender } from './mail.ts';
 import { findRiderByEmail, normaliseEmail } from './profiles.ts';
-import type { RiderIdentity } from './identity-provider.ts';
+import type { RiderIdentity } from './identity-provider-client.ts';
 
 /**
  * Signing in with a one-time code sent by email. A challenge is created for every address asked

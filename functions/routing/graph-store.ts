@@ -5,11 +5,9 @@ import { bucketReader, readObjectBytes } from '../platform/object-store.ts';
 import { bucketName } from '../platform/resources.ts';
 import { readGraphPointer, type CurrentGraphPointer } from '../../core/graph/catalog.ts';
 import { openGraph } from '../../core/graph/layout.ts';
-import { computeLandmarks, LANDMARK_METRICS, metricCosting, storedLandmarks } from '../../core/routing/landmarks.ts';
-import { RoutingNetwork } from '../../core/routing/network.ts';
-import { GraphUnavailableError } from './errors.ts';
+import { GraphUnavailableError } from '../../core/routing/errors.ts';
+import { loadGraph, type LoadedGraph } from '../../core/routing/planning/loaded-graph.ts';
 import { graphMemoryBudget, residentBytes, ResidentGraphs, RUNTIME_RESERVE_MB } from './resident-graphs.ts';
-import { SearchWorkspace } from './search.ts';
 
 /**
  * Each city's current graph, loaded from S3 on the first request that needs it and shared by every
@@ -28,17 +26,14 @@ import { SearchWorkspace } from './search.ts';
 /** Thrown by `cityGraph` when no graph can be loaded. */
 export { GraphUnavailableError };
 
-export interface LoadedGraph {
-  city: CityId;
-  version: string;
-  network: RoutingNetwork;
-  workspace: SearchWorkspace;
-  loadMilliseconds: number;
-  /** Memory it holds (resident-graphs.ts `residentBytes`). */
+export type { LoadedGraph };
+
+/** A loaded graph and the memory it holds (resident-graphs.ts `residentBytes`). */
+export interface ResidentGraph extends LoadedGraph {
   residentBytes: number;
 }
 
-const graphs = new Map<CityId, RefreshedValue<LoadedGraph>>();
+const graphs = new Map<CityId, RefreshedValue<ResidentGraph>>();
 let resident: ResidentGraphs | undefined;
 const residentGraphs = (): ResidentGraphs => (resident ??= new ResidentGraphs(graphMemoryBudget()));
 const megabytes = (bytes: number): number => Math.round(bytes / 2 ** 20);
@@ -51,25 +46,12 @@ async function readPointer(city: CityId): Promise<CurrentGraphPointer> {
   return pointer;
 }
 
-/** Builds the in-memory graph from file bytes: typed-array views plus the router's derived arrays. */
-export function loadGraphBytes(city: CityId, bytes: Uint8Array): LoadedGraph {
-  const started = performance.now();
-  const graph = openGraph(bytes);
-  const network = new RoutingNetwork(graph);
-  let landmarks = storedLandmarks(graph);
-  if (!landmarks) {
-    // Built under other costing weights: stored bounds could overestimate, so compute them anew.
-    logger.warn('Graph landmarks were computed under another costing; recomputing them', { city, graphVersion: graph.header.graph_version });
-    landmarks = Object.fromEntries(LANDMARK_METRICS.map((metric) => [metric, computeLandmarks(metricCosting(network, metric))]));
-  }
-  return {
-    city,
-    version: graph.header.graph_version,
-    network,
-    workspace: new SearchWorkspace(graph.edgeCount, landmarks),
-    loadMilliseconds: performance.now() - started,
-    residentBytes: residentBytes(bytes.byteLength, graph.edgeCount),
-  };
+/** `loadGraph`, logging when the graph's landmark bounds had to be recomputed. */
+export function loadGraphBytes(city: CityId, bytes: Uint8Array): ResidentGraph {
+  const loaded = loadGraph(city, bytes, {
+    onStaleLandmarks: (graphVersion) => logger.warn('Graph landmarks were computed under another costing; recomputing them', { city, graphVersion }),
+  });
+  return { ...loaded, residentBytes: residentBytes(bytes.byteLength, loaded.network.graph.edgeCount) };
 }
 
 /** Drops cities, least recently used first, until `incoming` bytes of `city` fit; throws when they cannot. */
@@ -86,7 +68,7 @@ function makeRoom(city: CityId, incoming: number): void {
   }
 }
 
-async function load(city: CityId, pointer?: CurrentGraphPointer): Promise<LoadedGraph> {
+async function load(city: CityId, pointer?: CurrentGraphPointer): Promise<ResidentGraph> {
   const target = pointer ?? (await readPointer(city));
   const bytes = await readObjectBytes(bucketName('graphs'), target.key);
   makeRoom(city, residentBytes(bytes.byteLength, openGraph(bytes).edgeCount));
@@ -104,7 +86,7 @@ class ReloadInstead extends Error {}
  * new version is about the old one's size; when the two cannot be held together, the old one is
  * dropped and the next request loads the new one (ReloadInstead).
  */
-async function refreshed(city: CityId, previous: LoadedGraph | undefined): Promise<LoadedGraph> {
+async function refreshed(city: CityId, previous: ResidentGraph | undefined): Promise<ResidentGraph> {
   if (!previous) return load(city);
   const pointer = await readPointer(city);
   if (pointer.graph_version === previous.version) return previous;
@@ -117,7 +99,7 @@ async function refreshed(city: CityId, previous: LoadedGraph | undefined): Promi
 }
 
 /** The city's graph; throws GraphUnavailableError when none can be loaded. */
-export async function cityGraph(city: CityId): Promise<LoadedGraph> {
+export async function cityGraph(city: CityId): Promise<ResidentGraph> {
   residentGraphs().touch(city);
   let graph = graphs.get(city);
   if (!graph || graph.spent) {

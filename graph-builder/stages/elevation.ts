@@ -1,6 +1,6 @@
 import type { ElevationSource } from '../../core/graph/layout.ts';
 import type { CollectedNodes } from '../collect.ts';
-import { OSM_ELEVATION_MIN_COVERAGE, type Dem } from '../elevation.ts';
+import { OSM_ELEVATION_MIN_COVERAGE, type Dem } from '../elevation-sources.ts';
 import type { Warnings } from '../warnings.ts';
 
 /**

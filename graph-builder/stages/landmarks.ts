@@ -1,6 +1,6 @@
 import { graphOf, type GraphSections } from '../../core/graph/layout.ts';
-import { computeLandmarkSections, type LandmarkSections } from '../../core/routing/landmarks.ts';
-import { RoutingNetwork } from '../../core/routing/network.ts';
+import { computeLandmarkSections, type LandmarkSections } from '../../core/routing/search/landmarks.ts';
+import { RoutingNetwork } from '../../core/routing/network/network.ts';
 import type { HeaderWithoutSections } from '../writer.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { BuildableCity } from '../cities.ts';
 import { collectOsm, type Collected, type ProgressListener } from '../collect.ts';
-import { loadDem, type Dem } from '../elevation.ts';
+import { loadDem, type Dem } from '../elevation-sources.ts';
 import type { RuleContext } from '../tag-rules.ts';
 import type { StringTable } from '../writer.ts';
 

@@ -2,7 +2,7 @@ import { NODE_JUNCTION } from '../../core/graph/flags.ts';
 import type { GridSpec } from '../../core/graph/layout.ts';
 import type { CollectedNodes } from '../collect.ts';
 import { Growable } from '../growable.ts';
-import { distinctNeighbourCounts } from '../junction-control.ts';
+import { distinctNeighbourCounts } from '../junction-control-tags.ts';
 import { buildGrid } from '../spatial-index.ts';
 import type { TimeWindowCompiler } from '../time-windows.ts';
 import type { StringTable } from '../writer.ts';

@@ -1,5 +1,5 @@
 import type { CollectedNodes, CollectedWays } from '../collect.ts';
-import type { Dem } from '../elevation.ts';
+import type { Dem } from '../elevation-sources.ts';
 import { Growable } from '../growable.ts';
 import type { StringTable } from '../writer.ts';
 import type { EdgeArrays } from './edge-arrays.ts';

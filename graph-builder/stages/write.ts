@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { graphKey } from '../../core/graph/catalog.ts';
 import type { GraphSections } from '../../core/graph/layout.ts';
-import type { LandmarkSections } from '../../core/routing/landmarks.ts';
+import type { LandmarkSections } from '../../core/routing/search/landmarks.ts';
 import { writeGraphFile, type HeaderWithoutSections } from '../writer.ts';
 import type { LandmarkSectionName } from './landmarks.ts';
 

@@ -10,7 +10,7 @@ import { escapeHtml } from '../../functions/oauth/views.ts';
  * provider with a sign-in form, the authorization code flow with PKCE, a token endpoint, and a
  * JWKS, on its own loopback port. Its tokens have Cognito's shapes (RS256; access tokens with
  * `token_use: "access"` and `client_id`, id tokens with `token_use: "id"` and `aud`), so the
- * platform verifies them with the same code it uses for Cognito (functions/riders/identity-provider.ts).
+ * platform verifies them with the same code it uses for Cognito (functions/riders/identity-provider-client.ts).
  *
  * Users and the signing key live under `<state dir>/identity-provider/` (passwords as scrypt
  * hashes). Admin endpoints, guarded by a secret written to the local platform's info file, do

@@ -3,7 +3,7 @@
  *
  *   npx tsx test/bench/gateway-profile.ts [--seconds 20] [--save <file>] [--cpu-profile <file>] [--write] [--from <saved file>]
  *
- * The platform runs in this process (lib/local/platform.ts, as `npm start` runs it, New York's
+ * The platform runs in this process (lib/local/launch.ts, as `npm start` runs it, New York's
  * graph only, no bike-share polling), and beside its own gateway this script serves a second
  * gateway over the same handler modules, instrumented with public hooks only:
  *
@@ -32,13 +32,13 @@ import { pathToFileURL } from 'node:url';
 import type { Profiler } from 'node:inspector';
 import { projectRoot } from '../../core/paths.ts';
 import { createApiKey } from '../../functions/auth/api-keys.ts';
-import { planDirections } from '../../functions/directions/plan.ts';
-import { directionsRequest } from '../../functions/directions/request.ts';
+import { planDirections } from '../../functions/routing/directions.ts';
+import { directionsRequest } from '../../functions/routing/request.ts';
 import { dynamo } from '../../functions/platform/aws.ts';
 import { ensureGraphs } from '../../graph-builder/index.ts';
 import { createGateway } from '../../lib/local/gateway.ts';
 import { prepareLocalGraphs } from '../../lib/local/graphs.ts';
-import { startLocalPlatform } from '../../lib/local/platform.ts';
+import { startLocalPlatform } from '../../lib/local/launch.ts';
 import { listen } from '../../lib/local/servers.ts';
 import { replaceDocSection, savedRun, measuredOn } from './doc-section.ts';
 import { machineDescription, NEW_YORK_TRIPS, runWrk, waitForQuiet, writeTripBodies, wrkVersion } from './load.ts';
@@ -50,8 +50,8 @@ interface RequestTimings {
   dynamo: { command: string; ms: number }[];
 }
 
-const AUTHORIZER = 'functions/auth/authorizer-handler.ts';
-const DIRECTIONS = 'functions/directions/handler.ts';
+const AUTHORIZER = 'functions/authorizer/authorizer-handler.ts';
+const DIRECTIONS = 'functions/directions/directions-handler.ts';
 
 export interface StageRow {
   stage: string;

@@ -3,8 +3,8 @@
  *
  *   npx tsx test/bench/lambda-bundle.ts [--runs 5] [--quiet-below 1] [--write] [--keep <dir>]
  *
- * Bundle: a CDK app holding the stack's own `PlatformFunction` construct for the directions
- * endpoint and for the REQUEST authorizer (lib/platform-function.ts, the definitions of
+ * Bundle: a CDK app holding the stack's own `SpokeFunction` construct for the directions
+ * endpoint and for the REQUEST authorizer (lib/spoke-function.ts, the definitions of
  * functions/platform/endpoints.ts) is synthesised, so esbuild runs with exactly the options the
  * stack gives it (ESM for node22, minified, source maps, the AWS SDK bundled). Measured: the bytes
  * of the bundled `index.mjs`, of its source map, and of the asset directory zipped (`zip -9`, as
@@ -31,7 +31,7 @@ import { toAuthorizerContext } from '../../functions/auth/principal.ts';
 import { authorizerAccess, authorizerEntry, endpointDefinition } from '../../functions/platform/endpoints.ts';
 import { DataStores } from '../../lib/data-stores.ts';
 import { functionEnvironment } from '../../lib/local/provision.ts';
-import { PlatformFunction } from '../../lib/platform-function.ts';
+import { SpokeFunction } from '../../lib/spoke-function.ts';
 import { startLocalProcess } from '../support/local-process.ts';
 import { replaceDocSection, measuredOn } from './doc-section.ts';
 import { machineDescription, NEW_YORK_TRIPS, waitForQuiet } from './load.ts';
@@ -65,8 +65,8 @@ async function bundle(outdir: string): Promise<BundleSize[]> {
   const dataStores = new DataStores(stack, 'DataStores');
   const directions = endpointDefinition('directions');
   const functions = [
-    { name: 'directions', entry: directions.entry, construct: new PlatformFunction(stack, 'Directions', { entry: directions.entry, access: directions.access, dataStores, description: 'directions', ...(directions.memoryMb ? { memoryMb: directions.memoryMb } : {}) }) },
-    { name: 'authorizer', entry: authorizerEntry, construct: new PlatformFunction(stack, 'Authorizer', { entry: authorizerEntry, access: authorizerAccess, dataStores, description: 'authorizer' }) },
+    { name: 'directions', entry: directions.entry, construct: new SpokeFunction(stack, 'Directions', { entry: directions.entry, access: directions.access, dataStores, description: 'directions', ...(directions.memoryMb ? { memoryMb: directions.memoryMb } : {}) }) },
+    { name: 'authorizer', entry: authorizerEntry, construct: new SpokeFunction(stack, 'Authorizer', { entry: authorizerEntry, access: authorizerAccess, dataStores, description: 'authorizer' }) },
   ];
   const assembly = app.synth();
   const template = JSON.parse(await readFile(join(assembly.directory, stack.templateFile), 'utf8')) as {
@@ -192,7 +192,7 @@ async function main(): Promise<void> {
   const lines = [
     '## Directions: Lambda bundle and cold start',
     '',
-    `Measured by \`npx tsx test/bench/lambda-bundle.ts\` on ${measuredOn()}: ${machineDescription()}; load average ${loadAverage.toFixed(2)} at the start. The bundles are what the stack's \`PlatformFunction\` construct builds (esbuild through \`NodejsFunction\`: ESM for node22, minified, source maps, the AWS SDK bundled), synthesised in a CDK app of their own; "zipped" is the asset directory under \`zip -9\`.`,
+    `Measured by \`npx tsx test/bench/lambda-bundle.ts\` on ${measuredOn()}: ${machineDescription()}; load average ${loadAverage.toFixed(2)} at the start. The bundles are what the stack's \`SpokeFunction\` construct builds (esbuild through \`NodejsFunction\`: ESM for node22, minified, source maps, the AWS SDK bundled), synthesised in a CDK app of their own; "zipped" is the asset directory under \`zip -9\`.`,
     '',
     '| Function | Entry | index.mjs | index.mjs.map | Zipped (what Lambda receives) |',
     '|---|---|---|---|---|',

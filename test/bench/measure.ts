@@ -1,16 +1,16 @@
 import { DirectedGraph } from 'graphology';
 import { dijkstra } from 'graphology-shortest-path';
 import type { CityId } from '../../core/cities/index.ts';
-import { Costing } from '../../core/routing/costing.ts';
+import { Costing } from '../../core/routing/costing/costing.ts';
 import { haversineMetres } from '../../core/geo.ts';
 import { localMinutes } from '../../core/local-time.ts';
 import { EDGE_CYCLING, SAFETY_CLASSES, type SafetyClass } from '../../core/graph/flags.ts';
 import { loadGraphBytes, type LoadedGraph } from '../../functions/routing/graph-store.ts';
-import { buildSteps } from '../../functions/routing/guidance/steps.ts';
-import type { RoutingNetwork } from '../../core/routing/network.ts';
-import { buildPath } from '../../functions/routing/path.ts';
-import { findRoute } from '../../functions/routing/search.ts';
-import { positionsAt, snap } from '../../functions/routing/snap.ts';
+import { buildSteps } from '../../core/routing/guidance/steps.ts';
+import type { RoutingNetwork } from '../../core/routing/network/network.ts';
+import { buildPath } from '../../core/routing/path/path.ts';
+import { findRoute } from '../../core/routing/search/search.ts';
+import { positionsAt, snap } from '../../core/routing/snap/snap.ts';
 import { seededRandom } from '../routing/real-graphs.ts';
 
 /** The measurements `npm run bench` takes, on any compiled graph. */

@@ -21,7 +21,7 @@ import { compileParkingDatasets } from '../../functions/multimodal/parking/datas
 import { multiModalRequest } from '../../functions/multimodal/request.ts';
 import type { PlannerSources } from '../../functions/multimodal/sources.ts';
 import { loadGraphBytes, type LoadedGraph } from '../../functions/routing/graph-store.ts';
-import type { RoutingLoaders } from '../../functions/routing/legs.ts';
+import type { RoutingLoaders } from '../../functions/routing/context-loader.ts';
 import { buildOverlay } from '../../functions/routing/report-overlay.ts';
 import { randomNodeLocation, seededRandom } from '../routing/real-graphs.ts';
 import { recordedSnapshot } from '../support/bikeshare.ts';

@@ -13,7 +13,7 @@ import { projectRoot } from '../../core/paths.ts';
 import { createApiKey } from '../../functions/auth/api-keys.ts';
 import { getReport } from '../../functions/reports/store.ts';
 import { prepareLocalGraphs } from '../../lib/local/graphs.ts';
-import { startLocalPlatform } from '../../lib/local/platform.ts';
+import { startLocalPlatform } from '../../lib/local/launch.ts';
 import { percentile } from './measure.ts';
 
 const REPORTS = Number(process.env.BENCH_REPORTS ?? 60);

@@ -1,9 +1,9 @@
 import type { CityId } from '../../core/cities/index.ts';
-import { Costing } from '../../core/routing/costing.ts';
+import { Costing } from '../../core/routing/costing/costing.ts';
 import type { LoadedGraph } from '../../functions/routing/graph-store.ts';
-import { buildPath, type RoutedPath } from '../../functions/routing/path.ts';
-import { findRoute } from '../../functions/routing/search.ts';
-import { positionsAt, snapForCosting } from '../../functions/routing/snap.ts';
+import { buildPath, type RoutedPath } from '../../core/routing/path/path.ts';
+import { findRoute } from '../../core/routing/search/search.ts';
+import { positionsAt, snapForCosting } from '../../core/routing/snap/snap.ts';
 import { percentile, randomPairs } from './measure.ts';
 import { localMinutes } from '../../core/local-time.ts';
 

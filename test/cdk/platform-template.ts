@@ -1,7 +1,7 @@
 import { App, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
-import { PlatformStack, STACK_NAME } from '../../lib/platform-stack.ts';
+import { SpokeStack, STACK_NAME } from '../../lib/spoke-stack.ts';
 
 /**
  * The synthesized platform template and helpers to read it. The stack is built with bundling
@@ -10,7 +10,7 @@ import { PlatformStack, STACK_NAME } from '../../lib/platform-stack.ts';
  */
 
 export interface SynthesizedPlatform {
-  readonly stack: PlatformStack;
+  readonly stack: SpokeStack;
   readonly template: Template;
   /** Resources of the template by logical id. */
   readonly resources: Readonly<Record<string, CfnResourceJson>>;
@@ -24,7 +24,7 @@ export interface CfnResourceJson {
 
 export function synthesizePlatform(context: Record<string, unknown> = {}): SynthesizedPlatform {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
-  const stack = new PlatformStack(app, STACK_NAME, { env: { account: '123456789012', region: 'eu-west-2' } });
+  const stack = new SpokeStack(app, STACK_NAME, { env: { account: '123456789012', region: 'eu-west-2' } });
   const template = Template.fromStack(stack);
   const resources = (template.toJSON() as { Resources: Record<string, CfnResourceJson> }).Resources;
   return { stack, template, resources };

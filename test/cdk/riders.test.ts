@@ -2,8 +2,8 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { endpoints } from '../../functions/platform/endpoints.ts';
 import { tables } from '../../functions/platform/resources.ts';
-import { INSTALL_NATIVE_MODULES_CONTEXT, lockedVersions, nativeModuleInstall } from '../../lib/platform-function.ts';
-import { DEFAULT_RIDER_APP_CALLBACK } from '../../lib/platform-stack.ts';
+import { INSTALL_NATIVE_MODULES_CONTEXT, lockedVersions, nativeModuleInstall } from '../../lib/spoke-function.ts';
+import { DEFAULT_RIDER_APP_CALLBACK } from '../../lib/spoke-stack.ts';
 import { logicalId, platform, refersTo, resourcesOfType, synthesizePlatform } from './platform-template.ts';
 
 /**

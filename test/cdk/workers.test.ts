@@ -4,7 +4,7 @@ import { queues } from '../../functions/platform/resources.ts';
 import { workerDefinition, workers } from '../../functions/platform/workers.ts';
 import { logicalId, platform, refersTo, resourcesOfType } from './platform-template.ts';
 
-/** The report pipeline's background functions in the template (lib/workers.ts). */
+/** The report pipeline's background functions in the template (lib/worker-functions.ts). */
 
 const workerFunction = (id: string): NodejsFunction => platform().stack.workers.forWorker(id).function;
 

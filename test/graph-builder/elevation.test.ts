@@ -7,7 +7,7 @@ import { buildableCity } from '../../graph-builder/cities.ts';
 import { sharedDataPath } from '../../core/paths.ts';
 import { openGraph } from '../../core/graph/layout.ts';
 import { buildCity } from '../../graph-builder/build.ts';
-import { loadDem, parseOsmElevation } from '../../graph-builder/elevation.ts';
+import { loadDem, parseOsmElevation } from '../../graph-builder/elevation-sources.ts';
 import { fixturePath } from './helpers.ts';
 
 const demPath = join(sharedDataPath(), buildableCity('sf-bay').graph.dem!);

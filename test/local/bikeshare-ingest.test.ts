@@ -9,7 +9,7 @@ import { readSnapshot } from '../../functions/bikeshare/store.ts';
 import type { FeedSource } from '../../functions/bikeshare/systems.ts';
 import type { BikeShareSnapshot } from '../../functions/bikeshare/model.ts';
 import { citySystemFixtures, FeedFixtureServer, referenceFixtures } from '../../lib/local/gbfs-fixtures.ts';
-import { startLocalPlatform, type LocalPlatform } from '../../lib/local/platform.ts';
+import { startLocalPlatform, type LocalPlatform } from '../../lib/local/launch.ts';
 
 /**
  * The ingestion end to end on this machine: the recorded feeds served over HTTP by the fixture

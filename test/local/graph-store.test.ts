@@ -11,7 +11,7 @@ import { currentPointerKey } from '../../core/graph/catalog.ts';
 import { cityGraph, forgetLoadedGraphs, GraphUnavailableError, loadedCities } from '../../functions/routing/graph-store.ts';
 import { buildCity, type BuildResult } from '../../graph-builder/build.ts';
 import { publishGraph } from '../../graph-builder/publish.ts';
-import { startLocalPlatform, type LocalPlatform } from '../../lib/local/platform.ts';
+import { startLocalPlatform, type LocalPlatform } from '../../lib/local/launch.ts';
 
 /**
  * The router's graph store against a real S3 protocol server (s3rver): one load per warm

@@ -23,11 +23,11 @@ import { handler as submitHandler } from '../../functions/reports/submit-handler
 import { submitReport } from '../../functions/reports/submit.ts';
 import { auditEntry, auditTrail, getReport, insertReport, reportsDueInOutbox, type ReportItem } from '../../functions/reports/store.ts';
 import { prepareLocalGraphs } from '../../lib/local/graphs.ts';
-import { startLocalPlatform, type LocalPlatform } from '../../lib/local/platform.ts';
+import { startLocalPlatform, type LocalPlatform } from '../../lib/local/launch.ts';
 import { LOCAL_CREDENTIALS } from '../../lib/local/provision.ts';
 import { invoke } from '../../lib/local/invocations.ts';
 import { lambdaContext } from '../../lib/local/queue.ts';
-import { localQueueName } from '../../lib/local/workers.ts';
+import { localQueueName } from '../../lib/local/worker-triggers.ts';
 import { submissionEvent, type Submission } from '../support/submission-event.ts';
 
 /**

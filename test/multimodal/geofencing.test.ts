@@ -2,7 +2,8 @@ import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import { describe, expect, it } from 'vitest';
 import { haversineMetres, type LonLat } from '../../core/geo.ts';
 import { isAvailableVehicle } from '../../functions/bikeshare/model.ts';
-import { checkRentedLeg, mayPark, mayRent, noRideEdges, parkingCandidates, samplePolyline, signedArea, UNRESTRICTED, ZoneRules, zoneRules } from '../../functions/multimodal/geofencing.ts';
+import { checkRentedLeg, mayPark, mayRent, noRideEdges, samplePolyline, signedArea, UNRESTRICTED, ZoneRules, zoneRules } from '../../functions/multimodal/geofencing.ts';
+import { parkingCandidates } from '../../functions/multimodal/parking/ride-end.ts';
 import { realGraph } from '../routing/real-graphs.ts';
 import { almereGeofencing, almereVehicles, geofencingFeed, pointOnlyIn, square } from '../support/zones.ts';
 

@@ -2,11 +2,12 @@ import { describe, expect, it, vi } from 'vitest';
 import type { CityId } from '../../core/cities/index.ts';
 import { haversineMetres, type LonLat } from '../../core/geo.ts';
 import { sharedDataPath } from '../../core/paths.ts';
-import { CYCLING_SPEED_MPS, EBIKE_SPEED_MPS, WALKING_SPEED_MPS } from '../../core/routing/profile.ts';
+import { CYCLING_SPEED_MPS, EBIKE_SPEED_MPS, WALKING_SPEED_MPS } from '../../core/routing/costing/profile.ts';
 import type { BikeShareSnapshot } from '../../functions/bikeshare/model.ts';
 import type { CustomRouteItem } from '../../functions/customroutes/records.ts';
 import type { Destination } from '../../functions/events/model.ts';
-import { planMultiModal, SLOWEST_ALTERNATIVE_FACTOR, type MultiModalBody, type MultiModalOption, type OptionLeg } from '../../functions/multimodal/plan.ts';
+import { planMultiModal, SLOWEST_ALTERNATIVE_FACTOR } from '../../functions/multimodal/plan.ts';
+import type { MultiModalBody, MultiModalOption, OptionLeg } from '../../functions/multimodal/response.ts';
 import { compileParkingDatasets } from '../../functions/multimodal/parking/datasets.ts';
 import { SpotIndex } from '../../functions/multimodal/parking/spots.ts';
 import { multiModalRequest } from '../../functions/multimodal/request.ts';
@@ -423,8 +424,8 @@ describe('disruptions per option', () => {
       expect(reported.disruptions).toContainEqual(expect.objectContaining({ id: 'report-r-hazard', source: 'report', type: 'hazard' }));
       for (const option of body.options.filter((candidate) => candidate.type === 'personal')) {
         const route = (await directionsRoute([bloomsbury.start, bloomsbury.end], { supersafe: option.supersafe }))!;
-        const outcome = await (await import('../../functions/directions/plan.ts')).planDirections(
-          (await import('../../functions/directions/request.ts')).directionsRequest.parse({ coordinates: [bloomsbury.start, bloomsbury.end], supersafe: option.supersafe, departure_time: NOON }),
+        const outcome = await (await import('../../functions/routing/directions.ts')).planDirections(
+          (await import('../../functions/routing/request.ts')).directionsRequest.parse({ coordinates: [bloomsbury.start, bloomsbury.end], supersafe: option.supersafe, departure_time: NOON }),
         );
         expect(option.legs[0]!.geometry).toEqual(route.geometry);
         expect(option.disruptions).toEqual(outcome.kind === 'routed' ? (outcome.body.disruptions ?? []) : []);

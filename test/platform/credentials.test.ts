@@ -38,7 +38,7 @@ describe('credentials on {base_url}', () => {
     const previous = process.env[USAGE_KEY_SECRET_ENV_VAR];
     process.env[USAGE_KEY_SECRET_ENV_VAR] = secret;
     try {
-      const { handler } = await import('../../functions/auth/authorizer-handler.ts');
+      const { handler } = await import('../../functions/authorizer/authorizer-handler.ts');
       const answer = await handler({
         type: 'REQUEST', resource: '/directions/v2', path: '/directions/v2', httpMethod: 'POST',
         methodArn: 'arn:aws:execute-api:us-east-1:000000000000:test/local/POST/directions/v2', headers: { apikey: key },

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { Costing } from '../../core/routing/costing.ts';
-import { type Profile } from '../../core/routing/profile.ts';
+import { Costing } from '../../core/routing/costing/costing.ts';
+import { type Profile } from '../../core/routing/costing/profile.ts';
 import { bearingDegrees, bearingDifference } from '../../core/geo.ts';
 import { EDGE_CYCLING, EDGE_WALKING } from '../../core/graph/flags.ts';
 import { isClosed, isWindowActive } from '../../core/graph/rules.ts';
 import { localMinutes } from '../../core/local-time.ts';
-import { edgeCoordinates, slicePolyline } from '../../functions/routing/path.ts';
+import { edgeCoordinates, slicePolyline } from '../../core/routing/path/path.ts';
 import { type Position } from '../../core/geo.ts';
-import { findRoute } from '../../functions/routing/search.ts';
+import { findRoute } from '../../core/routing/search/search.ts';
 import { realGraph } from '../routing/real-graphs.ts';
 import { call, newKey } from './support.ts';
 

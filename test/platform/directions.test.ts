@@ -134,6 +134,16 @@ describe('POST /directions/v2/', () => {
     expect(la.body.sublabel).toBeNull();
   });
 
+  it('departs "now" on the platform clock when no departure_time is given, as multi-modal and explain do', async () => {
+    const key = await enterprise();
+    /** Runs the request with the platform clock at an instant (the local gateway's test clock, functions/platform/clock.ts). */
+    const at = (instant: string) => ({ 'X-Spoke-Test-Clock-Offset': String((Date.parse(instant) - Date.now()) / 1000) });
+    const lateEvening = await call('/directions/v2/', { key, headers: at('2026-12-01T23:00:00Z'), body: { coordinates: bloomsbury } });
+    expect(lateEvening.body.metadata.nighttime).toBe(true);
+    const midday = await call('/directions/v2/', { key, headers: at('2026-06-15T12:00:00Z'), body: { coordinates: bloomsbury } });
+    expect(midday.body.metadata.nighttime).toBe(false);
+  });
+
   it('walks on the walking network without cycling fields', async () => {
     const response = await call('/directions/v2/', { key: await enterprise(), body: { coordinates: bloomsbury, profile: 'walking' } });
     expect(response.status).toBe(200);

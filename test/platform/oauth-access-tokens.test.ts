@@ -147,7 +147,7 @@ describe('OAuth access tokens', () => {
     // The authorizer's refusals are logged; this worker has no platform log to write them to.
     logger.setLogLevel('SILENT');
     try {
-      const { handler } = await import('../../functions/auth/authorizer-handler.ts');
+      const { handler } = await import('../../functions/authorizer/authorizer-handler.ts');
       const ask = (resource: string, token: string) =>
         handler({
           type: 'REQUEST',

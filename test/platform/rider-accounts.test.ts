@@ -6,7 +6,7 @@ import { dynamo } from '../../functions/platform/aws.ts';
 import { tableName } from '../../functions/platform/resources.ts';
 import { searchableName, trigramsOf } from '../../functions/riders/name-search.ts';
 import { createRider, getRider, updateRider } from '../../functions/riders/profiles.ts';
-import { handler as signInTrigger } from '../../functions/riders/sign-in-trigger.ts';
+import { handler as signInTrigger } from '../../functions/riders/sign-in-trigger-handler.ts';
 import { lambdaContext } from '../../lib/local/queue.ts';
 import { useLocalAws } from './support.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DisjointSets } from '../../core/routing/disjoint-sets.ts';
+import { DisjointSets } from '../../core/routing/network/disjoint-sets.ts';
 import { seededRandom } from './real-graphs.ts';
 
 /** Union-find agrees with a breadth-first search on which members a set of links connects. */

@@ -3,12 +3,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import type { CityId } from '../../core/cities/index.ts';
-import { planDirections, type RouteBody } from '../../functions/directions/plan.ts';
-import { directionsRequest } from '../../functions/directions/request.ts';
+import { planDirections, type RouteBody } from '../../functions/routing/directions.ts';
+import { directionsRequest } from '../../functions/routing/request.ts';
 import type * as graphStore from '../../functions/routing/graph-store.ts';
 import type { LoadedGraph } from '../../functions/routing/graph-store.ts';
 import type * as reportOverlay from '../../functions/routing/report-overlay.ts';
-import type { BannerText, Step } from '../../functions/routing/guidance/steps.ts';
+import type { BannerText, Step } from '../../core/routing/guidance/steps.ts';
 
 /**
  * Golden turn-by-turn guidance: a handful of real routes per city, planned in process by the

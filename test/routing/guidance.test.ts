@@ -1,23 +1,23 @@
 import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
 import { cityIds } from '../../core/cities/index.ts';
-import { Costing } from '../../core/routing/costing.ts';
-import { type Profile } from '../../core/routing/profile.ts';
+import { Costing } from '../../core/routing/costing/costing.ts';
+import { type Profile } from '../../core/routing/costing/profile.ts';
 import { turnAngle } from '../../core/geo.ts';
 import { EDGE_STEPS, NODE_JUNCTION, ROAD_CLASSES, roadClassOf, WALK_CROSSING, walkKindOf } from '../../core/graph/flags.ts';
 import { localMinutes } from '../../core/local-time.ts';
 import {
   CONNECTOR_METRES, MAX_CONNECTED_SPAN_METRES, OBVIOUS_MARGIN_DEGREES, SAME_NAME_TURN_DEGREES,
-} from '../../functions/routing/guidance/maneuvers.ts';
-import en from '../../functions/routing/guidance/locales/en.json' with { type: 'json' };
-import es from '../../functions/routing/guidance/locales/es.json' with { type: 'json' };
+} from '../../core/routing/guidance/maneuvers.ts';
+import en from '../../core/routing/guidance/locales/en.json' with { type: 'json' };
+import es from '../../core/routing/guidance/locales/es.json' with { type: 'json' };
 import type { Language } from '../../core/language.ts';
-import { ANNOUNCEMENT_DISTANCES } from '../../functions/routing/guidance/narrative.ts';
-import { buildSteps, COMPOUND_METRES, type Step } from '../../functions/routing/guidance/steps.ts';
-import type { RoutingNetwork } from '../../core/routing/network.ts';
-import { buildPath, type PathEdge, type RoutedPath } from '../../functions/routing/path.ts';
-import { findRoute } from '../../functions/routing/search.ts';
-import { positionsAt, snap } from '../../functions/routing/snap.ts';
+import { ANNOUNCEMENT_DISTANCES } from '../../core/routing/guidance/narrative.ts';
+import { buildSteps, COMPOUND_METRES, type Step } from '../../core/routing/guidance/steps.ts';
+import type { RoutingNetwork } from '../../core/routing/network/network.ts';
+import { buildPath, type PathEdge, type RoutedPath } from '../../core/routing/path/path.ts';
+import { findRoute } from '../../core/routing/search/search.ts';
+import { positionsAt, snap } from '../../core/routing/snap/snap.ts';
 import { randomNodeLocation, realGraph, seededRandom } from './real-graphs.ts';
 
 /** Properties of the turn-by-turn steps on random real routes, in both languages. */

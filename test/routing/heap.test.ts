@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MinHeap } from '../../core/routing/heap.ts';
+import { MinHeap } from '../../core/routing/search/heap.ts';
 import { seededRandom } from './real-graphs.ts';
 
 /** The search's 4-ary heap pops keys in order, through growth, ties and interleaved pushes and pops. */

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { Costing } from '../../core/routing/costing.ts';
+import { Costing } from '../../core/routing/costing/costing.ts';
 import { haversineMetres } from '../../core/geo.ts';
 import { localMinutes } from '../../core/local-time.ts';
 import { loadGraphBytes } from '../../functions/routing/graph-store.ts';
 import {
   computeLandmarks, LandmarkBound, LANDMARK_METRICS, metricCosting, storedLandmarks,
-} from '../../core/routing/landmarks.ts';
-import { findRoute, SearchWorkspace } from '../../functions/routing/search.ts';
-import { positionsAt, snap } from '../../functions/routing/snap.ts';
+} from '../../core/routing/search/landmarks.ts';
+import { findRoute, SearchWorkspace } from '../../core/routing/search/search.ts';
+import { positionsAt, snap } from '../../core/routing/snap/snap.ts';
 import { randomNodeLocation, realGraph, realGraphBytes, seededRandom } from './real-graphs.ts';
 
 const departureMinute = localMinutes(2026, 6, 15, 8, 30);

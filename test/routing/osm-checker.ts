@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import type { CityId } from '../../core/cities/index.ts';
 import { sharedDataPath } from '../../core/paths.ts';
-import type { Profile } from '../../core/routing/profile.ts';
-import type { RoutingNetwork } from '../../core/routing/network.ts';
+import type { Profile } from '../../core/routing/costing/profile.ts';
+import type { RoutingNetwork } from '../../core/routing/network/network.ts';
 import { graphRecipes } from '../../graph-builder/cities.ts';
 import { readOsmFile, type RelationMember, type Tags } from '../../graph-builder/osm/reader.ts';
-import type { RoutedPath } from '../../functions/routing/path.ts';
+import type { RoutedPath } from '../../core/routing/path/path.ts';
 
 /**
  * An independent judge of routes, in the spirit of an outside route checker: it reads the city's

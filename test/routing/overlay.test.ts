@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { EDGE_CYCLING, EDGE_REVERSED } from '../../core/graph/flags.ts';
 import { localMinutes } from '../../core/local-time.ts';
-import { Costing } from '../../core/routing/costing.ts';
+import { Costing } from '../../core/routing/costing/costing.ts';
 import type { AvoidanceEffect, AvoidanceItem } from '../../core/avoidances.ts';
 import { buildOverlay } from '../../functions/routing/report-overlay.ts';
-import { findRoute } from '../../functions/routing/search.ts';
-import { positionsAt, snap } from '../../functions/routing/snap.ts';
+import { findRoute } from '../../core/routing/search/search.ts';
+import { positionsAt, snap } from '../../core/routing/snap/snap.ts';
 import { randomNodeLocation, realGraph, seededRandom } from './real-graphs.ts';
 import { referenceCost } from './reference-search.ts';
 

@@ -1,8 +1,8 @@
-import type { Costing } from '../../core/routing/costing.ts';
+import type { Costing } from '../../core/routing/costing/costing.ts';
 import { RESTRICTION_SAME_CYCLEWAY } from '../../core/graph/flags.ts';
 import { isWindowActive } from '../../core/graph/rules.ts';
-import { MinHeap } from '../../core/routing/heap.ts';
-import type { EdgePosition } from '../../functions/routing/search.ts';
+import { MinHeap } from '../../core/routing/search/heap.ts';
+import type { EdgePosition } from '../../core/routing/search/search.ts';
 
 /**
  * A plain edge-based Dijkstra written independently of the router: no heuristic, and turn

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Costing } from '../../core/routing/costing.ts';
-import type { Profile } from '../../core/routing/profile.ts';
+import { Costing } from '../../core/routing/costing/costing.ts';
+import type { Profile } from '../../core/routing/costing/profile.ts';
 import { localMinutes } from '../../core/local-time.ts';
-import { buildPath } from '../../functions/routing/path.ts';
-import { findRoute } from '../../functions/routing/search.ts';
-import { positionsAt, snapForCosting } from '../../functions/routing/snap.ts';
+import { buildPath } from '../../core/routing/path/path.ts';
+import { findRoute } from '../../core/routing/search/search.ts';
+import { positionsAt, snapForCosting } from '../../core/routing/snap/snap.ts';
 import { randomPairs } from '../bench/measure.ts';
 import { OsmChecker, type Violation } from './osm-checker.ts';
 import { realGraph } from './real-graphs.ts';

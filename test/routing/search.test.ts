@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { cityIds } from '../../core/cities/index.ts';
-import { Costing, TURN_FORBIDDEN, type CostOptions } from '../../core/routing/costing.ts';
+import { Costing, TURN_FORBIDDEN, type CostOptions } from '../../core/routing/costing/costing.ts';
 import { localMinutes } from '../../core/local-time.ts';
-import { findRoute } from '../../functions/routing/search.ts';
-import { positionsAt, snap } from '../../functions/routing/snap.ts';
+import { findRoute } from '../../core/routing/search/search.ts';
+import { positionsAt, snap } from '../../core/routing/snap/snap.ts';
 import { randomNodeLocation, realGraph, seededRandom } from './real-graphs.ts';
 import { referenceCost } from './reference-search.ts';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { Costing } from '../../core/routing/costing.ts';
+import { Costing } from '../../core/routing/costing/costing.ts';
 import { EDGE_CYCLING } from '../../core/graph/flags.ts';
 import { isClosed, isWindowActive } from '../../core/graph/rules.ts';
 import { localMinutes } from '../../core/local-time.ts';
-import { findRoute } from '../../functions/routing/search.ts';
+import { findRoute } from '../../core/routing/search/search.ts';
 import type { LoadedGraph } from '../../functions/routing/graph-store.ts';
 import { realGraph } from './real-graphs.ts';
 

@@ -1,0 +1,14 @@
+import type { CityId } from '../cities/index.ts';
+
+/**
+ * Routing's refusals, in a module of their own so the HTTP boundary can map them
+ * (functions/http/errors.ts) without loading the graph store.
+ */
+
+/** No graph can be loaded for the city right now; the cause stays in the error, out of any answer. */
+export class GraphUnavailableError extends Error {
+  constructor(readonly city: CityId, cause: unknown) {
+    super(`No routing graph could be loaded for ${city}: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+    this.name = 'GraphUnavailableError';
+  }
+}

@@ -1,0 +1,45 @@
+import type { CityId } from '../../cities/index.ts';
+import { openGraph } from '../../graph/layout.ts';
+import { RoutingNetwork } from '../network/network.ts';
+import { computeLandmarks, LANDMARK_METRICS, metricCosting, storedLandmarks } from '../search/landmarks.ts';
+import { SearchWorkspace } from '../search/search.ts';
+
+/**
+ * A city graph as a router holds it: the file's typed-array views, the network's derived arrays
+ * and the search's reusable buffers, built from the graph file's bytes without parsing. Where the
+ * bytes come from (S3, refreshed as new versions are published) is functions/routing/graph-store.ts;
+ * a tool or a test can read them from a file.
+ */
+
+export interface LoadedGraph {
+  city: CityId;
+  version: string;
+  network: RoutingNetwork;
+  workspace: SearchWorkspace;
+  loadMilliseconds: number;
+}
+
+export interface LoadOptions {
+  /** Told when the file's landmark bounds were built under other costing weights and are being recomputed. */
+  onStaleLandmarks?: (graphVersion: string) => void;
+}
+
+/** Builds the in-memory graph from file bytes: typed-array views plus the router's derived arrays. */
+export function loadGraph(city: CityId, bytes: Uint8Array, options: LoadOptions = {}): LoadedGraph {
+  const started = performance.now();
+  const graph = openGraph(bytes);
+  const network = new RoutingNetwork(graph);
+  let landmarks = storedLandmarks(graph);
+  if (!landmarks) {
+    // Built under other costing weights: stored bounds could overestimate, so compute them anew.
+    options.onStaleLandmarks?.(graph.header.graph_version);
+    landmarks = Object.fromEntries(LANDMARK_METRICS.map((metric) => [metric, computeLandmarks(metricCosting(network, metric))]));
+  }
+  return {
+    city,
+    version: graph.header.graph_version,
+    network,
+    workspace: new SearchWorkspace(graph.edgeCount, landmarks),
+    loadMilliseconds: performance.now() - started,
+  };
+}

@@ -1,0 +1,19 @@
+import { endpoint } from '../http/endpoint.ts';
+import { crossCityRoute } from '../http/errors.ts';
+import { now } from '../platform/clock.ts';
+import { planDirections } from '../routing/directions.ts';
+import { directionsCost, directionsRequest } from '../routing/request.ts';
+import { directionsResponse } from './response.ts';
+
+/**
+ * POST /directions/v2/ (and /directions/): spec 4.1. No graph for the city is a 503
+ * (http/errors.ts). "Now", for a request without a departure, is the platform clock's.
+ */
+export const handler = endpoint(
+  { id: 'directions', body: directionsRequest, response: directionsResponse, cost: ({ body }) => directionsCost(body) },
+  async ({ body }) => {
+    const outcome = await planDirections(body, now());
+    if (outcome.kind === 'cross-city') throw crossCityRoute(outcome.searchId);
+    return { body: outcome.body };
+  },
+);

@@ -1,0 +1,66 @@
+import { DateTime } from 'luxon';
+import { z } from 'zod';
+import { baseLanguage } from '../../core/language.ts';
+import { PROFILES } from '../../core/routing/costing/profile.ts';
+
+/** Request body of POST /directions/v2/ (spec 4.1), one rule per field of the spec's table. */
+
+export const MIN_COORDINATES = 2;
+export const MAX_COORDINATES = 25;
+
+export const longitude = z
+  .number({ error: 'longitude must be a number' })
+  .min(-180, 'longitude must be between -180 and 180')
+  .max(180, 'longitude must be between -180 and 180');
+export const latitude = z
+  .number({ error: 'latitude must be a number' })
+  .min(-90, 'latitude must be between -90 and 90')
+  .max(90, 'latitude must be between -90 and 90');
+
+/** `[longitude, latitude]`, GeoJSON order. */
+export const coordinate = z.tuple([longitude, latitude], { error: 'must be [longitude, latitude]' });
+export type Coordinate = z.output<typeof coordinate>;
+
+/** Departures the routing can mean: anything outside is a mistake (`0000-01-01T00:00`), not a plan. */
+export const DEPARTURE_YEARS = { first: 1970, last: 2100 } as const;
+
+/** `YYYY-MM-DDTHH:mm` without offset; read later in the route city's time zone. */
+export const departureTime = z
+  .string({ error: 'must be a string YYYY-MM-DDTHH:mm' })
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, 'must be YYYY-MM-DDTHH:mm with no time zone offset')
+  .refine((value) => DateTime.fromISO(value, { zone: 'UTC' }).isValid, 'is not a valid date and time')
+  .refine(
+    (value) => Number(value.slice(0, 4)) >= DEPARTURE_YEARS.first && Number(value.slice(0, 4)) <= DEPARTURE_YEARS.last,
+    `must be in the years ${DEPARTURE_YEARS.first} to ${DEPARTURE_YEARS.last}`,
+  );
+
+/** `en` or `es`; a regional tag such as `es-MX` is read as its base language. */
+export const language = z
+  .string({ error: 'must be en or es' })
+  .transform((value, context) => {
+    const base = baseLanguage(value);
+    if (!base) context.addIssue({ code: 'custom', message: 'must be en or es (a regional tag such as es-MX is read as es)' });
+    return base ?? z.NEVER;
+  });
+
+export const directionsRequest = z.object({
+  coordinates: z
+    .array(coordinate, { error: 'must be an array of [longitude, latitude] pairs' })
+    .min(MIN_COORDINATES, `must contain at least ${MIN_COORDINATES} coordinates`)
+    .max(MAX_COORDINATES, `must contain at most ${MAX_COORDINATES} coordinates`),
+  profile: z.enum(PROFILES, { error: 'must be cycling or walking' }).default('cycling'),
+  supersafe: z.boolean({ error: 'must be true or false' }).default(true),
+  bearing: z
+    .number({ error: 'must be a number of degrees' })
+    .min(0, 'must be in [0, 360)')
+    .lt(360, 'must be in [0, 360)')
+    .optional(),
+  departure_time: departureTime.optional(),
+  language: language.default('en'),
+  nighttime: z.boolean({ error: 'must be true or false' }).optional(),
+});
+
+export type DirectionsRequest = z.output<typeof directionsRequest>;
+
+/** One rate-limit token per consecutive pair of coordinates (spec 8). */
+export const directionsCost = (request: DirectionsRequest): number => request.coordinates.length - 1;

@@ -1,0 +1,36 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { projectRoot } from '../../core/paths.ts';
+import { authorizerEntry, endpoints, fallbackEntry, riderSignInTriggerEntry } from '../../functions/platform/endpoints.ts';
+import { workers } from '../../functions/platform/workers.ts';
+
+/** Names that say what each thing is (README, "Layout"), kept so as files come and go. */
+
+/** TypeScript files under a folder of the project, relative to the root. */
+function sources(folder: string): string[] {
+  return readdirSync(join(projectRoot, folder), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
+    .map((file) => `${folder}/${file}`);
+}
+
+const exportsHandler = (file: string) => /^export (const|async function|function) handler\b/m.test(readFileSync(join(projectRoot, file), 'utf8'));
+
+describe('names', () => {
+  it('calls every module that exports a Lambda handler <what>-handler.ts, and only those', () => {
+    const files = [...sources('functions'), ...sources('graph-builder')];
+    expect(files.filter((file) => exportsHandler(file) !== file.endsWith('-handler.ts'))).toEqual([]);
+    const entries = [...Object.values(endpoints).map((endpoint) => endpoint.entry), ...workers.map((worker) => worker.entry), authorizerEntry, fallbackEntry, riderSignInTriggerEntry];
+    expect(entries.filter((entry) => !entry.endsWith('-handler.ts') || !exportsHandler(entry))).toEqual([]);
+  });
+
+  it('keeps "platform" for functions/platform/, the Lambda runtime every function uses', () => {
+    const files = ['bin', 'lib', 'functions', 'graph-builder', 'core'].flatMap(sources);
+    expect(files.filter((file) => basename(file).includes('platform'))).toEqual([]);
+  });
+
+  it('gives the builder no module named like one of its stages', () => {
+    const stages = new Set(readdirSync(join(projectRoot, 'graph-builder/stages')));
+    expect(readdirSync(join(projectRoot, 'graph-builder')).filter((file) => stages.has(file))).toEqual([]);
+  });
+});
