@@ -29,8 +29,8 @@ import { jsonResponse } from './responses.ts';
  * a result, and throws domain errors that the boundary maps to answers (errors.ts). Bodies are
  * JSON, form-encoded for the OAuth token and revocation endpoints (which also answer in RFC
  * 6749's error shape and are never cached), or multipart for file uploads; a GET's body is never
- * parsed. An endpoint that creates something can take an `Idempotency-Key` (`idempotent`): a
- * repeat of a request then gets the first answer (idempotent-answers.ts). HTML pages use `page()`
+ * parsed. An endpoint that creates something can take an `Idempotency-Key` (its definition says
+ * `idempotent`): a repeat of a request then gets the first answer (idempotent-answers.ts). HTML pages use `page()`
  * (page.ts).
  */
 
@@ -96,12 +96,6 @@ export interface EndpointOptions<B extends z.ZodType, Q extends z.ZodType, R ext
    * request they refuse is not charged.
    */
   callerRules?: (input: { body: z.output<B>; principal: Principal }) => string | null;
-  /**
-   * Takes an `Idempotency-Key` on the methods that carry a body (IETF httpapi draft): the same key
-   * and body within 24 hours get the first answer again, another body 422, a repeat while the
-   * first is running 409 (idempotent-answers.ts). Credentialed endpoints only: keys are the caller's.
-   */
-  idempotent?: boolean;
 }
 
 export type ApiHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -130,11 +124,11 @@ export function endpoint<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodTy
   if (options.body) chain.use(bodyParser(options, bodyMethods));
   if (options.query) chain.use(queryParameters());
   chain.use(validate({ body: options.body, query: options.query }));
-  if (options.idempotent && definition.auth === 'public') throw new Error(`Endpoint ${options.id} takes Idempotency-Key without a caller to scope it to`);
+  if (definition.idempotent && definition.auth === 'public') throw new Error(`Endpoint ${options.id} takes Idempotency-Key without a caller to scope it to`);
   if (definition.auth !== 'public') {
     const rules = options.callerRules;
     if (rules) chain.use(callerRules((http) => rules({ body: http.body as z.output<B>, principal: http.principal! })));
-    if (options.idempotent) chain.use(idempotencyKey({ methods: bodyMethods }));
+    if (definition.idempotent) chain.use(idempotencyKey({ methods: bodyMethods }));
     const scope = options.rateScope;
     chain.use(
       rateLimit(

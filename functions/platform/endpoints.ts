@@ -54,6 +54,13 @@ export interface EndpointDefinition {
    * `{app_base_url}` 403.
    */
   readonly oauthAccess?: true;
+  /**
+   * Takes an `Idempotency-Key` on its methods that carry a body (IETF httpapi draft): the same
+   * key and body within 24 hours get the first answer again, another body 422, a repeat while the
+   * first is running 409 (functions/http/idempotent-answers.ts, on the `idempotency` table).
+   * Credentialed endpoints only: a key belongs to its caller.
+   */
+  readonly idempotent?: true;
   readonly access: ResourceAccess;
   readonly memoryMb?: number;
   readonly timeoutSeconds?: number;
@@ -223,6 +230,7 @@ export const endpoints: readonly EndpointDefinition[] = [
     methods: ['GET', 'POST'],
     entry: 'functions/rides/rides-handler.ts',
     auth: 'rider',
+    idempotent: true,
     access: {
       tables: { ...rateLimited.tables, riders: 'read', rides: 'readwrite', events: 'readwrite', destinations: 'read', categories: 'read', idempotency: 'readwrite' },
     },
@@ -284,6 +292,7 @@ export const endpoints: readonly EndpointDefinition[] = [
     entry: 'functions/reports/submit-handler.ts',
     auth: 'credential',
     oauthAccess: true,
+    idempotent: true,
     access: { tables: { ...rateLimited.tables, reports: 'readwrite', reportAudit: 'readwrite', idempotency: 'readwrite' }, queues: { reportAnalysis: 'send' } },
   },
   {

@@ -17,7 +17,6 @@ export const handler = endpoint(
     response: submittedReport,
     callerRules: ({ body, principal }) => sourceProblem(principal, body.source),
     rateScope: ({ principal, headers }) => reportSubmissionScope(principal, headers),
-    idempotent: true,
   },
   async ({ body, principal, repeatable }) => {
     if (!principal) throw new Error('reports-submit reached without a principal');

@@ -29,7 +29,7 @@ export const query = z.object({
   limit: wholeNumber('limit', MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
 });
 
-export const handler = endpoint({ id: 'user-rides', body: newRideBody.optional(), query, idempotent: true, response: z.union([ridePage, rideRecord]) }, async ({ principal, body, query: { page, limit }, repeatable }) => {
+export const handler = endpoint({ id: 'user-rides', body: newRideBody.optional(), query, response: z.union([ridePage, rideRecord]) }, async ({ principal, body, query: { page, limit }, repeatable }) => {
   const rider = riderOf(principal);
   if (!(await getRider(rider.sub))) throw new RiderNotFoundError();
   // GET carries no body (endpoint() parses none); POST always has one.
