@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type {
   APIGatewayAuthorizerResult,
   APIGatewayProxyEvent,
   APIGatewayProxyResult,
   APIGatewayRequestAuthorizerEvent,
 } from 'aws-lambda';
+import { LOCAL_MAX_REQUEST_HEADER_BYTES, MAX_REQUEST_BODY_BYTES } from '../../functions/http/gateway-limits.ts';
 import { withClockOffset } from '../../functions/platform/clock.ts';
 import {
   apiDefinitions,
@@ -39,8 +41,6 @@ type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent, context: Retu
 export type ModuleLoader = (entry: string) => Promise<{ handler: unknown }>;
 
 const STAGE = 'local';
-/** API Gateway's payload limit for REST APIs. */
-const MAX_BODY_BYTES = 10 * 1024 * 1024;
 /** API Gateway's integration timeout. */
 const INTEGRATION_TIMEOUT_SECONDS = 29;
 
@@ -169,6 +169,36 @@ export interface GatewayOptions {
   testClock?: boolean;
 }
 
+/** The reason phrase and `{error}` of a request Node's HTTP parser refuses before the gateway sees it. */
+function unparsedRequestAnswer(code: string | undefined): [number, string, string] {
+  if (code === 'HPE_HEADER_OVERFLOW') return [431, 'Request Header Fields Too Large', 'Request header fields too large'];
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return [408, 'Request Timeout', 'Request timeout'];
+  return [400, 'Bad Request', 'Malformed request'];
+}
+
+/**
+ * Answers a request Node's HTTP parser refuses (headers over the limit, a request line or header
+ * that is not HTTP) in the shape of the gateway's own answers, where Node would answer the same
+ * status with no body: every refusal of the platform is `{error}`.
+ */
+function refuseUnparsedRequest(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, message] = unparsedRequestAnswer(error.code);
+  const body = JSON.stringify({ error: message });
+  const headers = { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), ...gatewayResponseHeaders, Connection: 'close' };
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${body}`);
+}
+
+/** The gateway's HTTP server: its limit on the request line and headers, and its answer to what is not HTTP. */
+export function createGatewayServer(options: GatewayOptions): Server {
+  const server = createServer({ maxHeaderSize: LOCAL_MAX_REQUEST_HEADER_BYTES }, createGateway(options));
+  server.on('clientError', refuseUnparsedRequest);
+  return server;
+}
+
 /** Seconds to move the clock for one request; only when the platform was started for tests. */
 export const TEST_CLOCK_HEADER = 'x-spoke-test-clock-offset';
 /** Offsets further than this (ten years) are ignored: the clock would leave the dates a Date can hold. */
@@ -207,7 +237,7 @@ export function createGateway({ api, load, onError, testClock = false }: Gateway
       let size = 0;
       for await (const chunk of request) {
         size += (chunk as Buffer).length;
-        if (size > MAX_BODY_BYTES) {
+        if (size > MAX_REQUEST_BODY_BYTES) {
           gatewayResponse(response, requestId, 'DEFAULT_4XX', { message: 'Request too long', status: 413 });
           return;
         }

@@ -10,7 +10,7 @@ import { queues, type QueueDefinition } from '../../functions/platform/resources
 import { RIDER_SESSION_USAGE_KEY_ENV_VAR } from '../../functions/riders/identity-provider-client.ts';
 import { USAGE_KEY_SECRET_ENV_VAR } from '../../functions/auth/usage-keys.ts';
 import { startLocalBikeShare } from './bikeshare.ts';
-import { createGateway } from './gateway.ts';
+import { createGatewayServer } from './gateway.ts';
 import { CONSENT_CLIENT_ID, LocalIdentityProvider, RIDER_APP_CLIENT_ID, RIDER_APP_REDIRECT_URI, type LocalUser } from './identity-provider.ts';
 import { enableConcurrentInvocations, invoke } from './invocations.ts';
 import { citiesFromEnvironment } from './graphs.ts';
@@ -176,8 +176,8 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     const onError = (message: string, error: unknown) => log(`gateway: ${message}: ${(error as Error)?.stack ?? String(error)}`);
     const testClock = options.testClock ?? false;
     const servers: Record<'base' | 'app', Server> = {
-      base: createServer(createGateway({ api: 'base', load, onError, testClock })),
-      app: createServer(createGateway({ api: 'app', load, onError, testClock })),
+      base: createGatewayServer({ api: 'base', load, onError, testClock }),
+      app: createGatewayServer({ api: 'app', load, onError, testClock }),
     };
     const basePort = await listen(servers.base, target('base'));
     stops.push(() => closeServer(servers.base));
