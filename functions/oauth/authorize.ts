@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { beyondTheSpec } from '../http/schema-meta.ts';
 import { nowSeconds } from '../platform/clock.ts';
 import { DomainError } from '../platform/errors.ts';
 import { createAuthorizationRequest, type AuthorizationRequestRecord } from './authorization-requests.ts';
 import { getActiveClient } from './clients.ts';
 import { issuer } from './config.ts';
 import { isWellFormedChallenge } from './pkce.ts';
-import { signInDemand } from './prompt.ts';
+import { signInDemand, supportedPromptValues } from './prompt.ts';
 import { redirectWith, registeredRedirectUri } from './redirect-uris.ts';
 import { parseScope } from './scopes.ts';
 
@@ -29,8 +30,25 @@ export const authorizeQuery = z.object({
   state: z.string().max(MAX_STATE_LENGTH).optional(),
   scope: z.string().max(500).optional(),
   nonce: z.string().max(MAX_STATE_LENGTH).optional(),
-  prompt: z.string().max(100).optional(),
-  max_age: z.string().max(20).optional(),
+  prompt: z
+    .string()
+    .max(100)
+    .optional()
+    .meta({
+      description:
+        `OpenID Connect's \`prompt\`, space-separated (${supportedPromptValues.join(', ')}): \`none\` answers the \`login_required\` error redirect once the rest of the request passes ` +
+        '(this server keeps no sign-in session, so it can never answer without a page); `login` has the rider sign in afresh at the identity provider; ' +
+        '`consent` is what always happens. Any other value gets the error page.',
+      param: { ...beyondTheSpec },
+    }),
+  max_age: z
+    .string()
+    .max(20)
+    .optional()
+    .meta({
+      description: "OpenID Connect's `max_age`, whole seconds: the rider's identity-provider sign-in may be at most this old (`0`: a sign-in after this request), as its `auth_time` shows.",
+      param: { ...beyondTheSpec },
+    }),
 });
 export type AuthorizeQuery = z.output<typeof authorizeQuery>;
 

@@ -1,11 +1,18 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiSecuritySchemeObject } from 'zod-openapi';
+import {
+  createDocument,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiPathsObject,
+  type ZodOpenApiResponseObject,
+  type ZodOpenApiResponsesObject,
+  type ZodOpenApiSecuritySchemeObject,
+} from 'zod-openapi';
 import { supportedScopes } from '../oauth/scopes.ts';
-import { endpoints, type ApiName, type EndpointDefinition } from '../platform/endpoints.ts';
+import { endpoints, type ApiName, type EndpointDefinition, type HttpMethod } from '../platform/endpoints.ts';
 import { examplesFor } from './examples.ts';
 import { operations, type Operation, type openApiDocumentSchema } from './operations.ts';
-import { commonRefusals } from './responses.ts';
+import { commonRefusals, idempotencyKeyHeader, idempotencyRefusals, idempotentAnswerHeaders, UNKNOWN_PATH_ANSWER } from './responses.ts';
 
 /**
  * The OpenAPI 3.1 document of one API, generated from the endpoint table and the zod schemas
@@ -37,6 +44,10 @@ const EXTENSIONS_NOTE =
   'Fields, headers and parameters the spec does not define are marked with the vendor extension `x-spoke-extension: true` ' +
   '(for example `metadata.safety_breakdown` of directions); clients that follow the spec alone may ignore them.';
 
+const UNLISTED_PATHS_NOTE =
+  `Every path that is not listed answers ${UNKNOWN_PATH_ANSWER.status} \`${UNKNOWN_PATH_ANSWER.error}\`, and one with a segment that is not valid percent-encoded UTF-8 answers 400 from the gateway; ` +
+  'a listed path with another method answers 405 with `Allow`. The gateway also refuses by itself, on every path, a body over its payload limit (413) and headers too large (431), in the same error shape.';
+
 const descriptions: Record<ApiName, { title: string; description: string }> = {
   base: {
     title: 'Spoke {base_url}: routing, reports, rider login',
@@ -47,7 +58,7 @@ const descriptions: Record<ApiName, { title: string; description: string }> = {
         'Every answer to a keyed request carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` for the tightest window; a 429 adds `Retry-After`.',
       '',
       'Errors are `{error, code?, details?}` (with `search_id` on routing errors and `retry_after_seconds` on 429s); the token and revocation endpoints answer RFC 6749 errors. ' +
-        'Every path that is not listed answers 404 `Unknown endpoint or API version`; a listed path with another method answers 405 with `Allow`.',
+        UNLISTED_PATHS_NOTE,
       '',
       EXTENSIONS_NOTE,
       '',
@@ -63,7 +74,7 @@ const descriptions: Record<ApiName, { title: string; description: string }> = {
         'Answers to a rider\'s requests carry `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`; a 429 adds `Retry-After`.',
       '',
       'Errors are `{error, code?, details?}`; a refused profile update maps each field to its messages. ' +
-        'Every path that is not listed answers 404 `Unknown endpoint or API version`; a listed path with another method answers 405 with `Allow`.',
+        UNLISTED_PATHS_NOTE,
       '',
       EXTENSIONS_NOTE,
       '',
@@ -145,7 +156,29 @@ function securityOf(definition: EndpointDefinition): Record<string, string[]>[] 
   }
 }
 
-function operationAt(definition: EndpointDefinition, dialect: 'api' | 'page', operation: Operation, path: string, index: number): ZodOpenApiOperationObject {
+/** A success answer that may be a replay under an `Idempotency-Key`: its headers with `Idempotent-Replayed`. */
+function mayBeReplayed(response: ZodOpenApiResponseObject): ZodOpenApiResponseObject {
+  const headers = response.headers;
+  if (headers !== undefined && !(headers instanceof z.ZodObject)) throw new Error('A success answer of an idempotent operation with headers that are not a zod object');
+  return { ...response, headers: z.object({ ...headers?.shape, ...idempotentAnswerHeaders.shape }) };
+}
+
+/**
+ * An operation of an `idempotent` endpoint that carries a body: the `Idempotency-Key` header, the
+ * replay mark on its success answers, and the key's refusals (README, "Retrying safely").
+ */
+function takingIdempotencyKey(operation: Operation): Operation {
+  const responses: ZodOpenApiResponsesObject = { ...operation.responses, ...idempotencyRefusals };
+  for (const [status, response] of Object.entries(operation.responses ?? {})) {
+    if (/^2\d\d$/.test(status) && !('$ref' in response)) responses[status as keyof ZodOpenApiResponsesObject] = mayBeReplayed(response);
+  }
+  const header = operation.requestParams?.header;
+  if (header) throw new Error(`${operation.operationId} has header parameters of its own: merge them with Idempotency-Key`);
+  return { ...operation, requestParams: { ...operation.requestParams, header: idempotencyKeyHeader }, responses };
+}
+
+function operationAt(definition: EndpointDefinition, dialect: 'api' | 'page', described: Operation, method: HttpMethod, path: string, index: number): ZodOpenApiOperationObject {
+  const operation = definition.idempotent && method !== 'GET' ? takingIdempotencyKey(described) : described;
   const alias = index > 0;
   const operationId = alias ? aliasOperationIds[path] : operation.operationId;
   if (!operationId) throw new Error(`No operation id for ${path}, an alias of ${definition.id}: add it to aliasOperationIds`);
@@ -157,7 +190,7 @@ function operationAt(definition: EndpointDefinition, dialect: 'api' | 'page', op
     const { id: _, ...own } = part as T & { id?: string };
     return { ...own, content: { ...part.content, [mediaType]: { ...media, examples: { recorded: { summary: 'Recorded from the local platform', value: example } } } } } as T;
   };
-  const responses = { ...commonRefusals(definition, dialect), ...operation.responses };
+  const responses = { ...commonRefusals(definition, path, dialect), ...operation.responses };
   for (const [status, example] of Object.entries(examples.responses)) {
     const response = responses[status as keyof typeof responses];
     if (response && !('$ref' in response)) responses[status as keyof typeof responses] = withExamples(response, example);
@@ -196,7 +229,7 @@ export function openApiDocument(api: ApiName, environment: DocumentEnvironment):
       for (const method of definition.methods) {
         const operation = described[method.toLowerCase() as Lowercase<typeof method>];
         if (!operation) throw new Error(`Endpoint ${definition.id} has no ${method} operation in functions/openapi/operations.ts`);
-        item[method.toLowerCase()] = operationAt(definition, described.browserPage ? 'page' : 'api', operation, path, index);
+        item[method.toLowerCase()] = operationAt(definition, described.browserPage ? 'page' : 'api', operation, method, path, index);
         for (const tag of operation.tags ?? []) tags.add(tag);
       }
       paths[documentedPath(path)] = item;

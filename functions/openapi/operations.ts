@@ -122,10 +122,18 @@ export const operations: Record<string, EndpointOperations> = {
       summary: 'Start a rider login (a browser page)',
       description:
         'RFC 6749 4.1.1 with PKCE (`S256` only). Opened in the system browser or an in-app browser tab, never called from code. ' +
-        'A request it can accept goes on to the consent screen; a request it cannot is answered with an error page, never a redirect.',
+        'A request it can accept goes on to the consent screen; a request it cannot is answered with an error page, never a redirect. ' +
+        'The one exception is OpenID Connect\'s `prompt=none` (beyond the spec): a request that passes every check is sent back to the app at once with the `login_required` error.',
       requestParams: { query: authorizeQuery },
       security: [],
-      responses: { '302': redirect('To the consent screen ({consent_url}).', true), '400': pageResponses.refused },
+      responses: {
+        '302': redirect(
+          'To the consent screen ({consent_url}), setting the cookie that binds the request to this browser; ' +
+            "with `prompt=none`, to the app's `redirect_uri` with `error=login_required`, `error_description`, `state` and `iss` (OIDC Core 3.1.2.6), and no cookie.",
+          'sometimes',
+        ),
+        '400': pageResponses.refused,
+      },
     },
   },
   'oauth-consent': {

@@ -3,7 +3,13 @@ import type { ZodOpenApiResponseObject, ZodOpenApiResponsesObject } from 'zod-op
 import { errorBody, fieldErrorsBody, oauthErrorBody } from '../http/error-schemas.ts';
 import { MISSING_CREDENTIALS } from '../auth/credentials.ts';
 import { UNKNOWN_ENDPOINT } from '../http/errors.ts';
+import { LOCAL_MAX_REQUEST_HEADER_BYTES, MAX_REQUEST_BODY_BYTES } from '../http/gateway-limits.ts';
+import { IDEMPOTENCY_WINDOW_SECONDS, REPLAYED_HEADER } from '../http/idempotent-answers.ts';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_VALUE, MAX_IDEMPOTENCY_KEY_LENGTH } from '../http/middleware/idempotency-key.ts';
+import { beyondTheSpec } from '../http/schema-meta.ts';
 import type { EndpointDefinition } from '../platform/endpoints.ts';
+import type { DomainError } from '../platform/errors.ts';
+import { IdempotencyKeyInUseError, IdempotencyKeyReusedError } from '../platform/idempotency.ts';
 
 /**
  * The answers every operation shares: error responses in the spec's shape (spec 7), RFC 6749's
@@ -57,6 +63,22 @@ const notFound = (what: string): ZodOpenApiResponseObject => {
 
 const allow = z.object({ Allow: z.string().meta({ description: 'The methods the path serves.' }) });
 
+const megabytes = (bytes: number) => `${bytes / 1024 / 1024} MB`;
+
+/**
+ * What the gateway answers by itself, before any function, on every operation: a body over its
+ * payload limit, a request line and headers over its limit, and a path parameter that does not
+ * percent-decode (functions/http/gateway-limits.ts; lib/gateway-responses.ts, lib/local/gateway.ts).
+ */
+export const gatewayRefusals = {
+  malformedPath: errorResponse('MalformedPath', 'A path segment is not valid percent-encoded UTF-8 (`%ZZ`, `%E0%A4%A`): the gateway refuses the request before any credential check.'),
+  bodyTooLong: errorResponse('RequestTooLong', `The body is over ${megabytes(MAX_REQUEST_BODY_BYTES)}, the gateway's payload limit (\`Request too long\`).`),
+  headersTooLarge: errorResponse(
+    'RequestHeaderFieldsTooLarge',
+    `The request line and headers are too large: beyond ${LOCAL_MAX_REQUEST_HEADER_BYTES / 1024} KB on the local platform; API Gateway's own limit is about 10 KB, where it refuses the request itself.`,
+  ),
+} as const;
+
 export const errorResponses = {
   badRequest: errorResponse('BadRequest', 'The body or a parameter breaks a rule: `error` names the field and the problem, `details` lists every problem when there are several.', maybeRateLimitHeaders),
   crossCityOrBadRequest: errorResponse(
@@ -68,7 +90,7 @@ export const errorResponses = {
   forbiddenForApps: errorResponse('ForbiddenForApps', "A third-party app's OAuth access token: not accepted by this API (spec 5.5).", maybeRateLimitHeaders),
   notFound,
   methodNotAllowed: errorResponse('MethodNotAllowed', 'The path does not serve this method (`Method not allowed`); `Allow` names the ones it does.', allow),
-  tooLarge: errorResponse('PayloadTooLarge', 'A part of the body is larger than the endpoint accepts.', maybeRateLimitHeaders),
+  tooLarge: errorResponse('PayloadTooLarge', `A part of the body is larger than the endpoint accepts, or the whole body is over ${megabytes(MAX_REQUEST_BODY_BYTES)} (the gateway's limit).`, maybeRateLimitHeaders),
   rateLimited: errorResponse(
     'RateLimited',
     'Rate limit exceeded: `retry_after_seconds` and `Retry-After` say when to retry; `details` when the request costs more tokens than a window holds.',
@@ -115,11 +137,14 @@ export const pageResponses = {
 
 export const htmlPage = (description: string): ZodOpenApiResponseObject => ({ description, content: html });
 
-export const redirect = (description: string, setsCookie = false): ZodOpenApiResponseObject => ({
+const BROWSER_BINDING = { description: 'Binds the sign-in request to this browser (HttpOnly, SameSite=Lax).' };
+
+/** `cookie`: whether the redirects described set the cookie that binds a sign-in request to the browser (`sometimes`: only some of them do). */
+export const redirect = (description: string, cookie: 'never' | 'always' | 'sometimes' = 'never'): ZodOpenApiResponseObject => ({
   description,
   headers: z.object({
     Location: z.string().meta({ description: 'Where the browser goes next.' }),
-    ...(setsCookie ? { 'Set-Cookie': z.string().meta({ description: 'Binds the sign-in request to this browser (HttpOnly, SameSite=Lax).' }) } : {}),
+    ...(cookie === 'never' ? {} : { 'Set-Cookie': cookie === 'always' ? z.string().meta(BROWSER_BINDING) : z.string().optional().meta(BROWSER_BINDING) }),
   }),
 });
 
@@ -131,11 +156,18 @@ export const jsonResponse = (description: string, schema: z.ZodType, options: { 
 
 /**
  * The refusals the HTTP chain and the gateway answer on every operation of an endpoint, by what
- * the endpoint's definition says: who may call it, and whether a rate limit applies.
+ * the endpoint's definition says: who may call it, whether a rate limit applies, and whether its
+ * path has a parameter (the one place a path that does not decode can still name the endpoint).
+ * The gateway's answers are JSON on browser pages too.
  */
-export function commonRefusals(definition: EndpointDefinition, dialect: 'api' | 'page'): ZodOpenApiResponsesObject {
-  if (dialect === 'page') return { '405': pageResponses.methodNotAllowed, '500': pageResponses.internal };
-  const refusals: ZodOpenApiResponsesObject = { '405': errorResponses.methodNotAllowed, '500': errorResponses.internal };
+export function commonRefusals(definition: EndpointDefinition, path: string, dialect: 'api' | 'page'): ZodOpenApiResponsesObject {
+  const gateway: ZodOpenApiResponsesObject = {
+    ...(path.includes('{') ? { '400': gatewayRefusals.malformedPath } : {}),
+    '413': gatewayRefusals.bodyTooLong,
+    '431': gatewayRefusals.headersTooLarge,
+  };
+  if (dialect === 'page') return { ...gateway, '405': pageResponses.methodNotAllowed, '500': pageResponses.internal };
+  const refusals: ZodOpenApiResponsesObject = { ...gateway, '405': errorResponses.methodNotAllowed, '500': errorResponses.internal };
   if (definition.auth !== 'public') {
     refusals['401'] = errorResponses.unauthorized;
     refusals['429'] = errorResponses.rateLimited;
@@ -143,6 +175,54 @@ export function commonRefusals(definition: EndpointDefinition, dialect: 'api' | 
   if (definition.auth === 'rider') refusals['403'] = errorResponses.forbiddenForApps;
   return refusals;
 }
+
+/**
+ * What an `idempotent` endpoint adds to the operations that carry a body (README, "Retrying
+ * safely"; functions/http/idempotent-answers.ts), all beyond the spec: the `Idempotency-Key`
+ * request header, `Idempotent-Replayed` on a replayed answer, and the two refusals of a key.
+ */
+const windowHours = IDEMPOTENCY_WINDOW_SECONDS / 3600;
+
+export const idempotencyKeyHeader = z.object({
+  [IDEMPOTENCY_KEY_HEADER]: z
+    .string()
+    .regex(IDEMPOTENCY_KEY_VALUE)
+    .optional()
+    .meta({
+      description:
+        `Makes a retry safe (IETF httpapi idempotency-key draft): a fresh key per request, a UUID for instance, and the same key on every retry of it. ` +
+        `The same key and body within ${windowHours} hours answer the first answer again; another body 422, a repeat while the first runs 409. ` +
+        `1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters of \`A-Z a-z 0-9 - _ . : ~ + / =\`, bare or as a structured-field string in double quotes; a key belongs to its caller.`,
+      example: '"8e03978e-40d5-43e8-bc93-6894a57f9324"',
+      param: { ...beyondTheSpec },
+    }),
+});
+
+const replayed = z
+  .literal('true')
+  .optional()
+  .meta({
+    description: `The answer is the one first given to a request with the same \`${IDEMPOTENCY_KEY_HEADER}\` and body: nothing was created again.`,
+    header: { id: REPLAYED_HEADER, ...beyondTheSpec },
+  });
+export const idempotentAnswerHeaders = z.object({ [REPLAYED_HEADER]: replayed });
+
+const keyRefusal = (id: string, refusal: DomainError, description: string): ZodOpenApiResponseObject => ({
+  id,
+  description: `${description} \`code: ${refusal.code}\`.`,
+  content: json(
+    z
+      .object({ error: errorBody.shape.error, code: z.literal(refusal.code!).meta({ description: 'The stable code of this refusal.' }) })
+      .meta({ example: { error: refusal.message, code: refusal.code } }),
+  ),
+  headers: maybeRateLimitHeaders,
+  ...beyondTheSpec,
+});
+
+export const idempotencyRefusals = {
+  '409': keyRefusal('IdempotencyKeyInUse', new IdempotencyKeyInUseError(), `The first request under this \`${IDEMPOTENCY_KEY_HEADER}\` is still running: retry after a moment.`),
+  '422': keyRefusal('IdempotencyKeyReused', new IdempotencyKeyReusedError(), `This \`${IDEMPOTENCY_KEY_HEADER}\` was sent before with another body: send a new key for a new request.`),
+} satisfies ZodOpenApiResponsesObject;
 
 /** What the fallback answers for every path no operation describes. */
 export const UNKNOWN_PATH_ANSWER = { status: 404, error: UNKNOWN_ENDPOINT } as const;

@@ -6,8 +6,9 @@ import addFormats from 'ajv-formats';
  * operation the document describes at that path, the response it documents for the status, the
  * media type, the body (ajv, JSON Schema 2020-12, as OpenAPI 3.1 uses it) and the headers it
  * requires. What no operation describes has one documented answer too: a listed path with another
- * method answers 405 with `Allow`, every other path 404 `Unknown endpoint or API version` (the
- * documents' description says both), a CORS preflight the gateway's 204.
+ * method answers 405 with `Allow`, every other path 404 `Unknown endpoint or API version`, or 400
+ * when a segment does not percent-decode (the documents' description says all three), a CORS
+ * preflight the gateway's 204.
  *
  * Schemas are compiled on first use and kept, so a test worker compiles each once.
  */
@@ -39,6 +40,15 @@ const OPENAPI_SCHEMA_KEYWORDS = ['example', 'discriminator', 'xml', 'externalDoc
 
 const escapePointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 const withoutTrailingSlash = (path: string) => (path.length > 1 ? path.replace(/\/+$/, '') : path);
+
+function decodes(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function templatePattern(template: string): RegExp {
   const source = withoutTrailingSlash(template)
@@ -95,7 +105,7 @@ export class Contract {
     const method = answer.method.toLowerCase();
     if (method === 'options') return answer.status === 204 && answer.headers.get('access-control-allow-origin') ? [] : [`a CORS preflight answered ${answer.status}`];
     const template = api.paths.find((candidate) => candidate.pattern.test(path))?.template;
-    if (!template) return this.errorAnswer(api, answer, 404, 'an unknown path');
+    if (!template) return decodes(path) ? this.errorAnswer(api, answer, 404, 'an unknown path') : this.errorAnswer(api, answer, 400, 'an unknown path that does not percent-decode');
     const item = (api.document.paths as Record<string, Record<string, Operation>>)[template]!;
     const operation = item[method];
     if (!operation) {

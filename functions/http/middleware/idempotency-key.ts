@@ -20,7 +20,9 @@ import { httpStateOf, type HttpMiddleware } from './http-state.ts';
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 /** What a key may hold: UUIDs, ULIDs, base64 and base64url, hex, timestamps. */
-const KEY_CHARACTERS = /^[A-Za-z0-9\-_.:~+/=]+$/;
+const KEY = `[A-Za-z0-9\\-_.:~+/=]{1,${MAX_IDEMPOTENCY_KEY_LENGTH}}`;
+/** A header value the key is read from: the draft's structured-field string, or the key bare (the OpenAPI documents show this rule). */
+export const IDEMPOTENCY_KEY_VALUE = new RegExp(`^(?:"(${KEY})"|(${KEY}))$`);
 
 const INVALID_KEY = `${IDEMPOTENCY_KEY_HEADER}: must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters of A-Z, a-z, 0-9 and - _ . : ~ + / =, optionally in double quotes (a UUID is best)`;
 
@@ -46,9 +48,8 @@ function sentValues(event: APIGatewayProxyEvent): string[] {
 
 /** The key a header value names, or null when it is not a valid one. */
 export function parseIdempotencyKey(value: string): string | null {
-  const trimmed = value.trim();
-  const key = trimmed.length >= 2 && trimmed.startsWith('"') && trimmed.endsWith('"') ? trimmed.slice(1, -1) : trimmed;
-  return key.length >= 1 && key.length <= MAX_IDEMPOTENCY_KEY_LENGTH && KEY_CHARACTERS.test(key) ? key : null;
+  const match = IDEMPOTENCY_KEY_VALUE.exec(value.trim());
+  return match ? (match[1] ?? match[2])! : null;
 }
 
 function bodyFingerprint(event: APIGatewayProxyEvent): string {
