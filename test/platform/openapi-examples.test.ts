@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import polyline from '@mapbox/polyline';
@@ -50,6 +51,12 @@ describe('the examples of the OpenAPI documents', () => {
     await post('multiModal', '/multi-modal/v2/', { ...LONDON_TRIP, departure_time: DEPARTURE });
     await post('explainSupersafe', '/explain-supersafe/', { coordinates: [[-74.006, 40.7128], [-73.9899, 40.6955]], departure_time: DEPARTURE, language: 'es' });
     const report = await post('submitReport', '/reports/', { issue_type: 'road_unsafe', issue_subtype: 'poor_bike_lane', location: [-0.1305, 51.5243], road_name: 'Gordon Square', description: 'The lane is faded at the corner.' });
+    const keyedReport = { issue_type: 'road_closed', issue_subtype: 'construction', location: [-0.1305, 51.5243], road_name: 'Gordon Square' };
+    const idempotencyKey = { 'Idempotency-Key': `"${randomUUID()}"` };
+    expect((await call('/reports/', { key, body: keyedReport, headers: idempotencyKey })).status).toBe(200);
+    const reused = await call('/reports/', { key, body: { ...keyedReport, description: 'Another body under the same key.' }, headers: idempotencyKey });
+    expect(reused.status, JSON.stringify(reused.body)).toBe(422);
+    record('submitReport', reused.status, reused.body);
     record('getReport', 200, await inReview(keyed(key), report.id));
     const unknown = await call('/reports/00000000-0000-4000-8000-000000000000/', { key });
     record('getReport', unknown.status, unknown.body);

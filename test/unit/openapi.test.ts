@@ -69,6 +69,49 @@ describe('the OpenAPI documents', () => {
     expect(documents.base.info.description).toContain('x-spoke-extension');
   });
 
+  it('describe Idempotency-Key, its replays and refusals on the methods of idempotent endpoints that carry a body, and nowhere else', () => {
+    type Described = { parameters?: { name: string; in: string; 'x-spoke-extension'?: boolean }[]; responses: Record<string, { $ref?: string; headers?: Record<string, unknown> }> };
+    const taking: string[] = [];
+    for (const api of ['base', 'app'] as const) {
+      for (const [path, item] of Object.entries(documents[api].paths as Record<string, Record<string, Described>>)) {
+        for (const [method, operation] of Object.entries(item)) {
+          const header = operation.parameters?.find((parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key');
+          if (!header) {
+            expect(operation.responses['422'], `${method} ${path}`).toBeUndefined();
+            continue;
+          }
+          taking.push(`${method.toUpperCase()} ${path}`);
+          expect(header['x-spoke-extension']).toBe(true);
+          // A response with a recorded example is the component's copy.
+          const responses = (documents[api].components as { responses: Record<string, Described['responses'][string]> }).responses;
+          const codeOf = (status: string) => {
+            const response = operation.responses[status]!;
+            const resolved = (response.$ref ? responses[response.$ref.split('/').at(-1)!] : response) as { content: Record<string, { schema: { properties: { code: { const: string } } } }> };
+            return resolved.content['application/json']!.schema.properties.code.const;
+          };
+          expect(codeOf('409')).toBe('IDEMPOTENCY_KEY_IN_USE');
+          expect(codeOf('422')).toBe('IDEMPOTENCY_KEY_REUSED');
+          const success = Object.entries(operation.responses).find(([status]) => status.startsWith('2'))![1];
+          expect(success.headers).toHaveProperty('Idempotent-Replayed');
+        }
+      }
+    }
+    const idempotent = endpoints.filter((definition) => definition.idempotent).flatMap((definition) => definition.methods.filter((method) => method !== 'GET').map((method) => `${method} ${definition.paths[0]}/`));
+    expect(taking.sort()).toEqual(idempotent.sort());
+    expect(taking).toEqual(expect.arrayContaining(['POST /reports/', 'POST /user/routes/']));
+  });
+
+  it("describe the gateway's own refusals on every operation", () => {
+    for (const api of ['base', 'app'] as const) {
+      for (const [path, item] of Object.entries(documents[api].paths as Record<string, Record<string, { responses: Record<string, unknown> }>>)) {
+        for (const [method, operation] of Object.entries(item)) {
+          expect(Object.keys(operation.responses), `${method} ${path}`).toEqual(expect.arrayContaining(['413', '431']));
+          if (path.includes('{')) expect(Object.keys(operation.responses), `${method} ${path}`).toContain('400');
+        }
+      }
+    }
+  });
+
   describe('redocly lint', () => {
     let folder: string;
     beforeAll(async () => {
