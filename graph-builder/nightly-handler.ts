@@ -26,7 +26,7 @@ import { parseGraphSourceUrls } from './sources.ts';
 /**
  * One city's nightly rebuild (spec 1.2.3), one invocation per city: each city has its own
  * function and build queue (lib/graph-rebuild.ts), and a message `{"city": "<id>"}` on that
- * queue (sent by the daily schedule and after every deploy, graph-builder/build-dispatch.ts)
+ * queue (sent by the daily schedule and after every deploy, graph-builder/build-dispatch-handler.ts)
  * runs it. The job downloads the city's extract(s) to /tmp, conditionally when the last build
  * recorded the server's validators; skips the city when nothing changed (every extract answered
  * 304 and the inputs hash as before, or the source hash equals the published graph's); else

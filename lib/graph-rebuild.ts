@@ -10,7 +10,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Trigger } from 'aws-cdk-lib/triggers';
 import { Construct } from 'constructs';
 import type { CityId } from '../core/cities/index.ts';
-import { BUILD_QUEUES_ENV_VAR } from '../graph-builder/build-dispatch.ts';
+import { BUILD_QUEUES_ENV_VAR } from '../graph-builder/build-dispatch-handler.ts';
 import { parseGraphSourceUrls, type GraphSourceUrls } from '../graph-builder/sources.ts';
 import type { ResourceAccess } from '../functions/platform/endpoints.ts';
 import type { DataStores } from './data-stores.ts';
@@ -21,7 +21,7 @@ import type { StaticInputs } from './static-inputs.ts';
 /** The build's handler module (one function per city runs it); the graph builder owns it. */
 export const NIGHTLY_BUILD_ENTRY = 'graph-builder/nightly-handler.ts';
 /** The module that queues one build per city, on the schedule and after deploys. */
-export const BUILD_DISPATCH_ENTRY = 'graph-builder/build-dispatch.ts';
+export const BUILD_DISPATCH_ENTRY = 'graph-builder/build-dispatch-handler.ts';
 
 /*
  * Sizing of one city's build, from the measured build of the Lower Manhattan extract tiled 10 x 10
