@@ -79,6 +79,19 @@ describe('the shell blocks of the README and docs', () => {
   }, 180_000);
 });
 
+/** The answers `curl -i` printed, in order (a body ends without a newline): status, headers by lower-case name, and the JSON body. */
+function answersOf(output: string): { status: number; headers: Map<string, string>; body: any }[] {
+  return output
+    .split(/(?=HTTP\/\d(?:\.\d)? \d{3} )/)
+    .filter((part) => part.startsWith('HTTP/'))
+    .map((part) => {
+      const [head, body = ''] = part.split(/\r?\n\r?\n/, 2);
+      const [statusLine, ...headerLines] = head!.split(/\r?\n/);
+      const headers = new Map(headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()] as const));
+      return { status: Number(statusLine!.split(' ')[1]), headers, body: JSON.parse(body) };
+    });
+}
+
 describe('the README walk-throughs', () => {
   it('operator CLI: a partner key with its own limits, listed, then revoked', async () => {
     const { outputs } = await runs(named('keys'));
@@ -110,6 +123,18 @@ describe('the README walk-throughs', () => {
     expect(explained.explanation).not.toBe('');
     const [events] = jsonLines(outputs[4]!);
     expect(events.events.length).toBeGreaterThan(0);
+  }, 180_000);
+
+  it.each([
+    ['idempotent report', 200],
+    ['idempotent ride', 201],
+  ] as const)('%s: the same request twice under one Idempotency-Key answers the same id, the second marked as replayed', async (name, status) => {
+    const { outputs } = await runs(named(name));
+    const answers = answersOf(outputs.at(-1)!);
+    expect(answers.map((answer) => answer.status)).toEqual([status, status]);
+    expect(answers[1]!.body).toEqual(answers[0]!.body);
+    expect(answers[0]!.headers.get('idempotent-replayed')).toBeUndefined();
+    expect(answers[1]!.headers.get('idempotent-replayed')).toBe('true');
   }, 180_000);
 
   it('road report: in review within seconds, accepted, the route keeps off the closed track; resolved, it takes it again', async () => {
