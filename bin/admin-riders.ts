@@ -8,6 +8,7 @@ import {
   ListUsersInGroupCommand,
   type UserType,
 } from '@aws-sdk/client-cognito-identity-provider';
+import { escapeControlCharacters } from '../core/control-characters.ts';
 import { localStateDir } from '../core/paths.ts';
 import { RIDER_ADMIN_GROUP } from '../functions/riders/identity-provider-client.ts';
 import { getRider } from '../functions/riders/profiles.ts';
@@ -20,7 +21,9 @@ import { RIDER_APP_CLIENT_ID } from '../lib/local/identity-provider.ts';
  * carry in `cognito:groups`. Locally that is the local identity provider's admin API; with
  * --aws, Amazon Cognito's (AdminAddUserToGroup, AdminRemoveUserFromGroup, ListUsers), on the user
  * pool in RIDER_USER_POOL_ID (a stack output). Tokens issued before a change keep their groups
- * until they expire (an hour at most); the rider signs in again to get the new ones.
+ * until they expire (an hour at most); the rider signs in again to get the new ones. Riders'
+ * emails and names are what they typed, printed with control characters escaped (`\u001b`, `\n`),
+ * so a name cannot drive the operator's terminal or forge a line.
  *
  * `riders token <email>` has the local identity provider sign the rider in for the platform's own
  * rider app (its admin AdminInitiateAuth, the post-authentication trigger included, so a first
@@ -135,17 +138,18 @@ export async function ridersCommand(command: string | undefined, email: string |
       if (!email) throw new RidersUsageError(`Usage: admin riders ${command} <email>`);
       const user = await directory.setGroup(email, command === 'grant-admin');
       if (!user) throw new RidersUsageError(`No rider with the email ${email}`);
+      const shown = escapeControlCharacters(user.email);
       console.log(
         command === 'grant-admin'
-          ? `${user.email} is an admin: tokens issued from now on carry cognito:groups ["${RIDER_ADMIN_GROUP}"] (sign in again to get one).`
-          : `${user.email} is no longer an admin once their current token expires (an hour at most).`,
+          ? `${shown} is an admin: tokens issued from now on carry cognito:groups ["${RIDER_ADMIN_GROUP}"] (sign in again to get one).`
+          : `${shown} is no longer an admin once their current token expires (an hour at most).`,
       );
       return;
     }
     case 'list': {
       for (const user of await directory.list()) {
         const account = (await getRider(user.sub)) ? 'account' : 'no account yet';
-        console.log([user.sub, user.groups.includes(RIDER_ADMIN_GROUP) ? 'admin' : 'rider', account.padEnd(14), user.email, user.name].join('  '));
+        console.log(escapeControlCharacters([user.sub, user.groups.includes(RIDER_ADMIN_GROUP) ? 'admin' : 'rider', account.padEnd(14), user.email, user.name].join('  ')));
       }
       return;
     }

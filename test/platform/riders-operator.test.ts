@@ -39,6 +39,21 @@ describe('operator CLI: riders', () => {
     expect(decodeJwt(await riderAccessToken(operator))['cognito:groups']).toBeUndefined();
   });
 
+  it('lists what riders typed with control characters escaped', async () => {
+    const email = `rider-${randomUUID()}@riders.test`;
+    const response = await fetch(`${platform.identity_provider.url}/admin/users`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${platform.identity_provider.admin_secret}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email, name: 'Eve\u001b[31m\r\n2026-11-24 INFO rider promoted\u009b2J', password: randomUUID() }),
+    });
+    expect(response.status).toBe(201);
+    const listed = await admin('riders', 'list');
+    expect(listed.code, listed.stderr).toBe(0);
+    // The CLI's own line breaks, and no other control character.
+    expect(listed.stdout.replaceAll('\n', '')).not.toMatch(/\p{Cc}/u);
+    expect(listed.stdout).toContain(`${email}  Eve\\u001b[31m\\r\\n2026-11-24 INFO rider promoted\\u009b2J`);
+  });
+
   it('names an unknown rider and a missing email as usage errors', async () => {
     const unknown = await admin('riders', 'grant-admin', 'nobody-at-all@riders.test');
     expect(unknown).toMatchObject({ code: 2 });
