@@ -95,9 +95,9 @@ function partOf(url: string, functionName: string): string | null {
     if (modules === 'tsx' || modules === 'esbuild' || modules === 'get-tsconfig') return 'TypeScript loader (tsx)';
     return `other packages (${modules})`;
   }
-  if (url.includes('/functions/routing/') || url.includes('/core/') || url.includes('/functions/directions/plan')) return 'routing and guidance';
+  if (url.includes('/functions/routing/') || url.includes('/core/')) return 'routing and guidance';
   if (url.includes('/functions/http/') || url.includes('/functions/directions/')) return 'HTTP chain (functions/http)';
-  if (url.includes('/functions/auth/')) return 'authorizer (functions/auth)';
+  if (url.includes('/functions/auth/') || url.includes('/functions/authorizer/')) return 'authorizer (functions/auth)';
   if (url.includes('/functions/ratelimit/')) return 'rate limiter (functions/ratelimit)';
   if (url.includes('/functions/platform/')) return 'Lambda runtime helpers (functions/platform)';
   if (url.includes('/lib/local/dynamo-transactions')) return 'local DynamoDB endpoint proxy';
