@@ -78,8 +78,6 @@ async function main(): Promise<void> {
     pid: process.pid,
     started_at: new Date().toISOString(),
   };
-  await writeFile(infoFile, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
-
   console.log(
     [
       '',
@@ -110,6 +108,8 @@ async function main(): Promise<void> {
       '',
     ].join('\n'),
   );
+  // Last: scripts and tests wait for this file, so it appears once the platform has said where it is.
+  await writeFile(infoFile, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -3,6 +3,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../core/paths.ts';
@@ -31,6 +32,17 @@ async function directionsStatus(info: PlatformInfo, key: string, laterSeconds?: 
 
 const portOf = (url: string) => Number(new URL(url).port);
 
+/** The log once the banner is in it: the banner comes before the info file, but reaches the log file through this process's pipe, which a busy machine can hold back. */
+async function logWithBanner(logFile: string): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  let log = await readFile(logFile, 'utf8');
+  while (!log.includes('Ctrl-C stops everything.') && Date.now() < deadline) {
+    await sleep(100);
+    log = await readFile(logFile, 'utf8');
+  }
+  return log;
+}
+
 async function portIsFree(port: number): Promise<boolean> {
   const server = createServer();
   return new Promise((resolve) => {
@@ -42,7 +54,7 @@ async function portIsFree(port: number): Promise<boolean> {
 describe('the local platform process (npm start)', () => {
   it('prints its URLs, keys and a curl example, writes the info file, and stops cleanly on Ctrl-C', async () => {
     const running = await startLocalProcess();
-    const banner = await readFile(running.logFile, 'utf8');
+    const banner = await logWithBanner(running.logFile);
     expect(banner).toContain(running.info.base_url);
     expect(banner).toContain(running.info.app_base_url);
     expect(banner).toContain(running.info.demo.api_key);
