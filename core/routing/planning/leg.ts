@@ -1,9 +1,9 @@
 import type { LonLat, Position } from '../../geo.ts';
 import type { Language } from '../../language.ts';
-import type { Costing } from '../costing/costing.ts';
+import { Costing } from '../costing/costing.ts';
 import { buildSteps, type Step } from '../guidance/steps.ts';
 import { buildPath, type RoutedPath } from '../path/path.ts';
-import { findRoute } from '../search/search.ts';
+import { findRoute, type EdgePosition, type SearchResult, type SearchWorkspace } from '../search/search.ts';
 import { positionsAt, segmentLabel, snapForCosting, type Snap } from '../snap/snap.ts';
 import type { RoutingContext } from './context.ts';
 
@@ -38,13 +38,49 @@ export interface PlannedLeg {
   steps: Step[];
 }
 
+/**
+ * Metres a search result travels: its edges' lengths, the first from where it starts and the last
+ * to where it ends, summed in travel order as its path's `distance` is (path.ts).
+ */
+export function searchedMetres(costing: Costing, result: SearchResult): number {
+  const length = costing.network.graph.edgeLength;
+  const last = result.edges.length - 1;
+  let metres = 0;
+  result.edges.forEach((edge, index) => {
+    metres += length[edge]! * Math.max(0, (index === last ? result.endFraction : 1) - (index === 0 ? result.startFraction : 0));
+  });
+  return metres;
+}
+
+/**
+ * The search of one leg, as every endpoint plans it. A direct cycling leg is held to never be
+ * longer than the supersafe leg between the same points (spec 1.1: direct is the short choice):
+ * the direct costing weighs turns, junction waits and pushing lightly, and supersafe, which weighs
+ * them too but rides some ways dearer, now and then finds a shorter way through (where it pushes
+ * up a few steps to avoid a busy road, or accepts a signal direct went round). Where it does, that
+ * way is the direct route too. The supersafe search shares the snapped positions, the departure,
+ * night, the report overlay and any no-ride zones, so both answers are routes of the same request.
+ */
+export function searchLeg(costing: Costing, workspace: SearchWorkspace, sources: readonly EdgePosition[], targets: readonly EdgePosition[], targetPoint: readonly [number, number]): SearchResult | null {
+  if (sources.length === 0 || targets.length === 0) return null;
+  const result = findRoute(costing, workspace, sources, targets, targetPoint);
+  if (!result || costing.options.profile !== 'cycling' || costing.options.supersafe) return result;
+  const supersafe = new Costing(costing.network, { ...costing.options, supersafe: true }, costing.overlay, costing.noRide);
+  const safe = findRoute(supersafe, workspace, sources, targets, targetPoint);
+  return safe && searchedMetres(costing, safe) < searchedMetres(costing, result) ? safe : result;
+}
+
+/** Where a leg's search starts and ends on the edges of two snapped points; `bearing` keeps only the directions leaving the start within 45 degrees of it. */
+export function legPositions(costing: Costing, from: Snap, to: Snap, bearing?: number): { sources: EdgePosition[]; targets: EdgePosition[] } {
+  const open = (edge: number) => costing.openAtDeparture(edge);
+  return { sources: positionsAt(costing.network, open, from, bearing), targets: positionsAt(costing.network, open, to) };
+}
+
 /** One leg between two snapped points: search, path, and steps with voice and banner instructions; null when none exists. */
 export function routeLeg(costing: Costing, context: RoutingContext, from: Snap, to: Snap, options: LegOptions): PlannedLeg | null {
   const network = context.loaded.network;
-  const open = (edge: number) => costing.openAtDeparture(edge);
-  const sources = positionsAt(network, open, from, options.bearing);
-  const targets = positionsAt(network, open, to);
-  const result = sources.length && targets.length ? findRoute(costing, context.loaded.workspace, sources, targets, to.location) : null;
+  const { sources, targets } = legPositions(costing, from, to, options.bearing);
+  const result = searchLeg(costing, context.loaded.workspace, sources, targets, to.location);
   if (!result) return null;
   const profile = costing.options.profile;
   const path = buildPath(network, result, profile, options.ridingSpeed);
