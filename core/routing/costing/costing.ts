@@ -159,6 +159,15 @@ export class Costing {
   }
 
   /**
+   * Seconds of cost for a request's coordinate to join a way `metres` farther than the nearest way
+   * it snapped to: walked, and for cycling with the bike pushed at the metric's push weight.
+   */
+  joinSeconds(metres: number): number {
+    const walked = metres / WALKING_SPEED_MPS;
+    return this.options.profile === 'walking' ? walked : walked * this.weights.pushFactor;
+  }
+
+  /**
    * `leastEdgeCost` of every edge, computed once per graph and metric and shared by every costing
    * of the metric. Where `mayCostMoreThanLeast` is false, an edge's `edgeCost` is its entry.
    */

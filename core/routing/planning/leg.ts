@@ -4,7 +4,7 @@ import { Costing } from '../costing/costing.ts';
 import { buildSteps, type Step } from '../guidance/steps.ts';
 import { buildPath, type RoutedPath } from '../path/path.ts';
 import { findRoute, type EdgePosition, type SearchResult, type SearchWorkspace } from '../search/search.ts';
-import { positionsAt, segmentLabel, snapForCosting, type Snap } from '../snap/snap.ts';
+import { endPositions, segmentLabel, snapForCosting, snapOfEdge, type Snap } from '../snap/snap.ts';
 import type { RoutingContext } from './context.ts';
 
 /**
@@ -36,6 +36,9 @@ export interface LegOptions {
 export interface PlannedLeg {
   path: RoutedPath;
   steps: Step[];
+  /** Where the leg started and ended: the snapped way, or the alternative way it joined (`Snap.alternatives`). */
+  from: Snap;
+  to: Snap;
 }
 
 /**
@@ -70,10 +73,13 @@ export function searchLeg(costing: Costing, workspace: SearchWorkspace, sources:
   return safe && searchedMetres(costing, safe) < searchedMetres(costing, result) ? safe : result;
 }
 
-/** Where a leg's search starts and ends on the edges of two snapped points; `bearing` keeps only the directions leaving the start within 45 degrees of it. */
+/**
+ * Where a leg's search starts and ends for two snapped points: the directions of their ways that
+ * connect, and of the ways a few metres farther they may join (snap.ts `endPositions`); `bearing`
+ * keeps only the directions leaving the start within 45 degrees of it.
+ */
 export function legPositions(costing: Costing, from: Snap, to: Snap, bearing?: number): { sources: EdgePosition[]; targets: EdgePosition[] } {
-  const open = (edge: number) => costing.openAtDeparture(edge);
-  return { sources: positionsAt(costing.network, open, from, bearing), targets: positionsAt(costing.network, open, to) };
+  return { sources: endPositions(costing, from, bearing), targets: endPositions(costing, to) };
 }
 
 /** One leg between two snapped points: search, path, and steps with voice and banner instructions; null when none exists. */
@@ -85,11 +91,14 @@ export function routeLeg(costing: Costing, context: RoutingContext, from: Snap, 
   const profile = costing.options.profile;
   const path = buildPath(network, result, profile, options.ridingSpeed);
   const steps = buildSteps(network, (edge) => costing.usable(edge), path, { profile, language: options.language });
-  return { path, steps };
+  return { path, steps, from: snapOfEdge(network, from, result.edges[0]!), to: snapOfEdge(network, to, result.edges[result.edges.length - 1]!) };
 }
 
 export interface PlannedWaypoints {
-  /** Where each coordinate joins the network; null where it is too far from any usable way. */
+  /**
+   * Where each coordinate joins the network (once routed, the way its legs used); null where it is
+   * too far from any usable way.
+   */
   snaps: (Snap | null)[];
   /** One leg per consecutive pair; null when a coordinate cannot be reached or two cannot be joined. */
   legs: PlannedLeg[] | null;
@@ -110,5 +119,6 @@ export function planWaypoints(costing: Costing, context: RoutingContext, coordin
     if (!leg) return { snaps, legs: null };
     legs.push(leg);
   }
-  return { snaps, legs };
+  // A waypoint is where the route met it: the start of the first leg, then the end of each leg.
+  return { snaps: [legs[0]!.from, ...legs.map((leg) => leg.to)], legs };
 }
