@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cityIds, type CityId } from '../../core/cities/index.ts';
-import { measurePairs, summarise, type QualitySummary } from '../bench/route-quality.ts';
+import { benchContext, measurePairs, planBoth, summarise, type QualitySummary } from '../bench/route-quality.ts';
 import { realGraph } from './real-graphs.ts';
 
 /**
@@ -25,6 +25,15 @@ describe('direct is the short choice', () => {
     const summary = quality(city);
     expect(summary.pairs).toBeGreaterThan(PAIRS * 0.8);
     expect(summary.directLonger).toBe(0);
+  });
+});
+
+describe('direct is held to the supersafe route\'s length', () => {
+  it('where direct would start on a way a few metres beyond the one the coordinate snapped to (Los Angeles, UCLA)', () => {
+    // Direct weighs the walk to the farther way lightly and rides 4 m more from it; supersafe,
+    // weighing that walk more, starts on the nearer way, and its route is the direct one too.
+    const routes = planBoth(benchContext('los-angeles', realGraph('los-angeles')), [-118.4489084, 34.0686963], [-118.443021, 34.0771809])!;
+    expect(routes.direct.distance).toBeLessThanOrEqual(routes.supersafe.distance);
   });
 });
 

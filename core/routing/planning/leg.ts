@@ -56,20 +56,25 @@ export function searchedMetres(costing: Costing, result: SearchResult): number {
 }
 
 /**
- * The search of one leg, as every endpoint plans it. A direct cycling leg is held to never be
- * longer than the supersafe leg between the same points (spec 1.1: direct is the short choice):
- * the direct costing weighs turns, junction waits and pushing lightly, and supersafe, which weighs
- * them too but rides some ways dearer, now and then finds a shorter way through (where it pushes
- * up a few steps to avoid a busy road, or accepts a signal direct went round). Where it does, that
- * way is the direct route too. The supersafe search shares the snapped positions, the departure,
- * night, the report overlay and any no-ride zones, so both answers are routes of the same request.
+ * The search of one leg between two snapped points, as every endpoint plans it. A direct cycling
+ * leg is held to never be longer than the supersafe leg between the same points (spec 1.1: direct
+ * is the short choice): the direct costing weighs turns, junction waits and pushing lightly, and
+ * supersafe, which weighs them too but rides some ways dearer, now and then finds a shorter way
+ * through (where it pushes up a few steps to avoid a busy road, accepts a signal direct went
+ * round, or starts on the way the coordinate snapped to where direct walks a few metres to the way
+ * beside it). Where it does, that way is the direct route too. The supersafe search is the one a
+ * supersafe request makes: its own positions on the same snapped points (joining a farther way
+ * weighs more for it), the departure, night, the report overlay and any no-ride zones, so both
+ * answers are routes of the same request.
  */
-export function searchLeg(costing: Costing, workspace: SearchWorkspace, sources: readonly EdgePosition[], targets: readonly EdgePosition[], targetPoint: readonly [number, number]): SearchResult | null {
-  if (sources.length === 0 || targets.length === 0) return null;
-  const result = findRoute(costing, workspace, sources, targets, targetPoint);
+export function searchLeg(costing: Costing, workspace: SearchWorkspace, from: Snap, to: Snap, bearing?: number): SearchResult | null {
+  const search = (metric: Costing) => {
+    const { sources, targets } = legPositions(metric, from, to, bearing);
+    return sources.length && targets.length ? findRoute(metric, workspace, sources, targets, to.location) : null;
+  };
+  const result = search(costing);
   if (!result || costing.options.profile !== 'cycling' || costing.options.supersafe) return result;
-  const supersafe = new Costing(costing.network, { ...costing.options, supersafe: true }, costing.overlay, costing.noRide);
-  const safe = findRoute(supersafe, workspace, sources, targets, targetPoint);
+  const safe = search(new Costing(costing.network, { ...costing.options, supersafe: true }, costing.overlay, costing.noRide));
   return safe && searchedMetres(costing, safe) < searchedMetres(costing, result) ? safe : result;
 }
 
@@ -85,8 +90,7 @@ export function legPositions(costing: Costing, from: Snap, to: Snap, bearing?: n
 /** One leg between two snapped points: search, path, and steps with voice and banner instructions; null when none exists. */
 export function routeLeg(costing: Costing, context: RoutingContext, from: Snap, to: Snap, options: LegOptions): PlannedLeg | null {
   const network = context.loaded.network;
-  const { sources, targets } = legPositions(costing, from, to, options.bearing);
-  const result = searchLeg(costing, context.loaded.workspace, sources, targets, to.location);
+  const result = searchLeg(costing, context.loaded.workspace, from, to, options.bearing);
   if (!result) return null;
   const profile = costing.options.profile;
   const path = buildPath(network, result, profile, options.ridingSpeed);
