@@ -243,6 +243,9 @@ export function snapForCosting(costing: Costing, coordinate: LonLat, end: 'from'
   let chosen = firstConnected(costing, near, end);
   if (!chosen.connected && near.length < MAX_CANDIDATES) chosen = firstConnected(costing, snapCandidates(costing.network, open, coordinate, MAX_CANDIDATES), end);
   if (!chosen.connected) return chosen.snap;
+  // A walker's route reaches any way beside by the network itself; only a rider, who would push
+  // the bike there, is offered the way a few metres off (a cycle track beside its carriageway).
+  if (costing.options.profile !== 'cycling') return chosen.snap;
   return { ...chosen.snap, alternatives: joinable(costing, near, chosen.snap, end) };
 }
 
@@ -301,16 +304,43 @@ function connectedEdges(costing: Costing, segment: number, end: 'from' | 'to', s
  * edge its snapping found by its distance.
  */
 export const JOIN_METRES = 15;
+/**
+ * A way joined instead runs beside the chosen one, within this many degrees of parallel at the
+ * two snapped points, and does not meet it at either end: a way crossing it (the next street at a
+ * corner) or leaving it (a slip road) is reached through the network, never joined across the
+ * corner, which would skip the turn between them and any restriction on it.
+ */
+export const JOIN_PARALLEL_DEGREES = 30;
 /** At most this many other ways are offered. */
 const MAX_ALTERNATIVES = 3;
 
-/** Ways within JOIN_METRES of the coordinate, other than the chosen one, that the profile travels normally and that connect. */
+/** The two end nodes of a segment. */
+function segmentNodes(network: RoutingNetwork, segment: number): [number, number] {
+  const graph = network.graph;
+  const edge = graph.segmentForwardEdge[segment]! >= 0 ? graph.segmentForwardEdge[segment]! : graph.segmentBackwardEdge[segment]!;
+  return [graph.edgeTail[edge]!, graph.edgeHead[edge]!];
+}
+
+/** Whether two segments meet at a node: the route passes from one to the other through the network, turn and its rules included. */
+function meet(network: RoutingNetwork, a: number, b: number): boolean {
+  const [a0, a1] = segmentNodes(network, a);
+  const [b0, b1] = segmentNodes(network, b);
+  return a0 === b0 || a0 === b1 || a1 === b0 || a1 === b1;
+}
+
+/** Whether two snapped points lie on ways running side by side there (either way along them). */
+const runsBeside = (a: Snap, b: Snap) => {
+  const difference = bearingDifference(a.geometryBearing, b.geometryBearing);
+  return Math.min(difference, 180 - difference) <= JOIN_PARALLEL_DEGREES;
+};
+
+/** Ways beside the chosen one within JOIN_METRES of the coordinate that the profile travels normally and that connect. */
 function joinable(costing: Costing, candidates: readonly Snap[], chosen: Snap, end: 'from' | 'to'): Snap[] {
   const alternatives: Snap[] = [];
   const stranded = new Set<number>();
   for (const candidate of candidates) {
     if (alternatives.length === MAX_ALTERNATIVES || candidate.distanceMetres > JOIN_METRES) break;
-    if (candidate.segment === chosen.segment || !isPreferred(costing, candidate)) continue;
+    if (candidate.segment === chosen.segment || !runsBeside(candidate, chosen) || meet(costing.network, candidate.segment, chosen.segment) || !isPreferred(costing, candidate)) continue;
     const connected = connectedEdges(costing, candidate.segment, end, stranded);
     if (connected.edges.length > 0) alternatives.push({ ...candidate, edges: connected.edges });
   }
