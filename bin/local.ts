@@ -102,7 +102,7 @@ async function main(): Promise<void> {
       'Try:',
       `  curl -s -X POST ${info.base_url}/directions/v2/ \\`,
       `    -H 'apikey: ${demo.api_key}' -H 'Content-Type: application/json' \\`,
-      `    -d '{"coordinates": [[-0.1337, 51.5246], [-0.1246, 51.5219]]}'`,
+      `    -d '{"coordinates": [[-0.1328, 51.5212], [-0.1240, 51.5255]]}'`,
       '',
       'Ctrl-C stops everything.',
       '',

@@ -24,6 +24,8 @@ function lines(report: BuildReport): string[] {
     `Sources: ${report.sources.map((source) => `${source.name} (${mb(source.bytes)}, ${source.new_ways} new ways)`).join('; ')}`,
     `Nodes ${report.nodes}, directed edges ${report.edges}, segments ${report.segments}`,
     `Cycling, rideable km per safety class: ${classLine(s.cyclingKmByClass)} (total ${km(s.cyclingKm)} km; plus ${km(s.dismountKm)} km push-only footways and steps)`,
+    // Reports of builds before the stress field have no figures.
+    ...(s.cyclingKmByStress ? [`Cycling, rideable km per Level of Traffic Stress: ${[1, 2, 3, 4].map((level) => `LTS ${level} ${km(s.cyclingKmByStress[level]!)}`).join(', ')}`] : []),
     `Walking km: ${km(s.walkingKm)} (paths ${km(s.walkingKmByKind.path)}, roads with pavement tagged ${km(s.walkingKmByKind.pavement)}, carriageway fallback ${km(s.walkingKmByKind.carriageway)}, crossings ${km(s.walkingKmByKind.crossing)}); ${km(report.separate_pavements?.km ?? 0)} km of carriageway left out because a pavement is drawn alongside`,
     `Lit share of rideable km: ${percent(s.litShare)} (tagged lit=yes ${percent(s.litTaggedYesShare)}, any lit tag ${percent(s.litTaggedShare)}; lighting data: ${report.lighting_data ? 'yes' : 'no'})`,
     `On signed cycle routes: ${km(s.cycleRouteKm)} km; contraflow ${km(s.contraflowKm)} km; roadworks ${km(s.roadworksKm)} km; rough surface ${km(s.roughKm)} km`,

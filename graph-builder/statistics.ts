@@ -1,4 +1,4 @@
-import { CONTROL_ALL_WAY_STOP, CONTROL_GIVE_WAY, CONTROL_TRAFFIC_SIGNALS, CONTROL_TWO_WAY_STOP, EDGE_CONTRAFLOW, EDGE_CYCLE_ROUTE, EDGE_CYCLING, EDGE_DISMOUNT, EDGE_ROADWORKS, EDGE_WALKING, LIT_ASSUMED, LIT_NO, LIT_YES, SAFETY_CLASSES, WALK_CARRIAGEWAY, WALK_CROSSING, WALK_PATH, WALK_PAVEMENT, arrivalControlOf, litOf, safetyClassOf, surfacePenaltyOf, walkKindOf, type SafetyClass } from '../core/graph/flags.ts';
+import { CONTROL_ALL_WAY_STOP, CONTROL_GIVE_WAY, CONTROL_TRAFFIC_SIGNALS, CONTROL_TWO_WAY_STOP, EDGE_CONTRAFLOW, EDGE_CYCLE_ROUTE, EDGE_CYCLING, EDGE_DISMOUNT, EDGE_ROADWORKS, EDGE_WALKING, LIT_ASSUMED, LIT_NO, LIT_YES, SAFETY_CLASSES, WALK_CARRIAGEWAY, WALK_CROSSING, WALK_PATH, WALK_PAVEMENT, arrivalControlOf, litOf, safetyClassOf, surfacePenaltyOf, trafficStressOf, walkKindOf, type SafetyClass } from '../core/graph/flags.ts';
 import { type GraphSections } from '../core/graph/layout.ts';
 
 /**
@@ -28,6 +28,8 @@ export interface SpotCheckResult {
 export interface GraphStatistics {
   readonly cyclingKm: number;
   readonly cyclingKmByClass: Readonly<Record<SafetyClass, number>>;
+  /** Rideable km per Level of Traffic Stress, 1 to 4 (index 0: not rated). */
+  readonly cyclingKmByStress: readonly number[];
   readonly walkingKm: number;
   readonly walkingKmByKind: Readonly<Record<'carriageway' | 'pavement' | 'path' | 'crossing', number>>;
   /** Share of cycling km lit: tagged lit=yes or an untagged street assumed lit (LIT_ASSUMED). */
@@ -47,8 +49,9 @@ type Sections = Pick<GraphSections, 'edgeFlags' | 'edgeLength' | 'segmentForward
 
 const emptyByClass = (): Record<SafetyClass, number> => ({ quiet: 0, cycleway: 0, moderate: 0, busy: 0, shared: 0 });
 
-function accumulate(sections: Sections, include: (segment: number) => boolean): { km: number; byClass: Record<SafetyClass, number>; lit: number; litYes: number; litTagged: number } {
+function accumulate(sections: Sections, include: (segment: number) => boolean): { km: number; byClass: Record<SafetyClass, number>; byStress: number[]; lit: number; litYes: number; litTagged: number } {
   const byClass = emptyByClass();
+  const byStress = [0, 0, 0, 0, 0];
   let metres = 0;
   let litAny = 0;
   let litYes = 0;
@@ -61,7 +64,10 @@ function accumulate(sections: Sections, include: (segment: number) => boolean): 
     if (cyclingEdges.length === 0) continue;
     const length = sections.edgeLength[cyclingEdges[0]!]!;
     metres += length;
-    for (const e of cyclingEdges) byClass[SAFETY_CLASSES[safetyClassOf(sections.edgeFlags[e]!)]!] += length / cyclingEdges.length;
+    for (const e of cyclingEdges) {
+      byClass[SAFETY_CLASSES[safetyClassOf(sections.edgeFlags[e]!)]!] += length / cyclingEdges.length;
+      byStress[trafficStressOf(sections.edgeFlags[e]!)]! += length / cyclingEdges.length;
+    }
     const lit = litOf(sections.edgeFlags[cyclingEdges[0]!]!);
     if (lit === LIT_YES || lit === LIT_ASSUMED) litAny += length;
     if (lit === LIT_YES) litYes += length;
@@ -69,7 +75,7 @@ function accumulate(sections: Sections, include: (segment: number) => boolean): 
   }
   const km = (value: number): number => Math.round(value) / 1000;
   for (const key of Object.keys(byClass) as SafetyClass[]) byClass[key] = km(byClass[key]);
-  return { km: km(metres), byClass, lit: km(litAny), litYes: km(litYes), litTagged: km(litTagged) };
+  return { km: km(metres), byClass, byStress: byStress.map(km), lit: km(litAny), litYes: km(litYes), litTagged: km(litTagged) };
 }
 
 export function graphStatistics(sections: Sections): GraphStatistics {
@@ -111,6 +117,7 @@ export function graphStatistics(sections: Sections): GraphStatistics {
   return {
     cyclingKm: cycling.km,
     cyclingKmByClass: cycling.byClass,
+    cyclingKmByStress: cycling.byStress,
     walkingKm: round(walkingMetres),
     walkingKmByKind,
     litShare: cycling.km > 0 ? cycling.lit / cycling.km : 0,

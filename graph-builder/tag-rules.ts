@@ -146,6 +146,29 @@ const FAST_KMH = 60;
 const LANES_BUSY = 4;
 const LANES_MODERATE = 3;
 
+/**
+ * Level of Traffic Stress (Mekuria, Furth and Nixon 2012, Mineta Transportation Institute report
+ * 11-19), read from OSM tags the way BikeOttawa's stressmodel reads them, per direction of travel.
+ * An untagged speed limit is 50 km/h, or 80 on trunk, primary and secondary roads (the stressmodel's
+ * reading); untagged lanes are one a direction.
+ */
+const STRESS_DEFAULT_KMH = 50;
+const STRESS_DEFAULT_MAJOR_KMH = 80;
+const STRESS_MAJOR_DEFAULT_HIGHWAYS: ReadonlySet<string> = new Set(['trunk', 'trunk_link', 'primary', 'primary_link', 'secondary', 'secondary_link']);
+/** Streets of local access, where traffic is light by design (the stressmodel's "residential"). */
+const STRESS_LOCAL_HIGHWAYS: ReadonlySet<string> = new Set(['residential', 'unclassified', 'service', 'track', 'road']);
+/** Roads that carry through traffic at any limit: never below LTS 3 in mixed traffic. */
+const STRESS_ARTERIAL_HIGHWAYS: ReadonlySet<string> = new Set(['trunk', 'trunk_link', 'primary', 'primary_link']);
+/** Limits (km/h, with half a unit for mph conversions) where the criteria step. */
+const STRESS_SLOW_KMH = 32.5; // 20 mph and 30 km/h zones
+const STRESS_MODERATE_KMH = 40.5; // 25 mph
+const STRESS_URBAN_KMH = 50.5; // 30 mph, 50 km/h
+/** Painted lanes rate 3 from 50 km/h (30 mph, 48 km/h, stays below). */
+const STRESS_PAINTED_URBAN_KMH = 49.5;
+const STRESS_FAST_KMH = 64.5; // 40 mph and above
+/** Values of parking:lane:* (older scheme) and parking:* (newer) that mean cars park along the carriageway. */
+const PARKING_LANE_VALUES: ReadonlySet<string> = new Set(['parallel', 'diagonal', 'perpendicular', 'marked', 'yes', 'lane', 'street_side', 'on_kerb', 'half_on_kerb', 'shoulder']);
+
 // ---------------------------------------------------------------------------------------------
 // Rules
 // ---------------------------------------------------------------------------------------------
@@ -371,10 +394,80 @@ export function lanesRule(tags: Tags, warnings: Warnings): number | null {
 }
 
 /**
+ * Motor-traffic lanes beside a rider travelling one way along a road: `lanes:forward` or
+ * `lanes:backward` where tagged; every lane of a one-way road (ridden with the traffic or, on a
+ * contraflow, against it); half the lanes of a two-way road (`totalLanes`, `lanesRule`), rounded
+ * up. Null when untagged.
+ */
+export function lanesPerDirectionRule(tags: Tags, totalLanes: number | null, motorOneway: -1 | 0 | 1, direction: 'forward' | 'backward'): number | null {
+  const tagged = Number(tags[`lanes:${direction}`]);
+  if (Number.isFinite(tagged) && tagged > 0) return tagged;
+  const total = totalLanes;
+  if (total === null) return null;
+  return motorOneway !== 0 ? total : Math.ceil(total / 2);
+}
+
+/** Cars park along the carriageway (`parking=yes`, `parking:lane:<side>` or `parking:<side>` in either scheme). */
+export function parkingRule(tags: Tags): boolean {
+  if (tags.parking === 'yes') return true;
+  for (const side of ['both', 'left', 'right']) {
+    for (const key of [`parking:lane:${side}`, `parking:${side}`]) {
+      const value = tags[key];
+      if (value !== undefined && PARKING_LANE_VALUES.has(value)) return true;
+    }
+  }
+  return false;
+}
+
+/** What the Level of Traffic Stress of riding a road one way is read from. */
+export interface StressFacts {
+  readonly highway: string;
+  /** Tagged limit, km/h (null: the highway's default). */
+  readonly maxspeedKmh: number | null;
+  /** Motor lanes in this direction (null: one). */
+  readonly lanes: number | null;
+  readonly infrastructure: Infrastructure;
+  readonly parking: boolean;
+  /** `motor_vehicle=no` (or `motorcar=no` with it): no motor traffic mixes with the rider. */
+  readonly noMotorTraffic: boolean;
+  readonly cycleStreet: boolean;
+}
+
+/**
+ * Level of Traffic Stress (1-4) of riding a road one way. Separated tracks (painted lanes with a
+ * physical separation count) and roads without motor traffic are 1, living streets 1, cycle
+ * streets 2. Painted lanes and shared bus lanes: 3 with two or more lanes of traffic beside them,
+ * else by the limit: 4 from 65 km/h, 3 from 50, 2 above 40 (3 where cars park beside the lane),
+ * and at 40 or below 1 on a local street, 2 elsewhere. Mixed traffic: 4 with three or more lanes a
+ * direction, or above 50 km/h; with two lanes 3 up to 40 km/h, else 4; with one, 2 on local streets,
+ * 3 on trunk and primary roads, and on other roads 2 at 20 mph (30 km/h zones) and 3 above.
+ */
+export function trafficStressRule(facts: StressFacts): number {
+  const { highway, infrastructure } = facts;
+  if (infrastructure === 'track' || facts.noMotorTraffic || highway === 'living_street') return 1;
+  if (facts.cycleStreet) return 2;
+  const kmh = facts.maxspeedKmh ?? (STRESS_MAJOR_DEFAULT_HIGHWAYS.has(highway) ? STRESS_DEFAULT_MAJOR_KMH : STRESS_DEFAULT_KMH);
+  const lanes = facts.lanes ?? 1;
+  const local = STRESS_LOCAL_HIGHWAYS.has(highway);
+  if (infrastructure === 'lane' || infrastructure === 'share_busway') {
+    if (kmh >= STRESS_FAST_KMH) return 4;
+    if (lanes >= 2 || kmh >= STRESS_PAINTED_URBAN_KMH) return 3;
+    if (kmh > STRESS_MODERATE_KMH) return facts.parking ? 3 : 2;
+    return local ? 1 : 2;
+  }
+  if (lanes >= 3 || kmh > STRESS_URBAN_KMH) return 4;
+  if (lanes === 2) return kmh <= STRESS_MODERATE_KMH ? 3 : 4;
+  if (local) return 2;
+  if (STRESS_ARTERIAL_HIGHWAYS.has(highway)) return 3;
+  return kmh <= STRESS_SLOW_KMH ? 2 : 3;
+}
+
+/**
  * Safety class of riding in a road's carriageway one way (spec 1.1), before cycle routes: the
  * highway's base class, made busier by speed or width, then calmed by cycle infrastructure in
  * that direction. A protected track or a cycle street makes it `cycleway`; a painted lane or
- * shared bus lane takes a busy road down to `moderate`.
+ * shared bus lane takes a busy road down to `moderate`, unless the road is tagged as fast as LTS
+ * rates a painted lane 4 (65 km/h).
  */
 export function roadSafetyRule(baseSafety: number, maxspeedKmh: number | null, lanes: number | null, infrastructure: Infrastructure, cycleStreet: boolean): number {
   if (cycleStreet || infrastructure === 'track') return SAFETY_CYCLEWAY;
@@ -383,7 +476,10 @@ export function roadSafetyRule(baseSafety: number, maxspeedKmh: number | null, l
   if (fast) safety = safety === SAFETY_QUIET ? SAFETY_MODERATE : SAFETY_BUSY;
   if (lanes !== null && lanes >= LANES_BUSY && safety === SAFETY_MODERATE) safety = SAFETY_BUSY;
   if (lanes !== null && lanes >= LANES_MODERATE && safety === SAFETY_QUIET) safety = SAFETY_MODERATE;
-  if ((infrastructure === 'lane' || infrastructure === 'share_busway') && safety === SAFETY_BUSY) safety = SAFETY_MODERATE;
+  // LTS rates a painted lane beside traffic of 65 km/h or more 4, as stressful as no lane: on a
+  // road tagged that fast a lane calms nothing, and the road stays busy.
+  const laneIsStress4 = maxspeedKmh !== null && maxspeedKmh >= STRESS_FAST_KMH;
+  if ((infrastructure === 'lane' || infrastructure === 'share_busway') && safety === SAFETY_BUSY && !laneIsStress4) safety = SAFETY_MODERATE;
   return safety;
 }
 
@@ -398,6 +494,14 @@ export function pathSafetyRule(highway: string, tags: Tags, walkingAllowed: bool
     return segregated || !walkingAllowed ? SAFETY_CYCLEWAY : SAFETY_SHARED;
   }
   return segregated && tags.bicycle === 'designated' ? SAFETY_CYCLEWAY : SAFETY_SHARED;
+}
+
+/**
+ * Level of Traffic Stress of a path: 1, apart from motor traffic (the stressmodel's separated
+ * paths), except a crossing of a carriageway, 2.
+ */
+export function pathStressRule(tags: Tags): number {
+  return tags.footway === 'crossing' || tags.cycleway === 'crossing' || tags.path === 'crossing' ? 2 : 1;
 }
 
 /** Streets lit as a rule in cities with lighting data, when the way has no lit tag. */
@@ -554,6 +658,8 @@ export interface DirectionAttributes {
   readonly contraflow: boolean;
   readonly safety: number;
   readonly infrastructure: Infrastructure;
+  /** Level of Traffic Stress 1-4 (`trafficStressRule`). */
+  readonly stress: number;
 }
 
 export interface WayAttributes {
@@ -573,8 +679,8 @@ export interface WayAttributes {
   readonly ref: string;
   readonly signedRoute: boolean;
   readonly routeNames: readonly string[];
-  /** segregated=yes: pedestrians have their own part of the path. */
-  readonly segregated: boolean;
+  /** Pedestrians are kept off the rider's part of the path: `segregated=yes`, or `foot=no` (or another denial). */
+  readonly pedestriansKeptApart: boolean;
   /** A pavement drawn as its own way (`footway=sidewalk`). */
   readonly sidewalk: boolean;
   readonly timeRules: readonly TimeRule[];
@@ -603,21 +709,29 @@ export function classifyWay(tags: Tags, context: RuleContext): WayAttributes | n
   const pathSafety = rule.kind === 'path' ? pathSafetyRule(highway.highway, tags, walkingOpen) : SAFETY_SHARED;
   // A way opened to bicycles only by a time rule is used as its highway default allows (pushing on a footway).
   const dismount = cyclingAccess === 'push' || (cyclingAccess === 'no' && rule.cycling === 'push');
-  const direction = (open: boolean, infra: Infrastructure, contraflow: boolean): DirectionAttributes => ({
-    cycling: cyclingOpen && open,
-    dismount,
-    contraflow,
-    infrastructure: infra,
-    safety: rule.kind === 'road' ? roadSafetyRule(rule.baseSafety, maxspeed, lanes, infra, cycleStreet) : pathSafety,
-  });
+  const parking = rule.kind === 'road' && parkingRule(tags);
+  const noMotorTraffic = tags.motor_vehicle === 'no';
+  const direction = (open: boolean, infra: Infrastructure, contraflow: boolean, way: 'forward' | 'backward'): DirectionAttributes => {
+    const lanesThisWay = rule.kind === 'road' ? lanesPerDirectionRule(tags, lanes, motorOneway, way) : null;
+    return {
+      cycling: cyclingOpen && open,
+      dismount,
+      contraflow,
+      infrastructure: infra,
+      safety: rule.kind === 'road' ? roadSafetyRule(rule.baseSafety, maxspeed, lanes, infra, cycleStreet) : pathSafety,
+      stress: rule.kind === 'road'
+        ? trafficStressRule({ highway: highway.highway, maxspeedKmh: maxspeed, lanes: lanesThisWay, infrastructure: infra, parking, noMotorTraffic, cycleStreet })
+        : pathStressRule(tags),
+    };
+  };
   const routeTags = cycleRouteTagRule(tags);
   return {
     roadClass: ROAD_CLASSES.indexOf(rule.roadClass),
     kind: rule.kind,
     link: rule.link === true,
     roundabout: tags.junction === 'roundabout' || tags.junction === 'circular',
-    forward: direction(directions.forward, infrastructure.forward, directions.contraflow === 'forward'),
-    backward: direction(directions.backward, infrastructure.backward, directions.contraflow === 'backward'),
+    forward: direction(directions.forward, infrastructure.forward, directions.contraflow === 'forward', 'forward'),
+    backward: direction(directions.backward, infrastructure.backward, directions.contraflow === 'backward', 'backward'),
     walking: walkingOpen,
     walkKind: walking.kind,
     steps: highway.highway === 'steps',
@@ -628,7 +742,7 @@ export function classifyWay(tags: Tags, context: RuleContext): WayAttributes | n
     ref: tags.ref?.trim() ?? '',
     signedRoute: routeTags.signed,
     routeNames: routeTags.names,
-    segregated: tags.segregated === 'yes',
+    pedestriansKeptApart: tags.segregated === 'yes' || ACCESS_VALUES[tags.foot ?? ''] === 'denied',
     sidewalk: tags.footway === 'sidewalk',
     timeRules,
   };
@@ -636,11 +750,12 @@ export function classifyWay(tags: Tags, context: RuleContext): WayAttributes | n
 
 /**
  * Route relations (applied after all relations are read): a quiet road on a signed cycle route is
- * `cycleway` (spec 1.1), and a path on a walking route without segregation is `shared`, because
- * pedestrians are expected on it.
+ * `cycleway` (spec 1.1), and a path on a walking route is `shared`, because pedestrians are
+ * expected on it, unless they are kept apart (segregated, or `foot=no`: the route's walkers have
+ * a path of their own beside it, as along much of the Hudson River Greenway).
  */
-export function routeMembershipRule(safety: number, kind: 'road' | 'path', onCycleRoute: boolean, onFootRoute: boolean, segregated: boolean): number {
+export function routeMembershipRule(safety: number, kind: 'road' | 'path', onCycleRoute: boolean, onFootRoute: boolean, pedestriansKeptApart: boolean): number {
   if (onCycleRoute && kind === 'road' && safety === SAFETY_QUIET) return SAFETY_CYCLEWAY;
-  if (onFootRoute && kind === 'path' && safety === SAFETY_CYCLEWAY && !segregated) return SAFETY_SHARED;
+  if (onFootRoute && kind === 'path' && safety === SAFETY_CYCLEWAY && !pedestriansKeptApart) return SAFETY_SHARED;
   return safety;
 }

@@ -57,6 +57,13 @@ export const EDGE_JUNCTION_CONTROLLED = 1 << 25;
 export const EDGE_CYCLE_ROUTE = 1 << 26;
 /** A `*_link` slip road. */
 export const EDGE_LINK = 1 << 27;
+/**
+ * Bits 28-30: the Level of Traffic Stress of riding this direction, 1 (separated from traffic,
+ * or traffic a child would ride in) to 4 (fast or wide roads, painted lanes included), as the
+ * builder reads it from the way's tags (graph-builder/tag-rules.ts `trafficStressRule`); 0 where
+ * the graph does not say (a walking-only edge, or a graph built before the field existed).
+ */
+export const EDGE_STRESS_SHIFT = 28;
 
 export const LIT_UNKNOWN = 0;
 export const LIT_NO = 1;
@@ -93,6 +100,9 @@ export const surfacePenaltyOf = (flags: number): number => (flags >>> EDGE_SURFA
 export const walkKindOf = (flags: number): number => (flags >>> EDGE_WALK_KIND_SHIFT) & 0b11;
 export const roadClassOf = (flags: number): number => (flags >>> EDGE_ROAD_CLASS_SHIFT) & 0b1111;
 export const arrivalControlOf = (flags: number): number => (flags >>> EDGE_ARRIVAL_CONTROL_SHIFT) & 0b111;
+/** Level of Traffic Stress 1-4, or STRESS_UNKNOWN (bits 28-30). */
+export const trafficStressOf = (flags: number): number => (flags >>> EDGE_STRESS_SHIFT) & 0b111;
+export const STRESS_UNKNOWN = 0;
 
 // ---- turn restrictions (restrictionFlags, u8) ----
 /** Every stored restriction forbids its edge sequence; this bit says it was derived from an only_* relation. */

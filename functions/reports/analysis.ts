@@ -43,7 +43,7 @@ export interface AnalysisOptions {
 async function locate(report: ReportItem, options: AnalysisOptions): Promise<Location> {
   if (!report.city) return { road: null, roadNameCheck: 'not_located', unlocated: 'outside_cities' };
   try {
-    return await locateReport(report.city, report.location, report.road_name);
+    return await locateReport(report.city, report.location, report.road_name, report.issue_type);
   } catch (error) {
     if (!(error instanceof GraphUnavailableError) || !options.lastAttempt) throw error;
     logger.warn('report analysed without a location: no graph', { reportId: report.report_id, city: report.city });

@@ -10,11 +10,13 @@ import { tableName } from '../platform/resources.ts';
 
 /**
  * Accepted road reports as the router applies them: each city's avoidance items
- * (core/avoidances.ts), read from DynamoDB at most every
- * ROUTE_OVERLAY_REFRESH_SECONDS (default 20, so an acceptance reaches warm routers within the
- * minute), located on the loaded graph and turned into a RouteOverlay the costing applies
- * (core/routing/avoidances/locate.ts). No graph rebuild is needed: the overlay only raises
- * costs, so the graph's landmark bounds hold.
+ * (core/avoidances.ts), read from DynamoDB again once ROUTE_OVERLAY_REFRESH_SECONDS (default 20)
+ * have passed, located on the loaded graph and turned into a RouteOverlay the costing applies
+ * (core/routing/avoidances/locate.ts). The request that finds the overlay older than that waits
+ * for the re-read (one query and a few milliseconds of locating), so every request routes with
+ * the reports accepted up to ROUTE_OVERLAY_REFRESH_SECONDS before it: that is the bound on how
+ * soon an acceptance reaches every warm router. No graph rebuild is needed: the overlay only
+ * raises costs, so the graph's landmark bounds hold.
  */
 
 /** A city's located reports, on the graph version they were located on. */
@@ -46,8 +48,8 @@ async function load(loaded: LoadedGraph): Promise<CityOverlay> {
 
 /**
  * The overlay of accepted reports on a city's loaded graph. The first call for a graph waits for
- * the items; later calls answer at once and refresh in the background once the interval has
- * passed. A failed read keeps the last overlay (routing goes on with what it knew) and is logged;
+ * the items; later calls answer at once until the interval has passed, and then wait for the
+ * re-read. A failed read keeps the last overlay (routing goes on with what it knew) and is logged;
  * with no overlay at all the router routes on the graph alone.
  */
 export async function cityOverlay(loaded: LoadedGraph): Promise<CityOverlay> {
@@ -55,7 +57,7 @@ export async function cityOverlay(loaded: LoadedGraph): Promise<CityOverlay> {
   if (!entry || entry.graphVersion !== loaded.version || entry.value.spent) {
     entry = {
       graphVersion: loaded.version,
-      value: new RefreshedValue(() => load(loaded), refreshIntervalMs, { message: 'report overlay refresh failed; keeping the last one', fields: { city: loaded.city } }),
+      value: new RefreshedValue(() => load(loaded), refreshIntervalMs, { message: 'report overlay refresh failed; keeping the last one', fields: { city: loaded.city } }, { waitForRefresh: true }),
     };
     overlays.set(loaded.city, entry);
   }

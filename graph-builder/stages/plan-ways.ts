@@ -1,7 +1,7 @@
 import {
   CLOSURE_CONTINUES, CLOSURE_CYCLING, CLOSURE_DATED, CLOSURE_OUTSIDE_WINDOW, CLOSURE_WALKING, EDGE_CONTRAFLOW, EDGE_CYCLE_ROUTE,
   EDGE_CYCLING, EDGE_DISMOUNT, EDGE_LINK, EDGE_LIT_SHIFT, EDGE_REVERSED, EDGE_ROAD_CLASS_SHIFT, EDGE_ROADWORKS, EDGE_ROUNDABOUT,
-  EDGE_STEPS, EDGE_SURFACE_SHIFT, EDGE_WALK_KIND_SHIFT, EDGE_WALKING,
+  EDGE_STEPS, EDGE_STRESS_SHIFT, EDGE_SURFACE_SHIFT, EDGE_WALK_KIND_SHIFT, EDGE_WALKING,
 } from '../../core/graph/flags.ts';
 import type { CollectedWays, RouteRelation } from '../collect.ts';
 import { Growable } from '../growable.ts';
@@ -134,8 +134,8 @@ function directionFlags(
     | (access.walking ? EDGE_WALKING : 0);
   const d = forward ? a.forward : a.backward;
   const cycling = forward ? access.cyclingForward : access.cyclingBackward;
-  const safety = routeMembershipRule(d.safety, a.kind, onRoute.cycle, onRoute.foot, a.segregated);
-  return shared | safety | (cycling ? EDGE_CYCLING : 0) | (cycling && d.dismount ? EDGE_DISMOUNT : 0)
+  const safety = routeMembershipRule(d.safety, a.kind, onRoute.cycle, onRoute.foot, a.pedestriansKeptApart);
+  return shared | safety | (cycling ? EDGE_CYCLING | (d.stress << EDGE_STRESS_SHIFT) : 0) | (cycling && d.dismount ? EDGE_DISMOUNT : 0)
     | (cycling && d.contraflow ? EDGE_CONTRAFLOW : 0) | (forward ? 0 : EDGE_REVERSED);
 }
 

@@ -26,7 +26,7 @@ import { replaceDocSection, measuredOn } from './doc-section.ts';
 import { routinoComparison } from './routino.ts';
 import { cityScale } from './city-scale.ts';
 import { loadBenchmark } from './load.ts';
-import { routeQuality } from './route-quality.ts';
+import { EVENING_DEPARTURE, measurePairs, summarise } from './route-quality.ts';
 import {
   compareWithGraphology, cyclingNodes, loadMeasured, measureQueries, percentile, randomPairs, supersafeEffect, type LoadedForBench,
 } from './measure.ts';
@@ -35,6 +35,8 @@ const QUERIES = Number(process.env.BENCH_QUERIES ?? 300);
 const BASELINE_QUERIES = Number(process.env.BENCH_BASELINE_QUERIES ?? 60);
 const GRID_SIZES = (process.env.BENCH_GRID_SIZES ?? '100,200,300,430').split(',').map(Number);
 const WRITE_DOCS = process.env.BENCH_WRITE_DOCS !== '0';
+const QUALITY_PAIRS = Number(process.env.BENCH_QUALITY_PAIRS ?? 300);
+const QUALITY_SEED = 2026;
 const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? 'routing,quality').split(',').map((section) => section.trim()));
 
 let lines: string[] = [];
@@ -164,25 +166,44 @@ async function growth(): Promise<void> {
 function routeQualitySection(): void {
   emit('## Route quality');
   emit();
-  emit(`Measured by \`npm run bench\` (\`test/bench/route-quality.ts\`) on ${measuredOn()}, departure 2026-06-15 08:00: 300 random node pairs 1 to 4 km apart per city (one seed), each routed supersafe and direct as the directions endpoint routes them (snapping included). Pushed: metres where the rider walks the bike (footways, steps; never pavements or crosswalks, docs/routing.md). Busy + shared kept: the supersafe routes' busy and shared metres as a share of the direct routes' on the same pairs, over ridden metres, and in brackets counting pushed metres by the class of the way pushed along. Detour: supersafe distance over direct, median.`);
+  emit(`Measured by \`BENCH_SECTIONS=quality npm run bench\` (\`test/bench/route-quality.ts\`) on ${measuredOn()} (${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}, load average ${loadavg()[0]!.toFixed(2)} at the start; figures of the routes, not timings), departure ${EVENING_DEPARTURE.replace('T', ' ')} (a Wednesday evening, daylight in every city): ${QUALITY_PAIRS} random pairs of cycling-network nodes 1 to 4 km apart per city (seed ${QUALITY_SEED}), each routed supersafe and direct as the directions endpoint plans them (snapping included). Busy + shared and LTS 3-4 are shares of all route metres; pushed metres count by the class of the way pushed along (footways are shared) and by its stress (a footway is LTS 1). Kept: the supersafe routes' busy and shared metres as a share of the direct routes', ridden metres only (in brackets with pushed ones). Length: supersafe over direct per pair, median (90th percentile). test/routing/route-quality.test.ts holds the acceptance figures on other seeds.`);
   emit();
-  const rows = [['City', 'Pairs', 'Routes pushing, supersafe / direct', 'Pushed share of metres, supersafe / direct', 'Busy + shared kept by supersafe', 'Detour p50']];
+  const rows = [['City', 'Pairs', 'Direct longer than supersafe', 'Length p50 (p90)', 'Busy + shared, supersafe / direct', 'Kept by supersafe', 'LTS 3-4, supersafe / direct', 'Pushed, supersafe / direct']];
+  const frontierRows = [['City', 'Pairs', 'Supersafe / direct length over shortest, p50', 'Fewest busy + shared within 1.05x (mean of pairs)', 'within 1.3x', 'Supersafe busy + shared', 'Fewest LTS 3-4 within 1.05x', 'within 1.3x', 'Supersafe LTS 3-4']];
+  const percent = (value: number) => `${(100 * value).toFixed(1)}%`;
   for (const city of cityIds) {
     const directory = graphOutputDir();
     const pointer = parseGraphPointer(readFileSync(join(directory, currentPointerKey(city)), 'utf8'));
     const { loaded } = loadMeasured(city, readFileSync(join(directory, pointer.key)));
-    const quality = routeQuality(city, loaded);
-    const share = (run: { metres: number; totalMetres: number }) => `${((100 * run.metres) / Math.max(1, run.totalMetres)).toFixed(2)}%`;
+    const quality = summarise(measurePairs(city, loaded, { count: QUALITY_PAIRS, seed: QUALITY_SEED, frontier: true }));
     rows.push([
       city,
       String(quality.pairs),
-      `${quality.pushed.supersafe.routes} / ${quality.pushed.direct.routes}`,
-      `${share(quality.pushed.supersafe)} / ${share(quality.pushed.direct)}`,
-      `${(100 * quality.busySharedKept).toFixed(1)}% (${(100 * quality.busySharedKeptWithPushed).toFixed(1)}%)`,
-      `${quality.detourMedian.toFixed(3)}x`,
+      String(quality.directLonger),
+      `${quality.lengthRatioMedian.toFixed(3)}x (${quality.lengthRatioP90.toFixed(3)}x)`,
+      `${percent(quality.busySharedShare.supersafe)} / ${percent(quality.busySharedShare.direct)}`,
+      `${percent(quality.busySharedKept)} (${percent(quality.busySharedKeptWithPushed)})`,
+      `${percent(quality.stress34Share.supersafe)} / ${percent(quality.stress34Share.direct)}`,
+      `${(100 * quality.pushedShare.supersafe).toFixed(2)}% / ${(100 * quality.pushedShare.direct).toFixed(2)}%`,
+    ]);
+    const [near, far] = quality.frontier;
+    frontierRows.push([
+      city,
+      String(near!.pairs),
+      `${quality.supersafeOverShortestMedian.toFixed(3)}x / ${quality.directOverShortestMedian.toFixed(3)}x`,
+      `${percent(near!.busyShared)} (${percent(near!.busySharedMean)})`,
+      `${percent(far!.busyShared)} (${percent(far!.busySharedMean)})`,
+      percent(quality.busySharedShare.supersafe),
+      `${percent(near!.stress34)} (${percent(near!.stress34Mean)})`,
+      `${percent(far!.stress34)} (${percent(far!.stress34Mean)})`,
+      percent(quality.stress34Share.supersafe),
     ]);
   }
   table(rows);
+  emit();
+  emit('What the map allows (`test/bench/frontier.ts`): on the same pairs, from the same snapped ends and under the same rules at the departure (open ways, one-way directions, turn restrictions, barriers), the fewest busy + shared metres, and apart the fewest LTS 3-4 metres, of any route at most 1.05 and 1.3 times as long as the shortest, found by an exact resource-constrained search; shares of those routes\' metres, summed over the pairs (in brackets the mean of each pair\'s share).');
+  emit();
+  table(frontierRows);
   emit();
 }
 

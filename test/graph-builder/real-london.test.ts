@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildableCity } from '../../graph-builder/cities.ts';
 import { pointInRing } from '../../core/cities/lookup.ts';
 import { sharedDataPath } from '../../core/paths.ts';
-import { EDGE_CYCLING, EDGE_DISMOUNT, SAFETY_BUSY, SAFETY_CYCLEWAY, SAFETY_MODERATE, SAFETY_SHARED, safetyClassOf } from '../../core/graph/flags.ts';
+import { EDGE_CYCLING, EDGE_DISMOUNT, SAFETY_BUSY, SAFETY_CYCLEWAY, SAFETY_MODERATE, SAFETY_SHARED, safetyClassOf, STRESS_UNKNOWN, trafficStressOf } from '../../core/graph/flags.ts';
 import { openGraph, type Graph } from '../../core/graph/layout.ts';
 import { buildCity, type BuildReport } from '../../graph-builder/build.ts';
 
@@ -55,6 +55,26 @@ describe.skipIf(!available)('London from real OpenStreetMap data', () => {
     const metres = metresByClass(named('Euston Road'));
     expect(share(metres, [SAFETY_BUSY, SAFETY_MODERATE])).toBe(1);
     expect(share(metres, [SAFETY_BUSY])).toBeGreaterThan(0.5);
+  });
+
+  it('reads the Level of Traffic Stress from London\'s tags: 20 mph streets low, Euston Road high, Cycleway 6 separated or calm', () => {
+    /** Rideable metres per LTS over edges matching `include`. */
+    const metresByStress = (include: (edge: number) => boolean): Map<number, number> => {
+      const metres = new Map<number, number>();
+      for (let e = 0; e < graph.edgeCount; e++) {
+        const flags = graph.edgeFlags[e]!;
+        if (!(flags & EDGE_CYCLING) || flags & EDGE_DISMOUNT || !include(e)) continue;
+        metres.set(trafficStressOf(flags), (metres.get(trafficStressOf(flags)) ?? 0) + graph.edgeLength[e]!);
+      }
+      return metres;
+    };
+    const everywhere = metresByStress(() => true);
+    expect(everywhere.get(STRESS_UNKNOWN) ?? 0).toBe(0);
+    // Most of London's streets carry a 20 mph limit: most rideable metres are LTS 1 or 2.
+    expect(share(everywhere, [1, 2])).toBeGreaterThan(0.7);
+    expect(share(metresByStress(named('Euston Road')), [3, 4])).toBeGreaterThan(0.8);
+    expect(share(metresByStress(onRoute('Cycleway 6')), [1])).toBeGreaterThan(0.4);
+    expect(share(metresByStress(onRoute('Cycleway 6')), [1, 2])).toBeGreaterThan(0.9);
   });
 
   it('rates Bloomsbury\'s shared paths as shared, not cycleway', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LIT_ASSUMED, LIT_NO, LIT_UNKNOWN, LIT_YES, ROAD_CLASSES, SAFETY_BUSY, SAFETY_CYCLEWAY, SAFETY_MODERATE, SAFETY_QUIET, SAFETY_SHARED, WALK_CARRIAGEWAY, WALK_CROSSING, WALK_PATH, WALK_PAVEMENT } from '../../core/graph/flags.ts';
-import { lanesRule, maxspeedRule, routeMembershipRule } from '../../graph-builder/tag-rules.ts';
+import { classifyWay, lanesRule, maxspeedRule, routeMembershipRule } from '../../graph-builder/tag-rules.ts';
 import { Warnings } from '../../graph-builder/warnings.ts';
 import { fixtureWays, ruleFixture } from './helpers.ts';
 
@@ -155,6 +155,13 @@ describe('route membership rule', () => {
     expect(routeMembershipRule(SAFETY_CYCLEWAY, 'path', false, true, false)).toBe(SAFETY_SHARED);
     expect(routeMembershipRule(SAFETY_CYCLEWAY, 'path', false, true, true)).toBe(SAFETY_CYCLEWAY);
   });
+
+  it('keeps pedestrians apart from a cycleway tagged segregated=yes or foot=no, so a walking route along it leaves it `cycleway`', () => {
+    const context = { drivingSide: 'right' as const, lightingData: false, warnings: new Warnings() };
+    expect(classifyWay({ highway: 'cycleway', foot: 'no' }, context)?.pedestriansKeptApart).toBe(true);
+    expect(classifyWay({ highway: 'cycleway', segregated: 'yes', foot: 'designated' }, context)?.pedestriansKeptApart).toBe(true);
+    expect(classifyWay({ highway: 'cycleway', foot: 'yes', segregated: 'no' }, context)?.pedestriansKeptApart).toBe(false);
+  });
 });
 
 describe('maxspeed and lanes rules (rules/maxspeed-lanes.osm)', () => {
@@ -270,5 +277,58 @@ describe('time rules (rules/time-rules.osm)', () => {
     const way = await ruleFixture('time-rules.osm');
     expect(way('opening-hours').attributes?.timeRules).toMatchObject([{ condition: 'Mo-Su 07:30-dusk', outsideWindow: true, grantsAccess: false }]);
     expect(way('non-time-condition').attributes?.timeRules).toMatchObject([{ condition: 'wet' }]);
+  });
+});
+
+describe('Level of Traffic Stress rule (rules/traffic-stress.osm)', () => {
+  // [case, forward LTS, backward LTS]: London drives on the left, so a left-hand lane serves forward.
+  const cases: [string, number, number][] = [
+    ['residential', 2, 2],
+    ['residential-20mph', 2, 2],
+    ['living-street', 1, 1],
+    ['service', 2, 2],
+    ['tertiary-20mph', 2, 2],
+    ['tertiary-zone20', 2, 2],
+    ['tertiary-30mph', 3, 3],
+    ['tertiary', 3, 3],
+    ['primary-20mph', 3, 3],
+    ['primary', 4, 4],
+    ['secondary-4-lanes-25mph', 3, 3],
+    ['secondary-4-lanes-30mph', 4, 4],
+    ['residential-lane-20mph', 1, 1],
+    ['tertiary-lane-20mph', 2, 2],
+    ['tertiary-lane-30mph', 2, 2],
+    ['tertiary-lane-30mph-parking', 3, 3],
+    ['tertiary-lane-30mph-parking-new-scheme', 3, 3],
+    ['secondary-lane-50', 3, 3],
+    ['primary-lane', 4, 4],
+    ['primary-lane-45mph', 4, 4],
+    ['primary-lane-6-lanes', 3, 3],
+    ['primary-track', 1, 1],
+    ['primary-separated-lane', 1, 1],
+    ['cycle-street', 2, 2],
+    ['bus-gate', 1, 1],
+    ['left-lane-only', 2, 3],
+    ['lanes-per-direction', 3, 2],
+    ['cycleway', 1, 1],
+    ['footway', 1, 1],
+    ['cycle-crossing', 2, 2],
+  ];
+  it.each(cases)('%s is LTS %i forward and %i backward', async (fixtureCase, forward, backward) => {
+    const way = await ruleFixture('traffic-stress.osm');
+    expect(way(fixtureCase).attributes).toMatchObject({ forward: { stress: forward }, backward: { stress: backward } });
+  });
+
+  it('rates every lane of a one-way road as beside the rider', async () => {
+    const way = await ruleFixture('traffic-stress.osm');
+    expect(way('oneway-3-lanes-25mph').attributes?.forward).toMatchObject({ cycling: true, stress: 4 });
+  });
+
+  it('keeps a painted lane from calming a road tagged 65 km/h or more (LTS 4 either way), and calms one tagged slower', async () => {
+    const way = await ruleFixture('traffic-stress.osm');
+    expect(way('primary-lane-45mph').attributes?.forward.safety).toBe(SAFETY_BUSY);
+    expect(way('primary-lane-6-lanes').attributes?.forward.safety).toBe(SAFETY_MODERATE);
+    // Untagged: the class follows the tags there are (a lane calms a primary road), whatever LTS assumes of the limit.
+    expect(way('primary-lane').attributes?.forward.safety).toBe(SAFETY_MODERATE);
   });
 });

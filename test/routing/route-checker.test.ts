@@ -5,7 +5,10 @@ import { localMinutes } from '../../core/local-time.ts';
 import { buildPath } from '../../core/routing/path/path.ts';
 import { findRoute } from '../../core/routing/search/search.ts';
 import { positionsAt, snapForCosting } from '../../core/routing/snap/snap.ts';
+import { costingFor } from '../../core/routing/planning/context.ts';
+import { planWaypoints } from '../../core/routing/planning/leg.ts';
 import { randomPairs } from '../bench/measure.ts';
+import { benchContext, EVENING_DEPARTURE } from '../bench/route-quality.ts';
 import { OsmChecker, type Violation } from './osm-checker.ts';
 import { realGraph } from './real-graphs.ts';
 
@@ -13,11 +16,13 @@ import { realGraph } from './real-graphs.ts';
  * Random real New York routes judged by an independent checker (osm-checker.ts) that reads the
  * raw OpenStreetMap tags itself: no way or barrier the tags close to the profile, no pavement or
  * crosswalk used by a cycling route, no foot-only way presented as ridden, and no turn
- * restriction broken (spec 1.2.4).
+ * restriction broken (spec 1.2.4). The routes are planned as the directions endpoint plans them
+ * (snapping, the search, direct held to supersafe's length), on a weekday morning and evening.
  */
 
 const PAIRS = 150;
 const departureMinute = localMinutes(2026, 6, 15, 8, 0);
+const DEPARTURES = ['2026-06-15T08:00', EVENING_DEPARTURE];
 let checker: OsmChecker;
 
 beforeAll(async () => {
@@ -25,26 +30,23 @@ beforeAll(async () => {
 }, 120_000);
 
 describe('New York routes against the raw OpenStreetMap tags', () => {
-  const cases: [string, Profile, boolean][] = [
-    ['supersafe cycling', 'cycling', true],
-    ['direct cycling', 'cycling', false],
-    ['walking', 'walking', false],
-  ];
-  it.each(cases)('%s breaks no rule', (_, profile, supersafe) => {
+  const cases: { mode: string; profile: Profile; supersafe: boolean; departure: string }[] = DEPARTURES.flatMap((departure) => [
+    { mode: 'supersafe cycling', profile: 'cycling' as const, supersafe: true, departure },
+    { mode: 'direct cycling', profile: 'cycling' as const, supersafe: false, departure },
+    { mode: 'walking', profile: 'walking' as const, supersafe: false, departure },
+  ]);
+  it.each(cases)('$mode breaks no rule, departing $departure', ({ profile, supersafe, departure }) => {
     const loaded = realGraph('new-york');
-    const { network, workspace } = loaded;
-    const costing = new Costing(network, { profile, supersafe, night: false, departureMinute });
-    const open = (edge: number) => costing.openAtDeparture(edge);
+    const { network } = loaded;
+    const context = benchContext('new-york', loaded, departure);
+    const costing = costingFor(context, { profile, supersafe, night: false });
     const violations: Violation[] = [];
     let routed = 0;
     for (const [a, b] of randomPairs(network, profile === 'walking' ? PAIRS / 3 : PAIRS, 1000, 4000, 7573898)) {
-      const from = snapForCosting(costing, [network.nodeLon(a), network.nodeLat(a)]);
-      const to = snapForCosting(costing, [network.nodeLon(b), network.nodeLat(b)], 'to');
-      if (!from || !to) continue;
-      const result = findRoute(costing, workspace, positionsAt(network, open, from), positionsAt(network, open, to), to.location);
-      if (!result) continue;
+      const planned = planWaypoints(costing, context, [[network.nodeLon(a), network.nodeLat(a)], [network.nodeLon(b), network.nodeLat(b)]], { language: 'en' });
+      if (!planned.legs) continue;
       routed++;
-      violations.push(...checker.judge(network, buildPath(network, result, profile), profile));
+      violations.push(...checker.judge(network, planned.legs[0]!.path, profile));
     }
     expect(routed).toBeGreaterThan((profile === 'walking' ? PAIRS / 3 : PAIRS) * 0.9);
     expect(violations).toEqual([]);

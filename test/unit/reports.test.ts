@@ -5,7 +5,7 @@ import { parseAnalysisMessage } from '../../functions/reports/analysis-handler.t
 import { attributionOf, mayRead, sourceProblem, submitterLabel } from '../../functions/reports/attribution.ts';
 import { isRecognisedSubtype, ISSUE_TYPES } from '../../functions/reports/fields.ts';
 import { MOVES, REPORT_STATUSES } from '../../functions/reports/lifecycle.ts';
-import { chooseRoad, normaliseRoadName, sameRoad } from '../../functions/reports/locate.ts';
+import { chooseRoad, normaliseRoadName, sameRoad, type NearbyRoad } from '../../functions/reports/locate.ts';
 import { analysisMessage } from '../../functions/reports/outbox.ts';
 import { reportSubmissionScope, REPORT_SESSION_LIMITS } from '../../functions/reports/quota.ts';
 import { untilInstant } from '../../functions/reports/review.ts';
@@ -51,6 +51,9 @@ const road = (name: string | null, distance: number, wayId = 1): LocatedRoad => 
   distance_metres: distance,
   point: [0, 0],
 });
+/** A road near a report, ridden or (a footway, a pedestrian area) pushed along. */
+const nearby = (name: string | null, distance: number, wayId: number, ridden = true): NearbyRoad => ({ ...road(name, distance, wayId), ridden });
+const stored = ({ ridden: _ridden, ...located }: NearbyRoad): LocatedRoad => located;
 
 describe('subtypes', () => {
   it('recognises each category\'s own subtypes and `other` under every category', () => {
@@ -146,11 +149,28 @@ describe('locating on the named road', () => {
   });
 
   it('prefers a road of the reported name a little farther away, and says when the name differs', () => {
-    const roads = [road('Alfred Mews', 3, 1), road('Tottenham Court Road', 42, 2), road('Gower Street', 90, 3)];
-    expect(chooseRoad(roads, null)).toEqual({ road: roads[0], roadNameCheck: 'not_given', unlocated: null });
-    expect(chooseRoad(roads, 'Tottenham Ct Rd')).toEqual({ road: roads[1], roadNameCheck: 'matches', unlocated: null });
-    expect(chooseRoad(roads, 'Gower St')).toEqual({ road: roads[0], roadNameCheck: 'differs', unlocated: null });
+    const roads = [nearby('Alfred Mews', 3, 1), nearby('Tottenham Court Road', 42, 2), nearby('Gower Street', 90, 3)];
+    expect(chooseRoad(roads, null)).toEqual({ road: stored(roads[0]!), roadNameCheck: 'not_given', unlocated: null });
+    expect(chooseRoad(roads, 'Tottenham Ct Rd')).toEqual({ road: stored(roads[1]!), roadNameCheck: 'matches', unlocated: null });
+    expect(chooseRoad(roads, 'Gower St')).toEqual({ road: stored(roads[0]!), roadNameCheck: 'differs', unlocated: null });
     expect(chooseRoad([], 'Gower St')).toEqual({ road: null, roadNameCheck: 'not_located', unlocated: 'no_road_nearby' });
+  });
+
+  it('places a report about riding (closed, unsafe) on the ridden way, never the pedestrian area beside it', () => {
+    // Byng Place: a pedestrian area 0.4 m from the point, the cycle track 2 m, the carriageway 4 m; all named Byng Place.
+    const roads = [nearby('Byng Place', 0.4, 1, false), nearby('Byng Place', 2, 2), nearby('Byng Place', 4.3, 3), nearby('Torrington Square', 4.4, 4)];
+    for (const issueType of ['road_closed', 'road_unsafe']) {
+      expect(chooseRoad(roads, 'Byng Place', issueType).road?.way_id).toBe(2);
+      expect(chooseRoad(roads, null, issueType).road?.way_id).toBe(2);
+      expect(chooseRoad(roads, 'Torrington Sq', issueType)).toMatchObject({ road: { way_id: 4 }, roadNameCheck: 'matches' });
+    }
+    // Other categories are about the place: the nearest way, pushed or not.
+    expect(chooseRoad(roads, null, 'unpleasant').road?.way_id).toBe(1);
+    // A footway the reporter named, with no ridden way of that name near, is where the report is.
+    const footway = [nearby('Malet Place', 1, 5, false), nearby('Gower Street', 6, 6)];
+    expect(chooseRoad(footway, 'Malet Place', 'road_closed')).toMatchObject({ road: { way_id: 5 }, roadNameCheck: 'matches' });
+    // No ridden way within the snapping margin of the nearest: the pushed way it is.
+    expect(chooseRoad([nearby(null, 1, 7, false), nearby('Far Road', 80, 8)], null, 'road_closed').road?.way_id).toBe(7);
   });
 });
 

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import type { AvoidanceItem } from '../../avoidances.ts';
 import type { LonLat } from '../../geo.ts';
-import { EDGE_CYCLING, EDGE_REVERSED } from '../../graph/flags.ts';
+import { EDGE_CYCLING, EDGE_DISMOUNT, EDGE_REVERSED } from '../../graph/flags.ts';
 import { localMinutes } from '../../local-time.ts';
 import { RouteOverlay, type OverlayEffectSource } from '../costing/overlay.ts';
 import type { RoutingNetwork } from '../network/network.ts';
@@ -39,16 +39,21 @@ function localMinuteOf(instant: string, timeZone: string): number {
 
 /**
  * The segment a report is about: the reported way's nearest segment to the location, or, when
- * the analysis found no way, the nearest rideable segment. A way gone from this graph's cycling
- * network locates nothing: another road must not take its place.
+ * the analysis found no way, the nearest segment a bike rides (else the nearest it may be pushed
+ * along). A way gone from this graph's cycling network locates nothing: another road must not
+ * take its place.
  */
 function locateSegment(network: RoutingNetwork, item: AvoidanceItem): number | null {
   const graph = network.graph;
   const cycling = (edge: number) => (graph.edgeFlags[edge]! & EDGE_CYCLING) !== 0;
+  const ridden = (edge: number) => cycling(edge) && !(graph.edgeFlags[edge]! & EDGE_DISMOUNT);
   const onWay = (edge: number) => cycling(edge) && graph.segmentWayId[graph.edgeSegment[edge]!] === item.way_id;
   const location = item.location as LonLat;
-  const found = snapCandidates(network, item.way_id !== null ? onWay : cycling, location, 1)[0];
-  return found && found.distanceMetres <= LOCATE_METRES ? found.segment : null;
+  const nearest = (usable: (edge: number) => boolean) => {
+    const found = snapCandidates(network, usable, location, 1)[0];
+    return found && found.distanceMetres <= LOCATE_METRES ? found.segment : null;
+  };
+  return item.way_id !== null ? nearest(onWay) : (nearest(ridden) ?? nearest(cycling));
 }
 
 /** Applies one avoidance to the overlay; returns the edges it acts on. */

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { NODE_BARRIER_DISMOUNT, NODE_BARRIER_NO_CYCLING, NODE_BARRIER_NO_WALKING, arrivalControlOf, CONTROL_ALL_WAY_STOP, CONTROL_GIVE_WAY, CONTROL_TRAFFIC_SIGNALS, CONTROL_TWO_WAY_STOP, EDGE_CYCLING, EDGE_DISMOUNT, EDGE_JUNCTION_CONTROLLED, EDGE_RESTRICTION_FROM, EDGE_ROADWORKS, EDGE_STEPS, EDGE_WALKING, LIT_ASSUMED, LIT_NO, LIT_YES, litOf, RESTRICTION_SAME_CYCLEWAY, SAFETY_BUSY, safetyClassOf, surfacePenaltyOf, WALK_CARRIAGEWAY, walkKindOf } from '../../graph/flags.ts';
+import { NODE_BARRIER_DISMOUNT, NODE_BARRIER_NO_CYCLING, NODE_BARRIER_NO_WALKING, arrivalControlOf, CONTROL_ALL_WAY_STOP, CONTROL_GIVE_WAY, CONTROL_TRAFFIC_SIGNALS, CONTROL_TWO_WAY_STOP, EDGE_CYCLING, EDGE_DISMOUNT, EDGE_JUNCTION_CONTROLLED, EDGE_RESTRICTION_FROM, EDGE_ROADWORKS, EDGE_STEPS, EDGE_WALKING, LIT_ASSUMED, LIT_NO, LIT_YES, litOf, RESTRICTION_SAME_CYCLEWAY, SAFETY_BUSY, safetyClassOf, surfacePenaltyOf, trafficStressOf, WALK_CARRIAGEWAY, walkKindOf } from '../../graph/flags.ts';
 import { isClosed, isWindowActive, restrictionsFrom } from '../../graph/rules.ts';
 import { CROSSES_BUSY, CROSSES_MODERATE, type RoutingNetwork } from '../network/network.ts';
 import type { RouteOverlay } from './overlay.ts';
+import { DIRECT_WEIGHTS, SUPERSAFE_WEIGHTS, type CyclingWeights } from './cycling-weights.ts';
 import { CYCLING_SPEED_MPS, WALKING_SPEED_MPS, type Profile } from './profile.ts';
 
 /**
@@ -26,9 +27,6 @@ export interface CostOptions {
 
 export type CostMetric = 'cycling-supersafe' | 'cycling-direct' | 'walking';
 
-/** Multipliers on riding time per safety class (quiet, cycleway, moderate, busy, shared). */
-export const SUPERSAFE_CLASS_FACTORS = [1.0, 0.9, 1.8, 4.0, 3.0] as const;
-export const DIRECT_CLASS_FACTORS = [1.0, 1.0, 1.0, 1.0, 1.0] as const;
 /** At night where lighting is mapped: lit, public street assumed lit, unknown, unlit. */
 export const NIGHT_LIGHTING_FACTORS = { lit: 1.0, assumed: 1.1, unknown: 1.4, unlit: 2.0 } as const;
 /** Surface penalty 0 (smooth) .. 3 (very rough): avoided, but never reported as dangerous. */
@@ -37,39 +35,26 @@ export const SURFACE_FACTORS = [1.0, 1.25, 1.6, 2.2] as const;
 export const ROADWORKS_FACTOR = 1.6;
 /** Walking in the carriageway where no pavement is mapped: the fallback, not the preference. */
 export const WALK_CARRIAGEWAY_FACTOR = 1.3;
-
-/** Seconds added per turn, by how far the route turns (spec 1.2.8: prefer going straight). */
-export const TURN_SECONDS = { straight: 0, slight: 1.5, turn: 4, sharp: 7, deadEndUTurn: 15 } as const;
-/** Expected wait on arriving at a controlled junction, seconds. */
-export const CONTROL_DELAY_SECONDS: Record<number, number> = {
-  [CONTROL_TRAFFIC_SIGNALS]: 12,
-  [CONTROL_ALL_WAY_STOP]: 6,
-  [CONTROL_TWO_WAY_STOP]: 5,
-  [CONTROL_GIVE_WAY]: 2,
-};
-/** CONTROL_DELAY_SECONDS by every control value (0 where none), for the search's inner loop. */
-const CONTROL_DELAYS = Float64Array.from({ length: 8 }, (_, control) => CONTROL_DELAY_SECONDS[control] ?? 0);
-/** Supersafe: crossing or joining a busy/moderate road where no signals or all-way stop help. */
-export const UNCONTROLLED_CROSSING_SECONDS = { busy: 30, moderate: 8 } as const;
-
-/**
- * Pushing the bike (footways, pedestrian streets, steps: ways a rider may use only on foot) is a
- * last resort, taken where no rideable way serves the trip at a sensible detour. A pushed metre
- * costs its walking time times PUSH_FACTOR (STEPS_PUSH_FACTOR carrying the bike up or down steps),
- * and getting off the bike to start pushing costs DISMOUNT_SECONDS once. With these, a push of L
- * metres is chosen only over a ride longer than about 9 L + 125 m (docs/routing.md).
- */
-export const PUSH_FACTOR = 3;
-export const STEPS_PUSH_FACTOR = 5;
-export const DISMOUNT_SECONDS = 30;
+/** Turning round at a dead end, the only place a U-turn is allowed. */
+export const DEAD_END_U_TURN_SECONDS = 15;
 /** Passing a barrier that lets bicycles through only pushed (kissing gate, cycle barrier). */
 export const BARRIER_DISMOUNT_SECONDS = 15;
+
+/** A metric's arrival delays by control value (0 where none), for the search's inner loop. */
+function controlDelays(weights: CyclingWeights): Float64Array {
+  const delays = new Float64Array(8);
+  delays[CONTROL_TRAFFIC_SIGNALS] = weights.controlSeconds.signals;
+  delays[CONTROL_ALL_WAY_STOP] = weights.controlSeconds.allWayStop;
+  delays[CONTROL_TWO_WAY_STOP] = weights.controlSeconds.twoWayStop;
+  delays[CONTROL_GIVE_WAY] = weights.controlSeconds.giveWay;
+  return delays;
+}
 
 /**
  * Bump when a cost function changes shape (not just a weight above): with the weights, it makes
  * the fingerprint that graphs record for their precomputed search bounds.
  */
-const COSTING_REVISION = 2;
+const COSTING_REVISION = 3;
 
 /**
  * Identifies every input of the time-independent costs. A graph whose landmark tables were built
@@ -81,17 +66,12 @@ export const COSTING_FINGERPRINT = createHash('sha256')
       COSTING_REVISION,
       CYCLING_SPEED_MPS,
       WALKING_SPEED_MPS,
-      SUPERSAFE_CLASS_FACTORS,
-      DIRECT_CLASS_FACTORS,
+      SUPERSAFE_WEIGHTS,
+      DIRECT_WEIGHTS,
       SURFACE_FACTORS,
       ROADWORKS_FACTOR,
       WALK_CARRIAGEWAY_FACTOR,
-      TURN_SECONDS,
-      CONTROL_DELAY_SECONDS,
-      UNCONTROLLED_CROSSING_SECONDS,
-      PUSH_FACTOR,
-      STEPS_PUSH_FACTOR,
-      DISMOUNT_SECONDS,
+      DEAD_END_U_TURN_SECONDS,
       BARRIER_DISMOUNT_SECONDS,
     ]),
   )
@@ -132,7 +112,9 @@ export class Costing {
    * with the same metric share precomputed search bounds whatever their departure or lighting.
    */
   readonly metric: CostMetric;
-  private readonly classFactors: readonly number[];
+  /** The cycling metric's weights (cycling-weights.ts); walking has none. */
+  private readonly weights: CyclingWeights;
+  private readonly controlDelays: Float64Array;
   private readonly usableFlag: number;
   private readonly closureCache = new Map<number, boolean>();
   /** `leastCostTable()`, fetched on the first `edgeCost`. */
@@ -153,9 +135,10 @@ export class Costing {
     this.usableFlag = cycling ? EDGE_CYCLING : EDGE_WALKING;
     this.obeysRestrictions = cycling;
     this.metric = cycling ? (options.supersafe ? 'cycling-supersafe' : 'cycling-direct') : 'walking';
-    this.classFactors = cycling && options.supersafe ? SUPERSAFE_CLASS_FACTORS : DIRECT_CLASS_FACTORS;
+    this.weights = cycling && options.supersafe ? SUPERSAFE_WEIGHTS : DIRECT_WEIGHTS;
+    this.controlDelays = controlDelays(this.weights);
     const fastest = cycling ? CYCLING_SPEED_MPS : WALKING_SPEED_MPS;
-    this.minSecondsPerMetre = (cycling ? Math.min(...this.classFactors) : 1) / fastest;
+    this.minSecondsPerMetre = (cycling ? Math.min(...this.weights.classFactors) * Math.min(...this.weights.stressFactors) : 1) / fastest;
   }
 
   usable(edge: number): boolean {
@@ -173,6 +156,15 @@ export class Costing {
    */
   openAtDeparture(edge: number): boolean {
     return this.usable(edge) && this.edgeCost(edge) !== Infinity;
+  }
+
+  /**
+   * Seconds of cost for a request's coordinate to join a way `metres` farther than the nearest way
+   * it snapped to: walked, and for cycling with the bike pushed at the metric's push weight.
+   */
+  joinSeconds(metres: number): number {
+    const walked = metres / WALKING_SPEED_MPS;
+    return this.options.profile === 'walking' ? walked : walked * this.weights.pushFactor;
   }
 
   /**
@@ -231,8 +223,9 @@ export class Costing {
     if (this.options.profile === 'walking') {
       return (length / WALKING_SPEED_MPS) * (walkKindOf(flags) === WALK_CARRIAGEWAY ? WALK_CARRIAGEWAY_FACTOR : 1);
     }
-    if (flags & EDGE_DISMOUNT) return (length / WALKING_SPEED_MPS) * (flags & EDGE_STEPS ? STEPS_PUSH_FACTOR : PUSH_FACTOR);
-    let factor = this.classFactors[safetyClassOf(flags)]! * SURFACE_FACTORS[surfacePenaltyOf(flags)]!;
+    const weights = this.weights;
+    if (flags & EDGE_DISMOUNT) return (length / WALKING_SPEED_MPS) * (flags & EDGE_STEPS ? weights.stepsPushFactor : weights.pushFactor);
+    let factor = weights.classFactors[safetyClassOf(flags)]! * weights.stressFactors[trafficStressOf(flags)]! * SURFACE_FACTORS[surfacePenaltyOf(flags)]!;
     const speed = CYCLING_SPEED_MPS;
     if (flags & EDGE_ROADWORKS) factor *= ROADWORKS_FACTOR;
     return (length / speed) * factor;
@@ -336,7 +329,7 @@ export class Costing {
     if (network.reverseOf(from) === to) {
       const node = graph.edgeHead[from]!;
       const exits = graph.firstOut[node + 1]! - graph.firstOut[node]!;
-      return exits <= 1 ? TURN_SECONDS.deadEndUTurn : Infinity;
+      return exits <= 1 ? DEAD_END_U_TURN_SECONDS : Infinity;
     }
     // A barrier is passed through its node: private or locked gates, stiles and the like stop the
     // profile they forbid (as OSRM's barrier nodes do), bicycle barriers make the rider push.
@@ -347,19 +340,20 @@ export class Costing {
 
     const fromFlags = graph.edgeFlags[from]!;
     const toFlags = graph.edgeFlags[to]!;
+    const weights = this.weights;
     // Bearings are whole degrees in [0, 360): bearingDifference in integer steps.
     const difference = Math.abs(network.endBearing[from]! - network.startBearing[to]!);
     const angle = difference > 180 ? 360 - difference : difference;
-    let seconds =
-      angle < 25 ? TURN_SECONDS.straight : angle < 60 ? TURN_SECONDS.slight : angle < 120 ? TURN_SECONDS.turn : TURN_SECONDS.sharp;
-    seconds += CONTROL_DELAYS[arrivalControlOf(fromFlags)]!;
+    const turns = weights.turnSeconds;
+    let seconds = angle < 25 ? turns.straight : angle < 60 ? turns.slight : angle < 120 ? turns.turn : turns.sharp;
+    seconds += this.controlDelays[arrivalControlOf(fromFlags)]!;
     if (nodeFlags & NODE_BARRIER_DISMOUNT) seconds += BARRIER_DISMOUNT_SECONDS;
-    if (toFlags & EDGE_DISMOUNT && !(fromFlags & EDGE_DISMOUNT)) seconds += DISMOUNT_SECONDS;
+    if (toFlags & EDGE_DISMOUNT && !(fromFlags & EDGE_DISMOUNT)) seconds += weights.dismountSeconds;
 
-    if (this.options.supersafe && !(fromFlags & EDGE_JUNCTION_CONTROLLED) && safetyClassOf(fromFlags) !== SAFETY_BUSY) {
+    if (!(fromFlags & EDGE_JUNCTION_CONTROLLED) && safetyClassOf(fromFlags) !== SAFETY_BUSY) {
       const busiest = network.busiestRoadAt[graph.edgeHead[from]!]!;
-      if (busiest === CROSSES_BUSY) seconds += UNCONTROLLED_CROSSING_SECONDS.busy;
-      else if (busiest === CROSSES_MODERATE) seconds += UNCONTROLLED_CROSSING_SECONDS.moderate;
+      if (busiest === CROSSES_BUSY) seconds += weights.uncontrolledCrossingSeconds.busy;
+      else if (busiest === CROSSES_MODERATE) seconds += weights.uncontrolledCrossingSeconds.moderate;
     }
     return seconds;
   }

@@ -7,7 +7,8 @@ export class DisjointSets {
   private readonly parent: Int32Array;
 
   constructor(size: number) {
-    this.parent = new Int32Array(size).map((_, member) => member);
+    this.parent = new Int32Array(size);
+    for (let member = 0; member < size; member++) this.parent[member] = member;
   }
 
   /** The representative of the member's set: equal for two members exactly when they are joined. */

@@ -1,22 +1,18 @@
 import { COORDINATE_SCALE, type Graph } from '../../graph/layout.ts';
-import { EDGE_REVERSED, EDGE_CYCLING, EDGE_WALKING, NODE_BARRIER_NO_CYCLING, NODE_BARRIER_NO_WALKING, SAFETY_BUSY, SAFETY_MODERATE, safetyClassOf } from '../../graph/flags.ts';
+import { EDGE_REVERSED, EDGE_CYCLING, SAFETY_BUSY, SAFETY_MODERATE, safetyClassOf } from '../../graph/flags.ts';
 import { bearingDegrees } from '../../geo.ts';
-import { DisjointSets } from './disjoint-sets.ts';
+import { computeOpenCore } from './open-core.ts';
 
 /**
  * A loaded graph plus the few derived arrays the router needs, computed once per graph when it
  * is loaded and shared by every query: the bearing at each end of every edge (for turn costs and
  * guidance), per node the busiest road meeting there (for the supersafe crossing penalty), and
- * per edge whether it belongs to the city's open core (for snapping).
+ * per edge whether it belongs to its region's open core (for snapping; open-core.ts).
  */
 
 export const CROSSES_NOTHING = 0;
 export const CROSSES_MODERATE = 1;
 export const CROSSES_BUSY = 2;
-
-/** Bits of `openCore`: the edge is in the profile's open core. */
-export const OPEN_CORE_CYCLING = 1;
-export const OPEN_CORE_WALKING = 2;
 
 export class RoutingNetwork {
   /** Degrees [0, 360) leaving the tail of each edge. */
@@ -26,9 +22,9 @@ export class RoutingNetwork {
   /** CROSSES_* of the busiest cycling road at each node. */
   readonly busiestRoadAt: Uint8Array;
   /**
-   * OPEN_CORE_* bits: the edge lies in the profile's largest network of ways that no time rule
-   * ever closes, joined through nodes no barrier closes to the profile. Whatever the hour, an edge
-   * there is connected to the city; snapping checks only points off the core for pockets.
+   * OPEN_CORE_* bits (open-core.ts): the edge lies in its region's open core for the profile, the
+   * network every departure leaves open and connected. Whatever the hour, an edge there reaches
+   * and is reached from the rest of its region; snapping checks only points off the core.
    */
   readonly openCore: Uint8Array;
   /** The edge over the same segment the other way, or -1 (read on every turn the search weighs). */
@@ -75,33 +71,7 @@ export class RoutingNetwork {
         if (level > this.busiestRoadAt[node]!) this.busiestRoadAt[node] = level;
       }
     }
-    this.openCore = new Uint8Array(edges);
-    this.markOpenCore(EDGE_CYCLING, NODE_BARRIER_NO_CYCLING, OPEN_CORE_CYCLING);
-    this.markOpenCore(EDGE_WALKING, NODE_BARRIER_NO_WALKING, OPEN_CORE_WALKING);
-  }
-
-  /** Union-find over edges: two usable, never-closed edges meeting at a passable node are joined. */
-  private markOpenCore(usableFlag: number, barrierFlag: number, bit: number): void {
-    const graph = this.graph;
-    const sets = new DisjointSets(graph.edgeCount);
-    const find = (edge: number) => sets.find(edge);
-    const inCore = (edge: number) => (graph.edgeFlags[edge]! & usableFlag) !== 0 && graph.edgeClosure[edge] === 0;
-    for (let node = 0; node < graph.nodeCount; node++) {
-      if (graph.nodeFlags[node]! & barrierFlag) continue;
-      let first = -1;
-      const join = (edge: number) => {
-        if (!inCore(edge)) return;
-        if (first < 0) first = find(edge);
-        else sets.union(edge, first);
-      };
-      for (let edge = graph.firstOut[node]!; edge < graph.firstOut[node + 1]!; edge++) join(edge);
-      for (let i = graph.firstIn[node]!; i < graph.firstIn[node + 1]!; i++) join(graph.inEdges[i]!);
-    }
-    const size = new Map<number, number>();
-    for (let edge = 0; edge < graph.edgeCount; edge++) if (inCore(edge)) size.set(find(edge), (size.get(find(edge)) ?? 0) + 1);
-    let largest = -1;
-    for (const [root, count] of size) if (largest < 0 || count > size.get(largest)!) largest = root;
-    for (let edge = 0; edge < graph.edgeCount; edge++) if (inCore(edge) && find(edge) === largest) this.openCore[edge]! |= bit;
+    this.openCore = computeOpenCore(graph, this.reverseEdge);
   }
 
   nodeLon(node: number): number {

@@ -1,10 +1,10 @@
 import type { LonLat, Position } from '../../geo.ts';
 import type { Language } from '../../language.ts';
-import type { Costing } from '../costing/costing.ts';
+import { Costing } from '../costing/costing.ts';
 import { buildSteps, type Step } from '../guidance/steps.ts';
 import { buildPath, type RoutedPath } from '../path/path.ts';
-import { findRoute } from '../search/search.ts';
-import { positionsAt, segmentLabel, snapForCosting, type Snap } from '../snap/snap.ts';
+import { findRoute, type EdgePosition, type SearchResult, type SearchWorkspace } from '../search/search.ts';
+import { endPositions, segmentLabel, snapForCosting, snapOfEdge, type Snap } from '../snap/snap.ts';
 import type { RoutingContext } from './context.ts';
 
 /**
@@ -36,24 +36,73 @@ export interface LegOptions {
 export interface PlannedLeg {
   path: RoutedPath;
   steps: Step[];
+  /** Where the leg started and ended: the snapped way, or the alternative way it joined (`Snap.alternatives`). */
+  from: Snap;
+  to: Snap;
+}
+
+/**
+ * Metres a search result travels: its edges' lengths, the first from where it starts and the last
+ * to where it ends, summed in travel order as its path's `distance` is (path.ts).
+ */
+export function searchedMetres(costing: Costing, result: SearchResult): number {
+  const length = costing.network.graph.edgeLength;
+  const last = result.edges.length - 1;
+  let metres = 0;
+  result.edges.forEach((edge, index) => {
+    metres += length[edge]! * Math.max(0, (index === last ? result.endFraction : 1) - (index === 0 ? result.startFraction : 0));
+  });
+  return metres;
+}
+
+/**
+ * The search of one leg between two snapped points, as every endpoint plans it. A direct cycling
+ * leg is held to never be longer than the supersafe leg between the same points (spec 1.1: direct
+ * is the short choice): the direct costing weighs turns, junction waits and pushing lightly, and
+ * supersafe, which weighs them too but rides some ways dearer, now and then finds a shorter way
+ * through (where it pushes up a few steps to avoid a busy road, accepts a signal direct went
+ * round, or starts on the way the coordinate snapped to where direct walks a few metres to the way
+ * beside it). Where it does, that way is the direct route too. The supersafe search is the one a
+ * supersafe request makes: its own positions on the same snapped points (joining a farther way
+ * weighs more for it), the departure, night, the report overlay and any no-ride zones, so both
+ * answers are routes of the same request.
+ */
+export function searchLeg(costing: Costing, workspace: SearchWorkspace, from: Snap, to: Snap, bearing?: number): SearchResult | null {
+  const search = (metric: Costing) => {
+    const { sources, targets } = legPositions(metric, from, to, bearing);
+    return sources.length && targets.length ? findRoute(metric, workspace, sources, targets, to.location) : null;
+  };
+  const result = search(costing);
+  if (!result || costing.options.profile !== 'cycling' || costing.options.supersafe) return result;
+  const safe = search(new Costing(costing.network, { ...costing.options, supersafe: true }, costing.overlay, costing.noRide));
+  return safe && searchedMetres(costing, safe) < searchedMetres(costing, result) ? safe : result;
+}
+
+/**
+ * Where a leg's search starts and ends for two snapped points: the directions of their ways that
+ * connect, and of the ways a few metres farther they may join (snap.ts `endPositions`); `bearing`
+ * keeps only the directions leaving the start within 45 degrees of it.
+ */
+export function legPositions(costing: Costing, from: Snap, to: Snap, bearing?: number): { sources: EdgePosition[]; targets: EdgePosition[] } {
+  return { sources: endPositions(costing, from, bearing), targets: endPositions(costing, to) };
 }
 
 /** One leg between two snapped points: search, path, and steps with voice and banner instructions; null when none exists. */
 export function routeLeg(costing: Costing, context: RoutingContext, from: Snap, to: Snap, options: LegOptions): PlannedLeg | null {
   const network = context.loaded.network;
-  const open = (edge: number) => costing.openAtDeparture(edge);
-  const sources = positionsAt(network, open, from, options.bearing);
-  const targets = positionsAt(network, open, to);
-  const result = sources.length && targets.length ? findRoute(costing, context.loaded.workspace, sources, targets, to.location) : null;
+  const result = searchLeg(costing, context.loaded.workspace, from, to, options.bearing);
   if (!result) return null;
   const profile = costing.options.profile;
   const path = buildPath(network, result, profile, options.ridingSpeed);
   const steps = buildSteps(network, (edge) => costing.usable(edge), path, { profile, language: options.language });
-  return { path, steps };
+  return { path, steps, from: snapOfEdge(network, from, result.edges[0]!), to: snapOfEdge(network, to, result.edges[result.edges.length - 1]!) };
 }
 
 export interface PlannedWaypoints {
-  /** Where each coordinate joins the network; null where it is too far from any usable way. */
+  /**
+   * Where each coordinate joins the network (once routed, the way its legs used); null where it is
+   * too far from any usable way.
+   */
   snaps: (Snap | null)[];
   /** One leg per consecutive pair; null when a coordinate cannot be reached or two cannot be joined. */
   legs: PlannedLeg[] | null;
@@ -74,5 +123,6 @@ export function planWaypoints(costing: Costing, context: RoutingContext, coordin
     if (!leg) return { snaps, legs: null };
     legs.push(leg);
   }
-  return { snaps, legs };
+  // A waypoint is where the route met it: the start of the first leg, then the end of each leg.
+  return { snaps: [legs[0]!.from, ...legs.map((leg) => leg.to)], legs };
 }

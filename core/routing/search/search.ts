@@ -19,6 +19,11 @@ export interface EdgePosition {
   edge: number;
   /** 0 at the edge's tail, 1 at its head. */
   fraction: number;
+  /**
+   * Seconds of cost to reach this start from the request's coordinate, or the coordinate from this
+   * end (a way a few metres beyond the nearest, joined on foot); none for the nearest way.
+   */
+  cost?: number;
 }
 
 export interface SearchResult {
@@ -186,7 +191,7 @@ export function findRoute(
 
       const arrive = reached + turn;
       if (next === firstTarget || next === secondTarget || (moreTargets && ends.edges.includes(next))) {
-        const total = arrive + ends.fractionOf(next)! * nextCost;
+        const total = arrive + ends.fractionOf(next)! * nextCost + ends.costOf(next);
         if (total < bestCost) {
           bestCost = total;
           bestParent = state;
@@ -215,6 +220,7 @@ export function findRoute(
 class RouteEnds {
   readonly edges: number[] = [];
   private readonly fractions: number[] = [];
+  private readonly costs: number[] = [];
   readonly first: number;
   readonly second: number;
   readonly more: boolean;
@@ -223,10 +229,13 @@ class RouteEnds {
     for (const target of targets) {
       if (!costing.usable(target.edge)) continue;
       const known = this.edges.indexOf(target.edge);
-      if (known >= 0) this.fractions[known] = target.fraction;
-      else {
+      if (known >= 0) {
+        this.fractions[known] = target.fraction;
+        this.costs[known] = target.cost ?? 0;
+      } else {
         this.edges.push(target.edge);
         this.fractions.push(target.fraction);
+        this.costs.push(target.cost ?? 0);
       }
     }
     this.first = this.edges.length > 0 ? this.edges[0]! : -1;
@@ -237,6 +246,12 @@ class RouteEnds {
   fractionOf(edge: number): number | undefined {
     for (let i = 0; i < this.edges.length; i++) if (this.edges[i] === edge) return this.fractions[i];
     return undefined;
+  }
+
+  /** Seconds from where the route leaves a target edge to the coordinate (0 for the nearest way). */
+  costOf(edge: number): number {
+    for (let i = 0; i < this.edges.length; i++) if (this.edges[i] === edge) return this.costs[i]!;
+    return 0;
   }
 }
 
@@ -258,12 +273,13 @@ function seedSources(costing: Costing, workspace: SearchWorkspace, sources: read
   for (const source of sources) {
     const edgeCost = costing.edgeCost(source.edge);
     if (!Number.isFinite(edgeCost)) continue;
+    const joining = source.cost ?? 0;
     const sameEdgeFraction = ends.fractionOf(source.edge);
     if (sameEdgeFraction !== undefined && sameEdgeFraction >= source.fraction) {
-      const direct = (sameEdgeFraction - source.fraction) * edgeCost;
+      const direct = joining + (sameEdgeFraction - source.fraction) * edgeCost + ends.costOf(source.edge);
       if (direct < best.cost) Object.assign(best, { cost: direct, edge: source.edge, startFraction: source.fraction });
     }
-    const initial = (1 - source.fraction) * edgeCost;
+    const initial = joining + (1 - source.fraction) * edgeCost;
     if (stamp[source.edge]! < reachedStamp || initial < cost[source.edge]!) {
       stamp[source.edge] = reachedStamp;
       cost[source.edge] = initial;

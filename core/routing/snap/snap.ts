@@ -1,7 +1,8 @@
 import { COORDINATE_SCALE } from '../../graph/layout.ts';
 import { bearingDifference, LocalProjection, type LonLat } from '../../geo.ts';
-import type { Costing } from '../costing/costing.ts';
-import { OPEN_CORE_CYCLING, OPEN_CORE_WALKING, type RoutingNetwork } from '../network/network.ts';
+import { TURN_RESTRICTED, type Costing } from '../costing/costing.ts';
+import type { RoutingNetwork } from '../network/network.ts';
+import { OPEN_CORE_CYCLING, OPEN_CORE_WALKING } from '../network/open-core.ts';
 import type { EdgePosition } from '../search/search.ts';
 
 /**
@@ -25,10 +26,11 @@ export const PREFERRED_SNAP_METRES = 30;
 /** Candidates looked at before settling for the best-connected one (a park is many path segments). */
 export const MAX_CANDIDATES = 48;
 /**
- * A candidate is on the network when it reaches the city's open core (RoutingNetwork.openCore)
- * over ways open at the departure; one that runs out of edges first is in a pocket, such as the
- * paths of a park shut at night. A search that finds this many edges without meeting the core
- * counts as connected too (a graph whose core is small).
+ * A candidate direction is on the network when it reaches its region's open core
+ * (RoutingNetwork.openCore, open-core.ts) over ways and turns open at the departure, or is reached
+ * from it; one that runs out of edges first is in a pocket, such as the paths of a park shut at
+ * night or a block entered only through a turn forbidden at that hour. A search that finds this
+ * many edges without meeting the core counts as connected too (a region whose core is small).
  */
 const CONNECTED_EDGES = 2000;
 
@@ -40,6 +42,13 @@ export interface Snap {
   distanceMetres: number;
   /** Bearing of the segment's geometry at the snapped point. */
   geometryBearing: number;
+  /**
+   * The directed edges over the segment a leg may use from here (`snapForCosting`): those that
+   * lead on from a start, or reach an end, at the departure. Absent: every usable direction.
+   */
+  edges?: readonly number[];
+  /** Other ways the coordinate may join, a few metres farther (`snapForCosting`, JOIN_METRES). */
+  alternatives?: readonly Snap[];
 }
 
 /** The nearest point of a usable way within MAX_SNAP_METRES, or null. */
@@ -163,40 +172,66 @@ export function snapCandidates(network: RoutingNetwork, usable: (edge: number) =
   return found.filter((candidate) => candidate.distanceMetres <= cutoff);
 }
 
+/** Edges a reachability search meets before it gives up (`reach`). */
+interface Reached {
+  connected: boolean;
+  visited: Set<number>;
+}
+
 /**
- * The edges that can be reached from the snapped segment (`from`), or can reach it (`to`), over
- * edges the costing may use now, up to `cap` of them.
+ * Whether the rider can go on from `edge` to its region's open core (`from`: leaving the start
+ * along it), or come from the core to it (`to`: arriving at the end along it), over edges the
+ * costing may use at the departure and turns it allows then: one-way directions, turn
+ * restrictions in force, barriers, no U-turns but at dead ends, and any turn an accepted report
+ * removed. A via-way restriction, which forbids no single turn, is not followed here. Stops at
+ * `cap` edges, counted as connected (a region whose core is small).
  */
-function reach(costing: Costing, segment: number, end: 'from' | 'to', cap: number): { connected: boolean; visited: Set<number> } {
+function reach(costing: Costing, edge: number, end: 'from' | 'to', cap: number): Reached {
   const network = costing.network;
   const graph = network.graph;
   const core = costing.options.profile === 'cycling' ? OPEN_CORE_CYCLING : OPEN_CORE_WALKING;
-  const start = [graph.segmentForwardEdge[segment]!, graph.segmentBackwardEdge[segment]!].filter((edge) => edge >= 0 && costing.openAtDeparture(edge));
-  const visited = new Set<number>(start);
-  const queue = [...start];
+  const turns = (from: number, to: number) => costing.turnCost(from, to) !== Infinity && (!costing.restrictsTurnsFrom(from) || costing.turnRestriction(from, to) !== TURN_RESTRICTED);
+  const visited = new Set<number>([edge]);
+  const queue = [edge];
   while (queue.length > 0) {
-    const edge = queue.pop()!;
-    if (network.openCore[edge]! & core || visited.size >= cap) return { connected: true, visited };
-    const node = end === 'from' ? graph.edgeHead[edge]! : graph.edgeTail[edge]!;
-    const [first, last] = end === 'from' ? [graph.firstOut[node]!, graph.firstOut[node + 1]!] : [graph.firstIn[node]!, graph.firstIn[node + 1]!];
-    for (let i = first; i < last; i++) {
-      const next = end === 'from' ? i : graph.inEdges[i]!;
-      if (visited.has(next) || !costing.openAtDeparture(next)) continue;
-      // Barriers and U-turns bound the pocket too (turn restrictions, which never strand a way, aside).
-      if ((end === 'from' ? costing.turnCost(edge, next) : costing.turnCost(next, edge)) === Infinity) continue;
-      visited.add(next);
-      queue.push(next);
+    const current = queue.pop()!;
+    if (network.openCore[current]! & core || visited.size >= cap) return { connected: true, visited };
+    if (end === 'from') {
+      const head = graph.edgeHead[current]!;
+      for (let next = graph.firstOut[head]!, last = graph.firstOut[head + 1]!; next < last; next++) {
+        if (visited.has(next) || !costing.openAtDeparture(next) || !turns(current, next)) continue;
+        visited.add(next);
+        queue.push(next);
+      }
+    } else {
+      const tail = graph.edgeTail[current]!;
+      for (let i = graph.firstIn[tail]!, last = graph.firstIn[tail + 1]!; i < last; i++) {
+        const previous = graph.inEdges[i]!;
+        if (visited.has(previous) || !costing.openAtDeparture(previous) || !turns(previous, current)) continue;
+        visited.add(previous);
+        queue.push(previous);
+      }
     }
   }
   return { connected: false, visited };
+}
+
+/** The directed edges over a segment the costing may use at the departure. */
+function openEdges(costing: Costing, segment: number): number[] {
+  const graph = costing.network.graph;
+  return [graph.segmentForwardEdge[segment]!, graph.segmentBackwardEdge[segment]!].filter((edge) => edge >= 0 && costing.openAtDeparture(edge));
 }
 
 /**
  * A request's coordinate snapped for a costing, as the start (`from`) or the end (`to`) of a leg:
  * onto a way open at its departure (a park path closed at night is not), preferring a way the
  * profile travels normally (for cycling, one it can ride) within PREFERRED_SNAP_METRES of the
- * nearest, and never into a pocket the closures at that time cut off (a path inside a park whose
- * gates are shut): the nearest candidate connected to the network wins, else the best connected.
+ * nearest, and never onto a way that cannot be left (a start) or reached (an end) at that time:
+ * the candidates are tried in that order, each direction of a two-way way on its own, and the
+ * first that connects wins (failing all, the one that reaches farthest). `edges` holds the
+ * directions that connect, so a start on a two-way street may leave either way and an end on a
+ * block entered only through a turn forbidden at that hour is passed over for the next candidate.
+ * `alternatives` are the other ways the end may join, a few metres farther (JOIN_METRES).
  */
 export function snapForCosting(costing: Costing, coordinate: LonLat, end: 'from' | 'to' = 'from'): Snap | null {
   const open = (edge: number) => costing.openAtDeparture(edge);
@@ -205,47 +240,148 @@ export function snapForCosting(costing: Costing, coordinate: LonLat, end: 'from'
   // start among pockets widens the search to every candidate.
   const near = snapCandidates(costing.network, open, coordinate, MAX_CANDIDATES, PREFERRED_SNAP_METRES);
   if (near.length === 0) return null;
-  const chosen = firstConnected(costing, near, end);
-  if (chosen.connected || near.length === MAX_CANDIDATES) return chosen.snap;
-  return firstConnected(costing, snapCandidates(costing.network, open, coordinate, MAX_CANDIDATES), end).snap;
+  let chosen = firstConnected(costing, near, end);
+  if (!chosen.connected && near.length < MAX_CANDIDATES) chosen = firstConnected(costing, snapCandidates(costing.network, open, coordinate, MAX_CANDIDATES), end);
+  if (!chosen.connected) return chosen.snap;
+  // A walker's route reaches any way beside by the network itself; only a rider, who would push
+  // the bike there, is offered the way a few metres off (a cycle track beside its carriageway).
+  if (costing.options.profile !== 'cycling') return chosen.snap;
+  return { ...chosen.snap, alternatives: joinable(costing, near, chosen.snap, end) };
 }
 
 /**
  * The first candidate connected to the network, taking preferred ways within
- * PREFERRED_SNAP_METRES of the nearest first and then the rest by distance; failing that, the
- * candidate that reaches the most edges (`connected` false).
+ * PREFERRED_SNAP_METRES of the nearest first and then the rest by distance, with the directions
+ * that connect as its `edges`; failing that, the candidate that reaches the most edges
+ * (`connected` false).
  */
 export function firstConnected(costing: Costing, candidates: readonly Snap[], end: 'from' | 'to'): { snap: Snap; connected: boolean } {
-  const network = costing.network;
   const nearest = candidates[0]!.distanceMetres;
-  const preferred = (candidate: Snap) => segmentUsable(network, (edge) => costing.openAtDeparture(edge) && costing.travelsNormally(edge), candidate.segment);
+  const preferred = (candidate: Snap) => isPreferred(costing, candidate);
   // Preferred ways first within the preference margin, then the rest, each by distance.
   const ordered = [
     ...candidates.filter((candidate) => candidate.distanceMetres <= nearest + PREFERRED_SNAP_METRES && preferred(candidate)),
     ...candidates.filter((candidate) => !(candidate.distanceMetres <= nearest + PREFERRED_SNAP_METRES && preferred(candidate))),
   ];
   let best: { snap: Snap; reach: number } | null = null;
-  // Segments of pockets already explored: any candidate among them is stranded the same way.
+  // Edges of pockets already explored: whatever they reach (or reaches them) the pocket's search
+  // met, so any candidate direction among them is stranded the same way.
   const stranded = new Set<number>();
   for (const candidate of ordered) {
-    if (stranded.has(candidate.segment)) continue;
-    const reached = reach(costing, candidate.segment, end, CONNECTED_EDGES);
-    if (reached.connected) return { snap: candidate, connected: true };
-    for (const edge of reached.visited) stranded.add(network.graph.edgeSegment[edge]!);
-    if (!best || reached.visited.size > best.reach) best = { snap: candidate, reach: reached.visited.size };
+    const connected = connectedEdges(costing, candidate.segment, end, stranded);
+    if (connected.edges.length > 0) return { snap: { ...candidate, edges: connected.edges }, connected: true };
+    if (!best || connected.reach > best.reach) best = { snap: candidate, reach: connected.reach };
   }
   return { snap: (best ?? { snap: candidates[0]! }).snap, connected: false };
 }
 
-/** The edges over a snapped segment, as search positions, that the profile may use. */
+/** Whether a candidate is a way the profile travels normally (for cycling, rides), open now. */
+function isPreferred(costing: Costing, candidate: Snap): boolean {
+  return segmentUsable(costing.network, (edge) => costing.openAtDeparture(edge) && costing.travelsNormally(edge), candidate.segment);
+}
+
+/** The directions over a segment that connect (`reach`), and the most edges a failed search met. */
+function connectedEdges(costing: Costing, segment: number, end: 'from' | 'to', stranded: Set<number>): { edges: number[]; reach: number } {
+  const edges: number[] = [];
+  let most = 0;
+  for (const edge of openEdges(costing, segment)) {
+    if (stranded.has(edge)) continue;
+    const reached = reach(costing, edge, end, CONNECTED_EDGES);
+    if (reached.connected) edges.push(edge);
+    else {
+      for (const visited of reached.visited) stranded.add(visited);
+      most = Math.max(most, reached.visited.size);
+    }
+  }
+  return { edges, reach: most };
+}
+
+/**
+ * A coordinate may join a way other than the one it snapped to when that way is only a few metres
+ * farther: a rider between a street and the service road beside it, or a cycle track and its
+ * carriageway, starts on whichever leads on better. The search weighs each by the walk to it
+ * (`Costing.joinSeconds` of the metres beyond the nearest), as Valhalla's search weighs every
+ * edge its snapping found by its distance.
+ */
+export const JOIN_METRES = 15;
+/**
+ * A way joined instead runs beside the chosen one, within this many degrees of parallel at the
+ * two snapped points, and does not meet it at either end: a way crossing it (the next street at a
+ * corner) or leaving it (a slip road) is reached through the network, never joined across the
+ * corner, which would skip the turn between them and any restriction on it.
+ */
+export const JOIN_PARALLEL_DEGREES = 30;
+/** At most this many other ways are offered. */
+const MAX_ALTERNATIVES = 3;
+
+/** The two end nodes of a segment. */
+function segmentNodes(network: RoutingNetwork, segment: number): [number, number] {
+  const graph = network.graph;
+  const edge = graph.segmentForwardEdge[segment]! >= 0 ? graph.segmentForwardEdge[segment]! : graph.segmentBackwardEdge[segment]!;
+  return [graph.edgeTail[edge]!, graph.edgeHead[edge]!];
+}
+
+/** Whether two segments meet at a node: the route passes from one to the other through the network, turn and its rules included. */
+function meet(network: RoutingNetwork, a: number, b: number): boolean {
+  const [a0, a1] = segmentNodes(network, a);
+  const [b0, b1] = segmentNodes(network, b);
+  return a0 === b0 || a0 === b1 || a1 === b0 || a1 === b1;
+}
+
+/** Whether two snapped points lie on ways running side by side there (either way along them). */
+const runsBeside = (a: Snap, b: Snap) => {
+  const difference = bearingDifference(a.geometryBearing, b.geometryBearing);
+  return Math.min(difference, 180 - difference) <= JOIN_PARALLEL_DEGREES;
+};
+
+/** Ways beside the chosen one within JOIN_METRES of the coordinate that the profile travels normally and that connect. */
+function joinable(costing: Costing, candidates: readonly Snap[], chosen: Snap, end: 'from' | 'to'): Snap[] {
+  const alternatives: Snap[] = [];
+  const stranded = new Set<number>();
+  for (const candidate of candidates) {
+    if (alternatives.length === MAX_ALTERNATIVES || candidate.distanceMetres > JOIN_METRES) break;
+    if (candidate.segment === chosen.segment || !runsBeside(candidate, chosen) || meet(costing.network, candidate.segment, chosen.segment) || !isPreferred(costing, candidate)) continue;
+    const connected = connectedEdges(costing, candidate.segment, end, stranded);
+    if (connected.edges.length > 0) alternatives.push({ ...candidate, edges: connected.edges });
+  }
+  return alternatives;
+}
+
+/**
+ * Where a leg's search may start (`from`) or end (`to`) for a snapped coordinate: the directions
+ * of its way that connect, and of each alternative way, whose positions carry the cost of walking
+ * to it (`cost`); a start keeps only directions leaving within BEARING_TOLERANCE_DEGREES of `bearing`.
+ */
+export function endPositions(costing: Costing, snapped: Snap, bearing?: number): EdgePosition[] {
+  const network = costing.network;
+  const positions = positionsAt(network, (edge) => costing.openAtDeparture(edge), snapped, bearing);
+  for (const alternative of snapped.alternatives ?? []) {
+    const cost = costing.joinSeconds(Math.max(0, alternative.distanceMetres - snapped.distanceMetres));
+    for (const position of positionsAt(network, (edge) => costing.openAtDeparture(edge), alternative, bearing)) positions.push({ ...position, cost });
+  }
+  return positions;
+}
+
+/** Of a snap and its alternatives, the one whose way `edge` runs over (the way a route started or ended on). */
+export function snapOfEdge(network: RoutingNetwork, snapped: Snap, edge: number): Snap {
+  const segment = network.graph.edgeSegment[edge];
+  return [snapped, ...(snapped.alternatives ?? [])].find((candidate) => candidate.segment === segment) ?? snapped;
+}
+
+/**
+ * The edges over a snapped segment, as search positions, that the profile may use: of those the
+ * snap found connected (`Snap.edges`) where it says, and leaving within BEARING_TOLERANCE_DEGREES
+ * of `bearing` where given.
+ */
 export function positionsAt(network: RoutingNetwork, usable: (edge: number) => boolean, snapped: Snap, bearing?: number): EdgePosition[] {
   const graph = network.graph;
   const positions: EdgePosition[] = [];
   const forward = graph.segmentForwardEdge[snapped.segment]!;
   const backward = graph.segmentBackwardEdge[snapped.segment]!;
+  const allowed = (edge: number) => edge >= 0 && usable(edge) && (snapped.edges === undefined || snapped.edges.includes(edge));
   const fits = (direction: number) => bearing === undefined || bearingDifference(direction, bearing) <= BEARING_TOLERANCE_DEGREES;
-  if (forward >= 0 && usable(forward) && fits(snapped.geometryBearing)) positions.push({ edge: forward, fraction: snapped.fraction });
-  if (backward >= 0 && usable(backward) && fits((snapped.geometryBearing + 180) % 360)) {
+  if (allowed(forward) && fits(snapped.geometryBearing)) positions.push({ edge: forward, fraction: snapped.fraction });
+  if (allowed(backward) && fits((snapped.geometryBearing + 180) % 360)) {
     positions.push({ edge: backward, fraction: 1 - snapped.fraction });
   }
   return positions;

@@ -7,7 +7,7 @@ import type { LonLat } from '../../../core/geo.ts';
  * loaded map data ends.
  */
 export const sampleRoutes: Readonly<Record<CityId, readonly [LonLat, LonLat]>> = {
-  london: [[-0.1337, 51.5246], [-0.1246, 51.5219]],
+  london: [[-0.1328, 51.5212], [-0.124, 51.5255]],
   'new-york': [[-74.006, 40.7128], [-73.9899, 40.6955]],
   'los-angeles': [[-118.4426, 34.0739], [-118.434, 34.0622]],
   'sf-bay': [[-122.3041, 37.8078], [-122.2972, 37.8118]],
