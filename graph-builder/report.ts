@@ -21,7 +21,7 @@ function lines(report: BuildReport): string[] {
   const kept = (list: typeof c.cycling.kept): string => list.map((k) => `${k.edges} edges around ${k.name || 'unnamed'} (${k.at.map((v) => v.toFixed(4)).join(', ')})`).join('; ');
   return [
     `Graph version: ${report.graph_version}`,
-    `Sources: ${report.sources.map((source) => `${source.name} (${mb(source.bytes)}, ${source.new_ways} new ways)`).join('; ')}`,
+    `Sources: ${report.sources.map((source) => `${source.name} (${mb(source.bytes)}, ${source.new_ways} ways taken)`).join('; ')}`,
     `Nodes ${report.nodes}, directed edges ${report.edges}, segments ${report.segments}`,
     `Cycling, rideable km per safety class: ${classLine(s.cyclingKmByClass)} (total ${km(s.cyclingKm)} km; plus ${km(s.dismountKm)} km push-only footways and steps)`,
     `Walking km: ${km(s.walkingKm)} (paths ${km(s.walkingKmByKind.path)}, roads with pavement tagged ${km(s.walkingKmByKind.pavement)}, carriageway fallback ${km(s.walkingKmByKind.carriageway)}, crossings ${km(s.walkingKmByKind.crossing)}); ${km(report.separate_pavements?.km ?? 0)} km of carriageway left out because a pavement is drawn alongside`,
