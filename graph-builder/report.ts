@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import { SAFETY_CLASSES } from '../core/graph/flags.ts';
 import type { BuildReport } from './build.ts';
+import { GRADE_BANDS } from './statistics.ts';
 import { cityNotes } from './spot-checks.ts';
 
 /** The build report as text for the terminal and as Markdown for docs/graph-report.md. */
@@ -11,6 +12,17 @@ const mb = (bytes: number): string => `${(bytes / 1048576).toFixed(1)} MB`;
 
 function classLine(byClass: Readonly<Record<string, number>>): string {
   return SAFETY_CLASSES.map((name) => `${name} ${km(byClass[name] ?? 0)}`).join(', ');
+}
+
+/** `Elevation: …` of the report: where the heights came from, and the rideable km per grade band. */
+function elevationLine(report: BuildReport): string {
+  const { source, nodes_by_source: nodes, models = [] } = report.elevation;
+  const used = models.length ? ` from ${models.map((model) => `${model.name} ${model.nodes}`).join(', ')}` : '';
+  const line = `Elevation: ${source} (nodes: dem ${nodes.dem}${used}, osm ${nodes.osm}, none ${nodes.flat})`;
+  const byGrade = report.statistics.rideableKmByGrade;
+  if (!byGrade) return line;
+  const bands = byGrade.map((km, i) => `${i === 0 ? `under ${percent(GRADE_BANDS[0])}` : i === GRADE_BANDS.length ? `${percent(GRADE_BANDS[i - 1]!)} and steeper` : `${percent(GRADE_BANDS[i - 1]!)}–${percent(GRADE_BANDS[i]!)}`} ${km.toFixed(1)}`);
+  return `${line}; rideable km by grade: ${bands.join(', ')}`;
 }
 
 function lines(report: BuildReport): string[] {
@@ -32,7 +44,7 @@ function lines(report: BuildReport): string[] {
     `Closures: ${report.closures.ways} ways with time rules, ${report.closures.records} closure records`,
     `Connectivity, cycling: kept ${kept(c.cycling.kept)}; removed ${c.cycling.removed} components, ${km(c.cycling.removedKm)} km`,
     `Connectivity, walking: kept ${kept(c.walking.kept)}; removed ${c.walking.removed} components, ${km(c.walking.removedKm)} km`,
-    `Elevation: ${report.elevation.source} (nodes: dem ${report.elevation.nodes_by_source.dem}, osm ${report.elevation.nodes_by_source.osm}, flat ${report.elevation.nodes_by_source.flat})`,
+    elevationLine(report),
     `Ways outside the city boundary dropped: ${report.ways_outside_city}`,
     `Warnings: ${report.warnings.map((w) => `${w.count} ${w.key}${w.examples.length ? ` (e.g. ${w.examples.map((e) => JSON.stringify(e)).join(', ')})` : ''}`).join('; ') || 'none'}`,
     `Build: ${report.build_seconds.toFixed(2)} s (${(report.cpu_seconds ?? 0).toFixed(2)} s CPU), peak RSS ${report.peak_rss_mb} MB, output ${mb(report.output_bytes)}`,
