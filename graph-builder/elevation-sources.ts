@@ -33,10 +33,11 @@ export const MAX_VOID_FILL_SAMPLES = 12;
 const METRES_PER_DEGREE_LATITUDE = 111_195;
 /**
  * A surface model read as the ground (GridModel.asGround): each sample averaged with those this
- * many places around it (3 by 3), and profiles along ways averaged over this many sample lengths
- * either side (their effect on route climbs: docs/benchmarks.md, "Elevation").
+ * many places around it (5 by 5, about 460 m across at 3″: a city block's roofs with the streets
+ * around them), and profiles along ways averaged over this many sample lengths either side (their
+ * effect on route climbs: docs/benchmarks.md, "Elevation").
  */
-export const SURFACE_BLUR_SAMPLES = 1;
+export const SURFACE_BLUR_SAMPLES = 2;
 export const SURFACE_SMOOTHING_SAMPLES = 1;
 
 /**
@@ -87,8 +88,8 @@ export class GridModel implements ElevationModel {
 
   /**
    * A surface model read as the ground: the mean of the samples around each sample (roofs and
-   * trees of one sample's size averaged with the streets beside them), and profiles along ways
-   * averaged over one sample's length either side.
+   * trees averaged with the streets around them), and profiles along ways averaged over a
+   * sample's length either side.
    */
   asGround(): GridModel {
     return this.blurred(SURFACE_BLUR_SAMPLES, this.sampleMetres * SURFACE_SMOOTHING_SAMPLES);
