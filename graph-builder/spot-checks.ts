@@ -27,7 +27,7 @@ export const spotChecks: Readonly<Partial<Record<CityId, readonly SpotCheck[]>>>
     { label: 'Bruin Walk (UCLA)', name: 'Bruin Walk', expect: 'pedestrian: push only, so ~0 km ridden' },
   ],
   'sf-bay': [
-    { label: 'Valencia Street, the Mission', name: 'Valencia Street', expect: 'cycleway (painted lanes both ways)' },
+    { label: 'Valencia Street, the Mission', name: 'Valencia Street', expect: 'moderate (painted lanes; only a track makes cycleway)' },
     { label: 'Polk Street', name: 'Polk Street', expect: 'cycleway or moderate (lanes on part of it)' },
     { label: 'Van Ness Avenue (US 101)', name: 'Van Ness Avenue', expect: 'busy' },
     { label: 'Euclid Avenue, Berkeley', name: 'Euclid Avenue', expect: 'moderate (tertiary)' },
@@ -44,5 +44,5 @@ export const cityNotes: Readonly<Partial<Record<CityId, string>>> = {
   'los-angeles':
     'The UCLA campus with Westwood, and a stretch of Pasadena around Colorado Boulevard. The campus is mostly footways and steps (push-only or shared), Sunset and Colorado Boulevards rate busy. Los Angeles has no lighting data (spec 1.2.2), so lit is mostly unknown and night routing does not apply. No elevation model reaches Los Angeles either: every node is level, routes report no climb and the hill preference changes nothing.',
   'sf-bay':
-    'San Francisco from two extracts five years apart: the north of the city from the Richmond to the Financial District (about 2019, car roads only, with their cycle-lane tags; no footways or paths) and the Mission, SoMa south, Potrero Hill and Bernal Heights (2014, every highway). Where they overlap, near Market Street and Duboce, ways are merged by OSM id and the newer version wins; even so the two stay separate networks (no way of the overlap joins them). Then the small West Oakland and Euclid Avenue (Berkeley) extracts. Valencia Street rates cycleway, Van Ness Avenue busy. Heights come from the USGS 30 m bare-earth model of San Francisco, so this is the hilliest graph: Nob Hill, Russian Hill, Potrero Hill and Bernal Heights fill the steep bands. The model does not reach the East Bay extracts: their nodes have no measured height and climb nothing.',
+    'San Francisco from two extracts five years apart: the north of the city from the Richmond to the Financial District (about 2019, car roads only, with their cycle-lane tags; no footways or paths) and the Mission, SoMa south, Potrero Hill and Bernal Heights (2014, every highway). Where they overlap, near Market Street and Duboce, ways are merged by OSM id and the newer version wins; even so the two stay separate networks (no way of the overlap joins them). Then the small West Oakland and Euclid Avenue (Berkeley) extracts. Valencia Street rates moderate (painted lanes on a tertiary road), Polk Street part cycleway, Van Ness Avenue busy. Heights come from the USGS 30 m bare-earth model of San Francisco, so this is the hilliest graph: Nob Hill, Russian Hill, Potrero Hill and Bernal Heights fill the steep bands. The model does not reach the East Bay extracts: their nodes have no measured height and climb nothing.',
 };
