@@ -35,7 +35,7 @@ const METRES_PER_DEGREE_LATITUDE = 111_195;
  * A surface model read as the ground (GridModel.asGround): each sample averaged with those this
  * many places around it (5 by 5, about 460 m across at 3″: a city block's roofs with the streets
  * around them), and profiles along ways averaged over this many sample lengths either side (their
- * effect on route climbs: docs/benchmarks.md, "Elevation").
+ * effect on route climbs: docs/benchmarks.md, "Elevation and the hill preference").
  */
 export const SURFACE_BLUR_SAMPLES = 2;
 export const SURFACE_SMOOTHING_SAMPLES = 1;
