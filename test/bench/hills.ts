@@ -114,6 +114,8 @@ async function buildInChild(city: BuildableCity): Promise<BuildReport> {
 interface BuildCost {
   city: CityId;
   edges: number;
+  nodes: number;
+  segments: number;
   nodesMeasured: number;
   secondsWithout: number;
   secondsWith: number;
@@ -138,6 +140,8 @@ async function buildCosts(runs: number): Promise<BuildCost[]> {
     costs.push({
       city: id,
       edges: withModels[0]!.edges,
+      nodes: withModels[0]!.nodes,
+      segments: withModels[0]!.segments,
       nodesMeasured: withModels[0]!.elevation.nodes_by_source.dem,
       secondsWithout: median(without.map((report) => report.build_seconds)),
       secondsWith: median(withModels.map((report) => report.build_seconds)),
@@ -180,12 +184,12 @@ async function main(): Promise<void> {
     '',
     '### What elevation costs the build',
     '',
-    `Each city built with its models and with none (\`elevation: []\`), each build in a fresh process, median of ${values.runs}. The heights are stored either way (a f32 per node, two u16 per segment, zeros when flat), so the file grows only as much as the non-zero values compress less; the time is the models read, voids filled, surface models smoothed, and every segment sampled every 10 m.`,
+    `Each city built with its models and with none (\`elevation: []\`), each build in a fresh process, median of ${values.runs}. The graph file holds the heights either way (\`nodeElevation\`, a f32 per node, and \`segmentAscent\`/\`segmentDescent\`, two u16 per segment, zeros when flat; the file is not compressed), so its size differs only by the header's list of models; what the heights take is those arrays, given per directed edge. The time is the models read, voids filled, surface models smoothed and every segment sampled every 10 m (the elevation stage), plus hashing the model files.`,
     '',
-    '| City | Directed edges | Nodes measured | Build s without / with | Elevation stage s without / with | Output bytes without / with | Bytes per edge without / with |',
-    '|---|---|---|---|---|---|---|',
+    '| City | Directed edges | Nodes measured | Build s without / with | Elevation stage s without / with | Output bytes without / with | Output bytes per edge | Heights, bytes per edge |',
+    '|---|---|---|---|---|---|---|---|',
     ...costs.map((cost) =>
-      `| ${cities[cost.city].name} | ${cost.edges.toLocaleString('en')} | ${cost.nodesMeasured.toLocaleString('en')} | ${cost.secondsWithout.toFixed(2)} / ${cost.secondsWith.toFixed(2)} | ${cost.elevationStageWithout.toFixed(3)} / ${cost.elevationStageWith.toFixed(3)} | ${cost.bytesWithout.toLocaleString('en')} / ${cost.bytesWith.toLocaleString('en')} | ${(cost.bytesWithout / cost.edges).toFixed(1)} / ${(cost.bytesWith / cost.edges).toFixed(1)} |`),
+      `| ${cities[cost.city].name} | ${cost.edges.toLocaleString('en')} | ${cost.nodesMeasured.toLocaleString('en')} | ${cost.secondsWithout.toFixed(2)} / ${cost.secondsWith.toFixed(2)} | ${cost.elevationStageWithout.toFixed(3)} / ${cost.elevationStageWith.toFixed(3)} | ${cost.bytesWithout.toLocaleString('en')} / ${cost.bytesWith.toLocaleString('en')} | ${(cost.bytesWith / cost.edges).toFixed(1)} | ${((4 * cost.nodes + 4 * cost.segments) / cost.edges).toFixed(1)} |`),
   ];
   for (const line of lines) print(line);
   if (!values['no-docs']) await replaceDocSection('hills', lines);
