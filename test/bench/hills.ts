@@ -184,7 +184,7 @@ async function main(): Promise<void> {
     '',
     '### What elevation costs the build',
     '',
-    `Each city built with its models and with none (\`elevation: []\`), each build in a fresh process, median of ${values.runs}. The graph file holds the heights either way (\`nodeElevation\`, a f32 per node, and \`segmentAscent\`/\`segmentDescent\`, two u16 per segment, zeros when flat; the file is not compressed), so its size differs only by the header's list of models; what the heights take is those arrays, given per directed edge. The time is the models read, voids filled, surface models smoothed and every segment sampled every 10 m (the elevation stage), plus hashing the model files.`,
+    `Each city built with its models and with none (\`elevation: []\`), each build in a fresh process, median of ${values.runs}. The graph file holds the heights either way (\`nodeElevation\`, a f32 per node, and \`segmentAscent\`/\`segmentDescent\`, two u16 per segment, zeros when flat; the file is not compressed), so its size differs only by the header's list of models; what the heights take is those arrays, given per directed edge. The time is the models read, voids filled, surface models smoothed and every segment sampled every 10 m (the elevation stage), plus hashing the model files.${Math.max(loadAtStart, loadAtEnd) > cpus().length ? ' On a shared machine whole-build times vary between runs by more than elevation adds; the elevation stage\'s own time is the figure to read.' : ''}`,
     '',
     '| City | Directed edges | Nodes measured | Build s without / with | Elevation stage s without / with | Output bytes without / with | Output bytes per edge | Heights, bytes per edge |',
     '|---|---|---|---|---|---|---|---|',
