@@ -200,7 +200,7 @@ interface AssembleJob {
 async function assembleGraph({ city, dataPath, builtAt, strings, warnings, onProgress }: AssembleJob, clock: StageClock): Promise<AssembledGraph> {
   const context = { drivingSide: DRIVING_SIDE[city.countryCode], lightingData: city.lightingData, warnings };
   const read = await clock.run('read', () => readInputs({ city, paths: cityInputPaths(city, dataPath), context, strings, onProgress }));
-  const { collected, dem } = read;
+  const { collected, models } = read;
   const { ways, nodes } = collected;
   const windows = new TimeWindowCompiler(city, builtAt, warnings);
 
@@ -222,13 +222,15 @@ async function assembleGraph({ city, dataPath, builtAt, strings, warnings, onPro
   const final = await clock.run('renumber', () => renumber({ nodes, graphNodes, edges, edgeFlags: connected.edgeFlags, segmentEdges }));
   const { nodeCount, denseOfNode } = final;
   const table = await clock.run('restriction-table', () => restrictionTable({ pending: restrictions.pending, edgeNewIndex: final.edgeNewIndex, edgeFlags: final.edges.flags }));
-  const elevation = await clock.run('elevation', () => nodeElevations({ nodes, dem, nodeCount, denseOfNode, firstOut: final.csr.firstOut, edgeHead: final.edges.head, warnings }));
+  const elevation = await clock.run('elevation', () => nodeElevations({
+    models, nodes, graphNodes, segments, nodeCount, denseOfNode, segmentNew: final.segmentNew, liveSegments: final.liveSegments, edges: final.edges, csr: final.csr, warnings,
+  }));
   const segmentArrays = await clock.run('segments', () => segmentSections({
-    ways, nodes, wayRoutes, segments, segmentNew: final.segmentNew, liveSegments: final.liveSegments, segmentEdges: final.segmentEdges, edges: final.edges,
-    nodeElevation: elevation.nodeElevation, dem, useOsmElevation: elevation.useOsm, strings,
+    ways, nodes, wayRoutes, segments, segmentNew: final.segmentNew, liveSegments: final.liveSegments, segmentEdges: final.segmentEdges,
+    segmentAscent: elevation.segmentAscent, segmentDescent: elevation.segmentDescent, strings,
   }));
   const laidOut = await clock.run('sections', () => layoutSections({
-    nodes, nodeCount, denseOfNode, edges: final.edges, csr: final.csr, pointCoords: segmentArrays.pointCoords, segmentFirstPoint: segmentArrays.segmentFirstPoint,
+    nodes, nodeCount, denseOfNode, nodeElevationKnown: elevation.nodeElevationKnown, edges: final.edges, csr: final.csr, pointCoords: segmentArrays.pointCoords, segmentFirstPoint: segmentArrays.segmentFirstPoint,
     areas: read.areas, windows, strings,
   }));
   return {
@@ -243,7 +245,7 @@ async function assembleGraph({ city, dataPath, builtAt, strings, warnings, onPro
     grid: laidOut.grid,
     bbox: final.bbox,
     horizon: windows.horizon,
-    elevation: { source: elevation.source, nodes_by_source: elevation.nodesBySource },
+    elevation: elevation.summary,
     components: connected.components,
     restrictions: {
       relations: collected.restrictions.length, applied: restrictions.applied, sequences: table.restrictionFlags.length, conditional: restrictions.conditional,

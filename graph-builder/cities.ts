@@ -14,14 +14,25 @@ export interface NamedAreaSource {
   readonly nameProperty: string;
 }
 
+export interface ElevationModelSource {
+  /** An SRTM `.hgt` tile or a GeoTIFF in EPSG:4326 metres (graph-builder/elevation-sources.ts). */
+  readonly file: string;
+  /** A surface model (SRTM, Copernicus) sees roofs and trees: the build smooths it into ground heights. */
+  readonly surface: boolean;
+}
+
 export interface CityGraphRecipe {
   /**
-   * OSM extracts merged by OSM id into the city's graph. Order matters: when two extracts hold
-   * different versions of the same way, the earlier one wins, so the newest data comes first.
+   * OSM extracts merged by OSM id into the city's graph. Where two hold the same way or node, the
+   * newer version wins; where either copy has no version (metadata stripped), the earlier extract
+   * wins, so the newest data comes first.
    */
   readonly extracts: readonly string[];
-  /** A GeoTIFF DEM in EPSG:4326 metres; nodes outside it fall back to OSM `ele`, then flat. */
-  readonly dem?: string;
+  /**
+   * Elevation models, best first. Each point takes its height from the first that covers it;
+   * nodes none covers fall back to OSM `ele`, then to their neighbours' heights.
+   */
+  readonly elevation?: readonly ElevationModelSource[];
   /** Named polygons embedded in the graph for later rules (London borough parking rules). */
   readonly areas?: NamedAreaSource;
   /** Full-city extracts the nightly job downloads (overridable per deployment, see graph-builder/sources.ts). */
@@ -53,6 +64,14 @@ export const graphRecipes: Readonly<Record<CityId, CityGraphRecipe>> = {
       'osm/london/a-b-street-osm2streets/cycleway_rejoin_road/input.osm',
       'osm/london/a-b-street-osm2streets/oneway_loop/input.osm',
       'osm/london/adnathanail-broute/central-london-latest.osm.pbf',
+      // The City of London and Holborn (2020), east of Bloomsbury: Valhalla's routing benchmark extract.
+      'osm/london/valhalla/london.osm.pbf',
+    ],
+    // Copernicus GLO-90 (void-free, London west of Greenwich) before SRTM (voids, both tiles).
+    elevation: [
+      { file: 'elevation/london-copernicus-glo90/Copernicus_DSM_30_N51_00_W001_00_DEM.tif', surface: true },
+      { file: 'elevation/london-srtm3/N51W001.hgt', surface: true },
+      { file: 'elevation/london-srtm3/N51E000.hgt', surface: true },
     ],
     areas: {
       kind: 'london_borough',
@@ -71,6 +90,8 @@ export const graphRecipes: Readonly<Record<CityId, CityGraphRecipe>> = {
       'osm/nyc/davidsaldubehere-osm-navigation-backend/nyc.osm.pbf',
       'osm/nyc/valhalla/nyc.osm.pbf',
     ],
+    // East of 74° W only: western Lower Manhattan and Jersey City lie in N40W075, which is not here.
+    elevation: [{ file: 'elevation/nyc-srtm3/N40W074.hgt', surface: true }],
     nightlySources: [bbbike('NewYork')],
   },
   'los-angeles': {
@@ -78,8 +99,17 @@ export const graphRecipes: Readonly<Record<CityId, CityGraphRecipe>> = {
     nightlySources: [bbbike('LosAngeles')],
   },
   'sf-bay': {
-    extracts: ['osm/sf-bay/gboeing-osmnx/West-Oakland.osm.bz2', 'osm/sf-bay/flow-project-flow/euclid.osm'],
-    dem: 'elevation/sf-usgs-7.5min-dem/sf_usgs24k_dem_merged_wgs84_metres.tif',
+    // Northern San Francisco (about 2019, car roads only) and the Mission, SoMa, Potrero Hill and
+    // Bernal Heights (2014), which meet near Market Street and Duboce; West Oakland and Berkeley.
+    extracts: [
+      'osm/sf-bay/KrainskiL-SmartTransitionSim.jl/SanFranciscoFiltered.osm',
+      'osm/sf-bay/seanjtaylor-out-for-justice/sf.osm',
+      'osm/sf-bay/gboeing-osmnx/West-Oakland.osm.bz2',
+      'osm/sf-bay/flow-project-flow/euclid.osm',
+    ],
+    // The USGS 7.5-minute DEMs of San Francisco North and South, merged (30 m, bare earth). No
+    // model reaches Oakland or Berkeley.
+    elevation: [{ file: 'elevation/sf-usgs-7.5min-dem/sf_usgs24k_dem_merged_wgs84_metres.tif', surface: false }],
     nightlySources: [bbbike('SanFrancisco')],
   },
 };

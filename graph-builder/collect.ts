@@ -13,7 +13,9 @@ import type { StringTable } from './writer.ts';
  * The two streaming passes over a city's extracts. Pass 1 keeps the routable ways (classified
  * straight away, so their tags are dropped) and the relations that matter (cycle and walking
  * routes, turn restrictions). Pass 2 keeps coordinates and control tags of the nodes those ways
- * use, and nothing else. Extracts are merged by OSM id: the first extract holding an id wins.
+ * use, and nothing else. Extracts are merged by OSM id: where two hold the same way or node, the
+ * newer version wins (`supersedes`); where either copy has no version (an extract with its
+ * metadata stripped), the earlier extract in the city's list wins, so recipes list newest first.
  */
 
 export interface RouteRelation {
@@ -56,9 +58,16 @@ export interface SourceSummary {
   readonly name: string;
   readonly path: string;
   readonly bytes: number;
-  /** Routable ways this extract added (not already read from an earlier one). */
+  /** Routable ways taken from this extract (its copy won, or no other extract held the way). */
   readonly newWays: number;
 }
+
+/**
+ * Whether a copy of an OSM element at `candidate` version replaces the copy already read at
+ * `current`: only a known, higher version does. Version 0 means unknown (metadata stripped); then
+ * the copy read first stays, which is why a city's extracts are listed newest first.
+ */
+export const supersedes = (candidate: number, current: number): boolean => candidate > 0 && current > 0 && candidate > current;
 
 export interface Collected {
   readonly ways: CollectedWays;
@@ -107,22 +116,23 @@ export async function collectOsm(
   wayTagOverrides: Readonly<Record<string, Readonly<Record<string, string>>>> = {},
 ): Promise<Collected> {
   const { warnings } = context;
-  const wayIndex = new IdIndex(1 << 14);
-  /** Highway ways seen but in neither network, so a later extract's older copy stays out too. */
-  const droppedWays = new IdIndex(1 << 12);
-  const wayIds = new Growable(Float64Array);
-  const nodeFirst = new Growable(Uint32Array);
-  const nodeRefs = new Growable(Float64Array);
-  const attributeIndexes = new Growable(Uint32Array);
-  const nameIds = new Growable(Uint32Array);
-  const refIds = new Growable(Uint32Array);
-  const waySource = new Growable(Uint8Array);
+  /** Every highway way seen in any extract -> its entry in `seenVersion` / `seenCopy`. */
+  const seen = new IdIndex(1 << 14);
+  const seenVersion = new Growable(Float64Array);
+  /** The kept copy of each seen way, -1 where the winning version is in neither network. */
+  const seenCopy = new Growable(Int32Array);
+  const copies: WayCopies = {
+    ids: new Growable(Float64Array), nodeFirst: new Growable(Uint32Array), nodeRefs: new Growable(Float64Array), attributeIndex: new Growable(Uint32Array),
+    nameIds: new Growable(Uint32Array), refIds: new Growable(Uint32Array), source: new Growable(Uint8Array),
+  };
+  /** Copies replaced by a newer version from a later extract. */
+  const superseded = new Growable(Uint8Array);
   const attributes: WayAttributes[] = [];
   const attributeKeys = new Map<string, number>();
   const routes = new Map<number, RouteRelation>();
   const restrictions = new Map<number, RestrictionSpec>();
-  const sources: SourceSummary[] = [];
-  nodeFirst.push(0);
+  const sourceFiles: { name: string; path: string; bytes: number }[] = [];
+  copies.nodeFirst.push(0);
 
   // Ways with the same tags (names aside) classify the same: most footways, sidewalks and
   // residential streets share a handful of tag sets, so classification runs once per set and its
@@ -152,28 +162,36 @@ export async function collectOsm(
   };
 
   for (const [sourceIndex, path] of paths.entries()) {
-    const before = wayIds.length;
     let bytes = 0;
     await readOsmFile(path, {
       wayKey: 'highway',
-      way(id, refs, tags) {
-        if (wayIndex.has(id) || droppedWays.has(id) || refs.length < 2) return;
+      way(id, refs, tags, version) {
+        if (refs.length < 2) return;
+        let entry = seen.get(id);
+        if (entry >= 0) {
+          if (!supersedes(version, seenVersion.get(entry))) return;
+          const replaced = seenCopy.get(entry);
+          if (replaced >= 0) superseded.set(replaced, 1);
+        } else {
+          entry = seen.intern(id);
+          seenVersion.push(0);
+          seenCopy.push(-1);
+        }
+        seenVersion.set(entry, version);
         const override = wayTagOverrides[String(id)];
         const attributeIndex = classifyCached(override ? { ...tags, ...override } : tags);
-        if (attributeIndex === null) {
-          // The earlier extract's version wins even when it takes the way out of both networks
-          // (bicycle=no on a road with separate pavements): an older copy elsewhere must not bring it back.
-          droppedWays.intern(id);
-          return;
-        }
-        wayIndex.intern(id);
-        wayIds.push(id);
-        for (const ref of refs) nodeRefs.push(ref);
-        nodeFirst.push(nodeRefs.length);
-        nameIds.push(strings.intern(tags.name?.trim() ?? ''));
-        refIds.push(strings.intern(tags.ref?.trim() ?? ''));
-        attributeIndexes.push(attributeIndex);
-        waySource.push(sourceIndex);
+        // The winning version decides even when it takes the way out of both networks (bicycle=no
+        // on a road with separate pavements): an older copy elsewhere must not bring it back.
+        seenCopy.set(entry, attributeIndex === null ? -1 : copies.ids.length);
+        if (attributeIndex === null) return;
+        copies.ids.push(id);
+        for (const ref of refs) copies.nodeRefs.push(ref);
+        copies.nodeFirst.push(copies.nodeRefs.length);
+        copies.nameIds.push(strings.intern(tags.name?.trim() ?? ''));
+        copies.refIds.push(strings.intern(tags.ref?.trim() ?? ''));
+        copies.attributeIndex.push(attributeIndex);
+        copies.source.push(sourceIndex);
+        superseded.push(0);
       },
       relation(id, members, tags) {
         if (tags.type === 'route' || tags.type === 'superroute') {
@@ -193,26 +211,57 @@ export async function collectOsm(
       bytes = progress.totalBytes;
       onProgress?.('ways', progress);
     });
-    sources.push({ name: sourceName(path), path, bytes, newWays: wayIds.length - before });
+    sourceFiles.push({ name: sourceName(path), path, bytes });
   }
+  const { wayIndex, wayIds, nodeFirst, nodeRefs, attributeIndexes, nameIds, refIds, waySource } = keptCopies(copies, superseded.toArray());
+  const taken = new Uint32Array(paths.length);
+  for (let w = 0; w < waySource.length; w++) taken[waySource[w]!]!++;
+  const sources: SourceSummary[] = sourceFiles.map((file, index) => ({ ...file, newWays: taken[index]! }));
 
+  const nodes = await collectNodes(paths, nodeRefs, onProgress);
+
+  return {
+    ways: {
+      count: wayIds.length,
+      ids: wayIds,
+      nodeFirst,
+      nodeRefs,
+      attributeIndex: attributeIndexes,
+      attributes,
+      nameIds,
+      refIds,
+      source: waySource,
+      index: wayIndex,
+    },
+    nodes,
+    routes,
+    restrictions: [...restrictions.values()],
+    sources,
+  };
+}
+
+/** Pass 2: coordinates and tags of the nodes the kept ways use, the newest version of each. */
+async function collectNodes(paths: readonly string[], nodeRefs: Float64Array, onProgress?: ProgressListener): Promise<CollectedNodes> {
   const nodeIndex = new IdIndex(nodeRefs.length);
-  const refs = nodeRefs.toArray();
-  for (let i = 0; i < refs.length; i++) nodeIndex.intern(refs[i]!);
+  for (let i = 0; i < nodeRefs.length; i++) nodeIndex.intern(nodeRefs[i]!);
   const lonE7 = new Int32Array(nodeIndex.size);
   const latE7 = new Int32Array(nodeIndex.size);
   const present = new Uint8Array(nodeIndex.size);
+  const nodeVersion = new Float64Array(nodeIndex.size);
   const controls = new Map<number, NodeControl>();
   const osmElevation = new Map<number, number>();
   for (const path of paths) {
     await readOsmFile(path, {
       nodeFilter: (id) => nodeIndex.has(id),
-      node(id, lon, lat, tags) {
+      node(id, lon, lat, tags, version) {
         const dense = nodeIndex.get(id);
-        if (present[dense]) return;
+        if (present[dense] && !supersedes(version, nodeVersion[dense]!)) return;
         present[dense] = 1;
+        nodeVersion[dense] = version;
         lonE7[dense] = lon;
         latE7[dense] = lat;
+        controls.delete(dense);
+        osmElevation.delete(dense);
         if (!tags) return;
         const control = nodeControlRule(tags);
         if (control) controls.set(dense, control);
@@ -222,23 +271,55 @@ export async function collectOsm(
     }, (p) => onProgress?.('nodes', p));
   }
 
+  return { index: nodeIndex, lonE7, latE7, present, controls, osmElevation };
+}
+
+interface WayCopies {
+  readonly ids: Growable<Float64Array>;
+  readonly nodeFirst: Growable<Uint32Array>;
+  readonly nodeRefs: Growable<Float64Array>;
+  readonly attributeIndex: Growable<Uint32Array>;
+  readonly nameIds: Growable<Uint32Array>;
+  readonly refIds: Growable<Uint32Array>;
+  readonly source: Growable<Uint8Array>;
+}
+
+/** The copies of ways that were not superseded, in reading order, and the index of their ids. */
+function keptCopies(copies: WayCopies, superseded: Uint8Array) {
+  const ids = copies.ids.toArray();
+  const nodeFirst = copies.nodeFirst.toArray();
+  const nodeRefs = copies.nodeRefs.toArray();
+  const keep: number[] = [];
+  let refCount = 0;
+  for (let copy = 0; copy < ids.length; copy++) {
+    if (superseded[copy]) continue;
+    keep.push(copy);
+    refCount += nodeFirst[copy + 1]! - nodeFirst[copy]!;
+  }
+  const all = keep.length === ids.length;
+  const pick = <T extends Uint8Array | Uint32Array | Float64Array>(values: T): T => {
+    if (all) return values;
+    const kept = new (values.constructor as new (length: number) => T)(keep.length);
+    keep.forEach((copy, w) => (kept[w] = values[copy]!));
+    return kept;
+  };
+  const keptRefs = all ? nodeRefs : new Float64Array(refCount);
+  const keptFirst = all ? nodeFirst : new Uint32Array(keep.length + 1);
+  if (!all) {
+    let at = 0;
+    keep.forEach((copy, w) => {
+      keptFirst[w] = at;
+      keptRefs.set(nodeRefs.subarray(nodeFirst[copy]!, nodeFirst[copy + 1]!), at);
+      at += nodeFirst[copy + 1]! - nodeFirst[copy]!;
+    });
+    keptFirst[keep.length] = at;
+  }
+  const wayIds = pick(ids);
+  const wayIndex = new IdIndex(wayIds.length);
+  for (let w = 0; w < wayIds.length; w++) wayIndex.intern(wayIds[w]!);
   return {
-    ways: {
-      count: wayIds.length,
-      ids: wayIds.toArray(),
-      nodeFirst: nodeFirst.toArray(),
-      nodeRefs: refs,
-      attributeIndex: attributeIndexes.toArray(),
-      attributes,
-      nameIds: nameIds.toArray(),
-      refIds: refIds.toArray(),
-      source: waySource.toArray(),
-      index: wayIndex,
-    },
-    nodes: { index: nodeIndex, lonE7, latE7, present, controls, osmElevation },
-    routes,
-    restrictions: [...restrictions.values()],
-    sources,
+    wayIndex, wayIds, nodeFirst: keptFirst, nodeRefs: keptRefs,
+    attributeIndexes: pick(copies.attributeIndex.toArray()), nameIds: pick(copies.nameIds.toArray()), refIds: pick(copies.refIds.toArray()), waySource: pick(copies.source.toArray()),
   };
 }
 

@@ -31,6 +31,10 @@ export class Growable<T extends NumericArray> {
     return this.data[index]!;
   }
 
+  set(index: number, value: number): void {
+    this.data[index] = value;
+  }
+
   /** The values as a right-sized array of the target type. */
   toArray(): T {
     return this.Type.from(this.data.subarray(0, this.length));

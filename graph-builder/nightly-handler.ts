@@ -185,7 +185,7 @@ async function rebuildCity(cityId: CityId, urls: readonly string[], bucket: stri
   const seconds = () => (Date.now() - started) / 1000;
   const city = buildableCity(cityId);
   const dataPath = join(workDir, 'data');
-  if (city.graph.dem) await fetchInput(bucket, city.graph.dem, dataPath);
+  for (const model of city.graph.elevation ?? []) await fetchInput(bucket, model.file, dataPath);
   if (city.graph.areas) await fetchInput(bucket, city.graph.areas.file, dataPath);
   const folded = foldedReports(await acceptedAvoidances(city.id));
   const withInputs = (extracts: readonly string[]): BuildableCity => ({ ...city, graph: { ...city.graph, extracts, ...(folded ? { folded } : {}) } });

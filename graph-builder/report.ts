@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import { SAFETY_CLASSES } from '../core/graph/flags.ts';
 import type { BuildReport } from './build.ts';
+import { GRADE_BANDS } from './statistics.ts';
 import { cityNotes } from './spot-checks.ts';
 
 /** The build report as text for the terminal and as Markdown for docs/graph-report.md. */
@@ -13,6 +14,17 @@ function classLine(byClass: Readonly<Record<string, number>>): string {
   return SAFETY_CLASSES.map((name) => `${name} ${km(byClass[name] ?? 0)}`).join(', ');
 }
 
+/** `Elevation: …` of the report: where the heights came from, and the rideable km per grade band. */
+function elevationLine(report: BuildReport): string {
+  const { source, nodes_by_source: nodes, models = [] } = report.elevation;
+  const used = models.length ? ` from ${models.map((model) => `${model.name} ${model.nodes}`).join(', ')}` : '';
+  const line = `Elevation: ${source} (nodes: dem ${nodes.dem}${used}, osm ${nodes.osm}, none ${nodes.flat})`;
+  const byGrade = report.statistics.rideableKmByGrade;
+  if (!byGrade) return line;
+  const bands = byGrade.map((km, i) => `${i === 0 ? `under ${percent(GRADE_BANDS[0])}` : i === GRADE_BANDS.length ? `${percent(GRADE_BANDS[i - 1]!)} and steeper` : `${percent(GRADE_BANDS[i - 1]!)}–${percent(GRADE_BANDS[i]!)}`} ${km.toFixed(1)}`);
+  return `${line}; rideable km by grade: ${bands.join(', ')}`;
+}
+
 function lines(report: BuildReport): string[] {
   const s = report.statistics;
   const r = report.restrictions;
@@ -21,7 +33,7 @@ function lines(report: BuildReport): string[] {
   const kept = (list: typeof c.cycling.kept): string => list.map((k) => `${k.edges} edges around ${k.name || 'unnamed'} (${k.at.map((v) => v.toFixed(4)).join(', ')})`).join('; ');
   return [
     `Graph version: ${report.graph_version}`,
-    `Sources: ${report.sources.map((source) => `${source.name} (${mb(source.bytes)}, ${source.new_ways} new ways)`).join('; ')}`,
+    `Sources: ${report.sources.map((source) => `${source.name} (${mb(source.bytes)}, ${source.new_ways} ways taken)`).join('; ')}`,
     `Nodes ${report.nodes}, directed edges ${report.edges}, segments ${report.segments}`,
     `Cycling, rideable km per safety class: ${classLine(s.cyclingKmByClass)} (total ${km(s.cyclingKm)} km; plus ${km(s.dismountKm)} km push-only footways and steps)`,
     // Reports of builds before the stress field have no figures.
@@ -34,7 +46,7 @@ function lines(report: BuildReport): string[] {
     `Closures: ${report.closures.ways} ways with time rules, ${report.closures.records} closure records`,
     `Connectivity, cycling: kept ${kept(c.cycling.kept)}; removed ${c.cycling.removed} components, ${km(c.cycling.removedKm)} km`,
     `Connectivity, walking: kept ${kept(c.walking.kept)}; removed ${c.walking.removed} components, ${km(c.walking.removedKm)} km`,
-    `Elevation: ${report.elevation.source} (nodes: dem ${report.elevation.nodes_by_source.dem}, osm ${report.elevation.nodes_by_source.osm}, flat ${report.elevation.nodes_by_source.flat})`,
+    elevationLine(report),
     `Ways outside the city boundary dropped: ${report.ways_outside_city}`,
     `Warnings: ${report.warnings.map((w) => `${w.count} ${w.key}${w.examples.length ? ` (e.g. ${w.examples.map((e) => JSON.stringify(e)).join(', ')})` : ''}`).join('; ') || 'none'}`,
     `Build: ${report.build_seconds.toFixed(2)} s (${(report.cpu_seconds ?? 0).toFixed(2)} s CPU), peak RSS ${report.peak_rss_mb} MB, output ${mb(report.output_bytes)}`,

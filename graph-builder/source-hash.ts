@@ -29,11 +29,11 @@ export async function hashFile(path: string): Promise<InputFile> {
   return { path, name: basename(path), bytes, sha256: hash.digest('hex') };
 }
 
-/** Every file a city's build reads: its extracts, then its DEM and area files if any. */
-export function cityInputPaths(city: BuildableCity, dataPath: string): { extracts: string[]; dem: string | null; areas: string | null } {
+/** Every file a city's build reads: its extracts, then its elevation models and area files if any. */
+export function cityInputPaths(city: BuildableCity, dataPath: string): { extracts: string[]; elevation: { file: string; surface: boolean }[]; areas: string | null } {
   return {
     extracts: city.graph.extracts.map((extract) => resolve(dataPath, extract)),
-    dem: city.graph.dem ? resolve(dataPath, city.graph.dem) : null,
+    elevation: (city.graph.elevation ?? []).map((model) => ({ ...model, file: resolve(dataPath, model.file) })),
     areas: city.graph.areas ? resolve(dataPath, city.graph.areas.file) : null,
   };
 }
@@ -63,7 +63,7 @@ export function sourceHash(city: BuildableCity, inputs: readonly InputFile[]): s
 export async function cityInputs(city: BuildableCity, dataPath: string): Promise<{ files: InputFile[]; hash: string }> {
   const paths = cityInputPaths(city, dataPath);
   const files: InputFile[] = [];
-  for (const path of [...paths.extracts, paths.dem, paths.areas]) {
+  for (const path of [...paths.extracts, ...paths.elevation.map((model) => model.file), paths.areas]) {
     if (path) files.push(await hashFile(path));
   }
   return { files, hash: sourceHash(city, files) };

@@ -43,9 +43,17 @@ export interface GraphStatistics {
   readonly roadworksKm: number;
   readonly roughKm: number;
   readonly approachesWith: Readonly<Record<'traffic_signal' | 'stop_sign' | 'two_way_stop' | 'give_way', number>>;
+  /**
+   * Rideable km by the grade of each stretch between two nodes (its climb or descent, the larger,
+   * over its length), in the bands of GRADE_BANDS; all in the first band where no model gives heights.
+   */
+  readonly rideableKmByGrade: readonly number[];
 }
 
-type Sections = Pick<GraphSections, 'edgeFlags' | 'edgeLength' | 'segmentForwardEdge' | 'segmentBackwardEdge' | 'segmentName' | 'segmentRouteSet' | 'routeSetFirst' | 'routeSetMembers'>;
+/** Upper limits of the grade bands the report counts rideable km in (the last band has none). */
+export const GRADE_BANDS = [0.02, 0.05, 0.08, 0.12] as const;
+
+type Sections = Pick<GraphSections, 'edgeFlags' | 'edgeLength' | 'segmentForwardEdge' | 'segmentBackwardEdge' | 'segmentName' | 'segmentRouteSet' | 'routeSetFirst' | 'routeSetMembers' | 'segmentAscent' | 'segmentDescent'>;
 
 const emptyByClass = (): Record<SafetyClass, number> => ({ quiet: 0, cycleway: 0, moderate: 0, busy: 0, shared: 0 });
 
@@ -87,6 +95,7 @@ export function graphStatistics(sections: Sections): GraphStatistics {
   let contraflow = 0;
   let roadworks = 0;
   let rough = 0;
+  const byGrade = new Array<number>(GRADE_BANDS.length + 1).fill(0);
   for (let s = 0; s < sections.segmentForwardEdge.length; s++) {
     const edges = [sections.segmentForwardEdge[s]!, sections.segmentBackwardEdge[s]!].filter((e) => e >= 0);
     const flags = edges.map((e) => sections.edgeFlags[e]!);
@@ -103,6 +112,11 @@ export function graphStatistics(sections: Sections): GraphStatistics {
     if (flags.some((f) => f & EDGE_CONTRAFLOW)) contraflow += length;
     if (flags[0]! & EDGE_ROADWORKS) roadworks += length;
     if (surfacePenaltyOf(flags[0]!) >= 2) rough += length;
+    if (flags.some((f) => f & EDGE_CYCLING && !(f & EDGE_DISMOUNT)) && length > 0) {
+      const grade = Math.max(sections.segmentAscent[s]!, sections.segmentDescent[s]!) / 10 / length;
+      const band = GRADE_BANDS.findIndex((limit) => grade < limit);
+      byGrade[band < 0 ? GRADE_BANDS.length : band]! += length;
+    }
   }
   const approachesWith = { traffic_signal: 0, stop_sign: 0, two_way_stop: 0, give_way: 0 };
   for (let e = 0; e < sections.edgeFlags.length; e++) {
@@ -129,6 +143,7 @@ export function graphStatistics(sections: Sections): GraphStatistics {
     roadworksKm: round(roadworks),
     roughKm: round(rough),
     approachesWith,
+    rideableKmByGrade: byGrade.map(round),
   };
 }
 

@@ -23,7 +23,7 @@ export const DEFAULT_DATA_PATH = '../shared/data';
 /**
  * Context flag that synthesizes the stack without the upload (`-c skipStaticInputs=true`), for a
  * machine without the data folder. Only on request: a deployment without the inputs builds no
- * graph for London (boroughs) or the Bay Area (elevation) and publishes no parking.
+ * graph with elevation or London's boroughs, and publishes no parking.
  */
 export const SKIP_STATIC_INPUTS_CONTEXT_KEY = 'skipStaticInputs';
 
@@ -34,15 +34,15 @@ export const PARKING_PUBLISH_ENTRY = 'functions/multimodal/parking/publish-handl
 const PARKING_PUBLISH_TIMEOUT = Duration.seconds(90);
 
 /**
- * Every file of the shared data folder a deployed job reads: the graph build's DEMs and area
- * boundaries (graph-builder/cities.ts) and the parking sources (datasets.ts PARKING_FILES). Not
+ * Every file of the shared data folder a deployed job reads: the graph build's elevation models
+ * and area boundaries (graph-builder/cities.ts) and the parking sources (datasets.ts PARKING_FILES). Not
  * the OSM extracts: the build downloads those (GRAPH_SOURCE_URLS). The bike-share system list is
  * code (functions/bikeshare/systems.ts), not a file.
  */
 export function staticInputFiles(): string[] {
   const files = new Set<string>();
   for (const recipe of Object.values(graphRecipes)) {
-    if (recipe.dem) files.add(recipe.dem);
+    for (const model of recipe.elevation ?? []) files.add(model.file);
     if (recipe.areas) files.add(recipe.areas.file);
   }
   for (const entry of PARKING_FILES) files.add(entry.file);

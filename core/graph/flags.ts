@@ -22,6 +22,8 @@ export const NODE_BARRIER_DISMOUNT = 1 << 8;
 /** Three or more distinct neighbours: a real junction (for guidance). */
 export const NODE_JUNCTION = 1 << 9;
 export const NODE_MINI_ROUNDABOUT = 1 << 10;
+/** The node's height was measured (an elevation model, or OSM `ele`), not filled in from its neighbours'. */
+export const NODE_ELEVATION_KNOWN = 1 << 15;
 
 // ---- edge flags (edgeFlags, u32) ----
 export const SAFETY_CLASSES = ['quiet', 'cycleway', 'moderate', 'busy', 'shared'] as const;

@@ -206,6 +206,8 @@ export interface GraphHeader {
     /** Where most nodes' elevation came from. */
     readonly source: ElevationSource;
     readonly nodes_by_source: Readonly<Record<ElevationSource, number>>;
+    /** The elevation models the build read, best first, and the nodes each gave a height. */
+    readonly models?: readonly { readonly name: string; readonly nodes: number }[];
   };
   /** [min lon, min lat, max lon, max lat] of the nodes, degrees. */
   readonly bbox: readonly [number, number, number, number];

@@ -49,7 +49,9 @@ export const step = z
   .object({
     distance: metres('Length of the step.'),
     duration: seconds('Time for the step (15 km/h cycling, 5 km/h walking).'),
-    delta_elevation: metres('Height gained (positive) or lost along the step.'),
+    delta_elevation: metres('Height gained (positive) or lost along the step; 0 where no elevation model covers the city (Los Angeles).'),
+    elevation_gain: z.number().meta({ description: 'Beyond the spec: climb along the step. Metres.', ...beyondTheSpec }),
+    elevation_loss: z.number().meta({ description: 'Beyond the spec: descent along the step. Metres.', ...beyondTheSpec }),
     name: z.string().meta({ description: 'The way the step follows; empty when unnamed.' }),
     mode: z.enum(PROFILES).meta({ description: '`walking` also on a cycling route where the bike is pushed.' }),
     safety_code: z.number().meta({ description: 'Deprecated (spec 9.3): 0 and 1 quiet, 2 moderate, 3 busy.', deprecated: true }),
@@ -85,8 +87,8 @@ export const route = z
   .object({
     distance: metres('Length.'),
     duration: seconds('Travel time (15 km/h cycling, 5 km/h walking).'),
-    elevation_gain: metres('Climb.'),
-    elevation_loss: metres('Descent.'),
+    elevation_gain: metres('Climb, from the elevation models (docs/routing.md, "Hills"); 0 where none covers the city (Los Angeles).'),
+    elevation_loss: metres('Descent, as elevation_gain.'),
     safety_code: z.number().meta({ description: 'Deprecated: the mean of the ridden steps\' safety_code.', deprecated: true }),
     geometry: lineString,
     steps: z.array(step),
@@ -121,6 +123,16 @@ export const safetyBreakdown = z
     ...beyondTheSpec,
   });
 
+export const elevationProfile = z
+  .array(z.tuple([z.number().min(0), z.number().nullable()]))
+  .meta({
+    id: 'ElevationProfile',
+    description:
+      'Beyond the spec: the route\'s height at its start, at every junction it passes and at its end, as `[metres along the route, metres above sea level]`; ' +
+      'the height is null where no elevation model covers that point. Absent when none covers any of the route.',
+    ...beyondTheSpec,
+  });
+
 export const waypoint = z.object({ name: z.string(), location: position }).meta({ id: 'Waypoint', description: 'Where a requested coordinate joined the network.' });
 
 export const directionsResponse = z
@@ -137,7 +149,9 @@ export const directionsResponse = z
       supersafe: z.boolean(),
       nighttime: z.boolean(),
       waypoint_count: z.int(),
+      avoid_hills: z.boolean().meta({ description: 'Beyond the spec: whether the route was planned with the hill preference (`avoid_hills`, cycling only).', ...beyondTheSpec }),
       safety_breakdown: safetyBreakdown.optional(),
+      elevation_profile: elevationProfile.optional(),
     }),
   })
   .meta({ id: 'DirectionsResponse' });

@@ -26,18 +26,28 @@ export interface ExplainBody {
   /** The measured figures of both routes the sentence was chosen from. */
   figures: { supersafe: RouteFigures; direct: RouteFigures } | null;
   graph_version: string;
-  metadata: { nighttime: boolean; waypoint_count: number };
+  metadata: { nighttime: boolean; waypoint_count: number; avoid_hills: boolean };
 }
 
 export type ExplainOutcome = { kind: 'cross-city'; searchId: string } | { kind: 'explained'; body: ExplainBody };
 
 /** The legs of one variant, as planDirections plans them; null when a coordinate cannot be reached. */
-function planVariant(context: RoutingContext, request: ExplainRequest, supersafe: boolean, night: boolean): PlannedLeg[] | null {
-  const costing = costingFor(context, { profile: 'cycling', supersafe, night });
+function planVariant(context: RoutingContext, request: ExplainRequest, supersafe: boolean, night: boolean, avoidHills = request.avoid_hills): PlannedLeg[] | null {
+  const costing = costingFor(context, { profile: 'cycling', supersafe, night, avoidHills });
   return planWaypoints(costing, context, request.coordinates, { language: request.language, bearing: request.bearing }).legs;
 }
 
 const geometryOf = (legs: readonly PlannedLeg[]) => JSON.stringify(legs.map((leg) => leg.path.coordinates));
+
+/**
+ * Whether the two routes would be one without the hill preference: then the preference is what
+ * sets them apart, and the sentence says how much each climbs.
+ */
+function sameWithoutHills(context: RoutingContext, request: ExplainRequest, night: boolean): boolean {
+  const safe = planVariant(context, request, true, night, false);
+  const direct = planVariant(context, request, false, night, false);
+  return safe !== null && direct !== null && geometryOf(safe) === geometryOf(direct);
+}
 
 export async function explainSupersafe(request: ExplainRequest, now: Date, loaders?: RoutingLoaders): Promise<ExplainOutcome> {
   const searchId = randomUUID();
@@ -53,7 +63,7 @@ export async function explainSupersafe(request: ExplainRequest, now: Date, loade
     cost: null,
     figures: null,
     graph_version: context.loaded.version,
-    metadata: { nighttime: night, waypoint_count: request.coordinates.length },
+    metadata: { nighttime: night, waypoint_count: request.coordinates.length, avoid_hills: request.avoid_hills },
   };
   const safe = planVariant(context, request, true, night);
   const direct = planVariant(context, request, false, night);
@@ -65,7 +75,7 @@ export async function explainSupersafe(request: ExplainRequest, now: Date, loade
     direct: measureRoute(network, direct.map((leg) => leg.path)),
   };
   const same = geometryOf(safe) === geometryOf(direct);
-  const explanation = explain(request.language, figures.supersafe, figures.direct, { same, night });
+  const explanation = explain(request.language, figures.supersafe, figures.direct, { same, night, hillsParted: !same && request.avoid_hills && sameWithoutHills(context, request, night) });
   return {
     kind: 'explained',
     body: {

@@ -28,6 +28,8 @@ export interface RouteFigures {
    * a junction whose approach signals or an all-way stop control, and without.
    */
   crossings: { controlled: number; uncontrolled: number };
+  /** Metres climbed, as the directions route's `elevation_gain` (0 where no elevation model covers the city). */
+  climb: number;
 }
 
 const add = (record: Record<string, number>, key: string, metres: number) => {
@@ -46,10 +48,12 @@ export function measureRoute(network: RoutingNetwork, paths: readonly RoutedPath
     signed: {},
     risky_by_road: {},
     crossings: { controlled: 0, uncontrolled: 0 },
+    climb: 0,
   };
   for (const path of paths) {
     figures.distance += path.distance;
     figures.duration += path.duration;
+    figures.climb += path.ascent;
     path.edges.forEach((edge, index) => {
       if (!edge.pushed) {
         figures.ridden += edge.length;
@@ -89,5 +93,6 @@ export function roundedFigures(figures: RouteFigures): RouteFigures {
     signed: whole(figures.signed),
     risky_by_road: whole(figures.risky_by_road),
     crossings: { ...figures.crossings },
+    climb: tenth(figures.climb),
   };
 }

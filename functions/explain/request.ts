@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { coordinate, departureTime, language, MAX_COORDINATES, MIN_COORDINATES } from '../routing/request.ts';
+import { avoidHills, coordinate, departureTime, language, MAX_COORDINATES, MIN_COORDINATES } from '../routing/request.ts';
 
 /**
  * Request body of POST /explain-supersafe/ (spec 4.3): the inputs of a cycling directions request
@@ -16,6 +16,8 @@ export const explainRequest = z.object({
   departure_time: departureTime.optional(),
   language: language.default('en'),
   nighttime: z.boolean({ error: 'must be true or false' }).optional(),
+  /** Both routes are planned with it, as the rider sees them. */
+  avoid_hills: avoidHills,
 });
 
 export type ExplainRequest = z.output<typeof explainRequest>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { beyondTheSpec } from '../http/schema-meta.ts';
 import { COSTS, TEMPLATES } from './sentence.ts';
 
 /**
@@ -18,6 +19,7 @@ const figures = z
     signed: z.record(z.string(), z.number()).meta({ description: 'Metres ridden on each signed cycle route, by its name.' }),
     risky_by_road: z.record(z.string(), z.number()).meta({ description: 'Metres on busy roads and shared paths, by the way\'s name.' }),
     crossings: z.object({ controlled: z.int(), uncontrolled: z.int() }).meta({ description: 'Times the route crosses or joins a main road, with and without signals or an all-way stop.' }),
+    climb: z.number().meta({ description: "Metres climbed (the directions route's elevation_gain); 0 where no elevation model covers the city." }),
   })
   .meta({ id: 'RouteFigures', description: 'What was measured on one route; the sentence claims nothing else.' });
 
@@ -30,6 +32,10 @@ export const explainResponse = z
     cost: z.enum(COSTS).nullable().meta({ description: 'Which cost clause ended it.' }),
     figures: z.object({ supersafe: figures, direct: figures }).nullable(),
     graph_version: z.string(),
-    metadata: z.object({ nighttime: z.boolean(), waypoint_count: z.int() }),
+    metadata: z.object({
+      nighttime: z.boolean(),
+      waypoint_count: z.int(),
+      avoid_hills: z.boolean().meta({ description: 'Beyond the spec: whether both routes were planned with the hill preference (`avoid_hills`).', ...beyondTheSpec }),
+    }),
   })
   .meta({ id: 'ExplainResponse' });

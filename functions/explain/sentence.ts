@@ -9,6 +9,8 @@ import type { RouteFigures } from './figures.ts';
  * language (templates in locales/). docs/explain.md lists every template and when it is used.
  *
  * The sentence names the first of these that the figures show, in this order:
+ *   climb               with the hill preference, when it alone sets the routes apart (the two
+ *                       would be one without it): how much each climbs;
  *   lit                 at night only: a lit share at least LIT_MIN_POINTS higher (what night
  *                       routing is for);
  *   avoid / avoid_road  at least AVOID_MIN_METRES less riding on busy roads and shared paths (with
@@ -27,7 +29,7 @@ export const SIGNED_MIN_METRES = 200;
 /** A road "mostly" holds the avoided riding when it holds at least this share of it. */
 export const DOMINANT_SHARE = 0.5;
 
-export const TEMPLATES = ['same', 'avoid_road', 'avoid', 'lit', 'crossings_none', 'crossings', 'signed', 'avoid_moderate', 'other'] as const;
+export const TEMPLATES = ['same', 'climb', 'avoid_road', 'avoid', 'lit', 'crossings_none', 'crossings', 'signed', 'avoid_moderate', 'other'] as const;
 export type Template = (typeof TEMPLATES)[number];
 export const COSTS = ['longer_slower', 'no_extra', 'slower_only', 'longer_only'] as const;
 export type Cost = (typeof COSTS)[number];
@@ -101,7 +103,14 @@ export interface Explanation {
   claims: Record<string, number | string>;
 }
 
-export function explain(language: Language, safe: RouteFigures, direct: RouteFigures, options: { same: boolean; night: boolean }): Explanation {
+export interface ExplainOptions {
+  same: boolean;
+  night: boolean;
+  /** The hill preference was asked for, and without it the two routes would be the same. */
+  hillsParted?: boolean;
+}
+
+export function explain(language: Language, safe: RouteFigures, direct: RouteFigures, options: ExplainOptions): Explanation {
   const locale = locales[language];
   if (options.same) return { sentence: locale.templates.same, template: 'same', cost: null, claims: {} };
 
@@ -119,6 +128,10 @@ export function explain(language: Language, safe: RouteFigures, direct: RouteFig
     claims,
   });
 
+  if (options.hillsParted) {
+    Object.assign(claims, { safe_climb: safe.climb, direct_climb: direct.climb });
+    return say('climb', { safe_climb: distanceText(language, safe.climb), direct_climb: distanceText(language, direct.climb) });
+  }
   const safeLit = litPercent(safe);
   const directLit = litPercent(direct);
   if (options.night && safeLit - directLit >= LIT_MIN_POINTS) {

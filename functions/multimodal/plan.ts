@@ -47,7 +47,7 @@ export async function planMultiModal(request: MultiModalRequest, now: Date, sour
   // Spec 4.2: the display name is used when no destination_id names the destination.
   const endName = route ? route.end.name : (details?.name ?? request.endName ?? null);
   const trip: Trip = {
-    planner: new TripPlanner(context, request.language, night),
+    planner: new TripPlanner(context, request.language, night, request.avoidHills),
     request,
     city,
     route,

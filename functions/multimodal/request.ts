@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { coordinate, departureTime, language, type Coordinate } from '../routing/request.ts';
+import { avoidHills, coordinate, departureTime, language, type Coordinate } from '../routing/request.ts';
 import { LONDON_EBIKE_OPERATORS } from './parking/london-ebike-rules.ts';
 
 /**
@@ -47,6 +47,8 @@ const raw = z.object({
     .array(coordinate, { error: 'must be an array of [longitude, latitude] pairs' })
     .max(MAX_STOPS, `must contain at most ${MAX_STOPS} stops`)
     .optional(),
+  /** Every cycling leg of every option is planned with it. */
+  avoid_hills: avoidHills,
 });
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -76,6 +78,7 @@ export const multiModalRequest = raw
     parkingType: body.parking_type ?? null,
     operator: body.operator ?? null,
     stops: (body.stops ?? []) as Coordinate[],
+    avoidHills: body.avoid_hills,
   }));
 
 export type MultiModalRequest = z.output<typeof multiModalRequest>;

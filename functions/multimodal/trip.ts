@@ -51,13 +51,15 @@ export class TripPlanner {
     readonly context: RoutingContext,
     readonly language: Language,
     readonly night: boolean,
+    /** The hill preference (`avoid_hills`), for every cycling leg. */
+    readonly avoidHills = false,
   ) {}
 
   costing(kind: 'walking' | 'supersafe' | 'direct', noRide: Uint8Array | null = null): Costing {
     const key = `${kind}:${noRide ? this.maskId(noRide) : ''}`;
     let costing = this.costings.get(key);
     if (!costing) {
-      costing = costingFor(this.context, { profile: kind === 'walking' ? 'walking' : 'cycling', supersafe: kind === 'supersafe', night: this.night, noRide });
+      costing = costingFor(this.context, { profile: kind === 'walking' ? 'walking' : 'cycling', supersafe: kind === 'supersafe', night: this.night, noRide, avoidHills: this.avoidHills });
       this.costings.set(key, costing);
     }
     return costing;

@@ -4,7 +4,7 @@ import { type Position } from '../../core/geo.ts';
 import type { Disruption } from '../../core/routing/disruptions/disruptions.ts';
 import { costingFor, disruptionsAlong, nightFor } from '../../core/routing/planning/context.ts';
 import { planWaypoints, waypointOf } from '../../core/routing/planning/leg.ts';
-import { routeBody, safetyBreakdown, type RouteBody, type SafetyBreakdown } from '../../core/routing/planning/route-body.ts';
+import { elevationProfile, routeBody, safetyBreakdown, type ElevationProfile, type RouteBody, type SafetyBreakdown } from '../../core/routing/planning/route-body.ts';
 import { now as platformNow } from '../platform/clock.ts';
 import { routingContext } from './context-loader.ts';
 import type { DirectionsRequest } from './request.ts';
@@ -37,11 +37,15 @@ export interface DirectionsBody {
     supersafe: boolean;
     nighttime: boolean;
     waypoint_count: number;
+    /** Beyond the spec: whether the hill preference shaped the route (cycling with `avoid_hills`). */
+    avoid_hills: boolean;
     /**
      * Beyond the spec (cycling): metres of the route ridden per safety class, and the metres where
      * the rider pushes the bike (a footway, steps), which belong to no class.
      */
     safety_breakdown?: SafetyBreakdown;
+    /** Beyond the spec: the route's height along it, where an elevation model covers it (route-body.ts `elevationProfile`). */
+    elevation_profile?: ElevationProfile;
   };
 }
 
@@ -56,7 +60,7 @@ export async function planDirections(request: DirectionsRequest, now: Date = pla
   const cycling = request.profile === 'cycling';
   const context = await routingContext(city, request.departure_time, now, { cycling });
   const nighttime = cycling && nightFor(context, request.coordinates[0]!, request.nighttime);
-  const costing = costingFor(context, { profile: request.profile, supersafe: request.supersafe, night: nighttime });
+  const costing = costingFor(context, { profile: request.profile, supersafe: request.supersafe, night: nighttime, avoidHills: request.avoid_hills });
 
   // `bearing` constrains how a cycling route leaves the first coordinate (spec 4.1: cycling only).
   const { snaps, legs } = planWaypoints(costing, context, request.coordinates, { language: request.language, bearing: cycling ? request.bearing : undefined });
@@ -66,13 +70,15 @@ export async function planDirections(request: DirectionsRequest, now: Date = pla
     search_id: searchId,
     graph_version: cycling ? context.loaded.version : null,
     sublabel: nighttime ? NIGHT_SUBLABEL : null,
-    metadata: { profile: request.profile, supersafe: cycling && request.supersafe, nighttime, waypoint_count: request.coordinates.length },
+    metadata: { profile: request.profile, supersafe: cycling && request.supersafe, nighttime, waypoint_count: request.coordinates.length, avoid_hills: costing.avoidsHills },
   };
   if (!legs) return { kind: 'routed', body };
 
   const legBodies = legs.map(({ path, steps }) => ({ ...routeBody(steps, [path]), mode: request.profile }));
   body.route = routeBody(legs.flatMap((leg) => leg.steps), legs.map((leg) => leg.path));
   if (legs.length > 1) body.legs = legBodies;
+  const profile = elevationProfile(context.loaded.network, legs.map((leg) => leg.path));
+  if (profile) body.metadata.elevation_profile = profile;
   if (cycling) {
     body.metadata.safety_breakdown = safetyBreakdown(legs.map((leg) => leg.path));
     const disruptions = disruptionsAlong(context, body.route.geometry.coordinates);

@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { baseLanguage } from '../../core/language.ts';
 import { PROFILES } from '../../core/routing/costing/profile.ts';
+import { beyondTheSpec } from '../http/schema-meta.ts';
 
 /** Request body of POST /directions/v2/ (spec 4.1), one rule per field of the spec's table. */
 
@@ -43,6 +44,21 @@ export const language = z
     return base ?? z.NEVER;
   });
 
+/**
+ * Beyond the spec: the hill preference, one optional switch shared by directions, multi-modal and
+ * explain-supersafe (docs/routing.md, "Hills"). Off by default, so the spec's routes are unchanged.
+ */
+export const avoidHills = z
+  .boolean({ error: 'must be true or false' })
+  .default(false)
+  .meta({
+    description:
+      'Beyond the spec. true: cycling routes avoid climbing, the steeper the more (every metre climbed costs about 20 s of riding on a gentle grade, ' +
+      'five times that at 16%; descents earn nothing), in supersafe and direct alike, wherever an elevation model covers the city ' +
+      '(not Los Angeles). Default false: routes as the spec describes them. Ignored for walking.',
+    ...beyondTheSpec,
+  });
+
 export const directionsRequest = z.object({
   coordinates: z
     .array(coordinate, { error: 'must be an array of [longitude, latitude] pairs' })
@@ -58,6 +74,7 @@ export const directionsRequest = z.object({
   departure_time: departureTime.optional(),
   language: language.default('en'),
   nighttime: z.boolean({ error: 'must be true or false' }).optional(),
+  avoid_hills: avoidHills,
 });
 
 export type DirectionsRequest = z.output<typeof directionsRequest>;

@@ -9,8 +9,9 @@ import type { RelationMember, Tags } from './types.ts';
  */
 
 export interface OsmElements {
-  readonly nodes: { id: number; lonE7: number; latE7: number; tags: Tags | null }[];
-  readonly ways: { id: number; refs: readonly number[]; tags: Tags }[];
+  /** `version` is written as the element's metadata when given (0 or absent: none, as stripped extracts). */
+  readonly nodes: { id: number; lonE7: number; latE7: number; tags: Tags | null; version?: number }[];
+  readonly ways: { id: number; refs: readonly number[]; tags: Tags; version?: number }[];
   readonly relations: { id: number; members: readonly RelationMember[]; tags: Tags }[];
 }
 
@@ -74,6 +75,7 @@ function primitiveBlock(table: StringTable, group: Uint8Array, granularity: numb
 function denseGroup(nodes: OsmElements['nodes'], table: StringTable, granularity: number): Uint8Array {
   const dense = message((pbf) => {
     pbf.writePackedSVarint(1, deltas(nodes.map((n) => n.id)));
+    if (nodes.some((n) => n.version)) pbf.writeBytesField(5, message((info) => info.writePackedVarint(1, nodes.map((n) => n.version ?? 0))));
     pbf.writePackedSVarint(8, deltas(nodes.map((n) => Math.round((n.latE7 * 100) / granularity))));
     pbf.writePackedSVarint(9, deltas(nodes.map((n) => Math.round((n.lonE7 * 100) / granularity))));
     const keysVals: number[] = [];
@@ -93,6 +95,7 @@ function wayGroup(ways: OsmElements['ways'], table: StringTable): Uint8Array {
         pbf.writeVarintField(1, way.id);
         pbf.writePackedVarint(2, Object.keys(way.tags).map(table.id));
         pbf.writePackedVarint(3, Object.values(way.tags).map(table.id));
+        if (way.version) pbf.writeBytesField(4, message((info) => info.writeVarintField(1, way.version!)));
         pbf.writePackedSVarint(8, deltas(way.refs));
       }));
     }

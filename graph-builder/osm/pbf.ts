@@ -190,8 +190,10 @@ function decodeDenseNodes(pbf: Pbf, end: number, context: BlockContext, handlers
   const lats: number[] = [];
   const lons: number[] = [];
   const keysVals: number[] = [];
+  const versions: number[] = [];
   pbf.readFields((tag) => {
     if (tag === 1) pbf.readPackedSVarint(ids);
+    else if (tag === 5) readDenseVersions(pbf, versions);
     else if (tag === 8) pbf.readPackedSVarint(lats);
     else if (tag === 9) pbf.readPackedSVarint(lons);
     else if (tag === 10) pbf.readPackedVarint(keysVals);
@@ -215,26 +217,45 @@ function decodeDenseNodes(pbf: Pbf, end: number, context: BlockContext, handlers
       tags = {};
       for (let k = tagsStart; k < tagsEnd; k += 2) tags[context.strings.get(keysVals[k]!)] = context.strings.get(keysVals[k + 1]!);
     }
-    onNode(id, toE7(context.lonOffset, context.granularity, lon), toE7(context.latOffset, context.granularity, lat), tags);
+    onNode(id, toE7(context.lonOffset, context.granularity, lon), toE7(context.latOffset, context.granularity, lat), tags, Math.max(0, versions[i] ?? 0));
   }
 }
 
+/** DenseInfo's versions (field 1, packed, not delta-coded); the rest of the metadata is skipped. */
+function readDenseVersions(pbf: Pbf, versions: number[]): void {
+  const end = pbf.readVarint() + pbf.pos;
+  pbf.readFields((tag) => {
+    if (tag === 1) pbf.readPackedVarint(versions, true);
+  }, null, end);
+}
+
+/** An element's Info message (field 4 of Node, Way, Relation): its version, 0 when absent. */
+function readInfoVersion(pbf: Pbf): number {
+  const end = pbf.readVarint() + pbf.pos;
+  const info = { version: 0 };
+  pbf.readFields((tag, result) => {
+    if (tag === 1) result.version = Math.max(0, pbf.readVarint(true));
+  }, info, end);
+  return info.version;
+}
+
 function decodeNode(pbf: Pbf, end: number, context: BlockContext, handlers: OsmHandlers): void {
-  const node = { id: 0, lat: 0, lon: 0, keys: [] as number[], values: [] as number[] };
+  const node = { id: 0, lat: 0, lon: 0, version: 0, keys: [] as number[], values: [] as number[] };
   pbf.readFields((tag, n) => {
     if (tag === 1) n.id = pbf.readSVarint();
     else if (tag === 2) pbf.readPackedVarint(n.keys);
     else if (tag === 3) pbf.readPackedVarint(n.values);
+    else if (tag === 4) n.version = readInfoVersion(pbf);
     else if (tag === 8) n.lat = pbf.readSVarint();
     else if (tag === 9) n.lon = pbf.readSVarint();
   }, node, end);
   if (handlers.nodeFilter && !handlers.nodeFilter(node.id)) return;
   const tags = node.keys.length > 0 ? tagsFrom(context.strings, node.keys, node.values) : null;
-  handlers.node!(node.id, toE7(context.lonOffset, context.granularity, node.lon), toE7(context.latOffset, context.granularity, node.lat), tags);
+  handlers.node!(node.id, toE7(context.lonOffset, context.granularity, node.lon), toE7(context.latOffset, context.granularity, node.lat), tags, node.version);
 }
 
 function decodeWay(pbf: Pbf, end: number, context: BlockContext, handlers: OsmHandlers): void {
-  const way = { id: 0, keys: [] as number[], values: [] as number[], refs: [] as number[] };
+  const way = { id: 0, version: 0, keys: [] as number[], values: [] as number[], refs: [] as number[] };
   const required = context.wayKeyIndex;
   if (required === -1) return;
   pbf.readFields((tag, w) => {
@@ -244,12 +265,13 @@ function decodeWay(pbf: Pbf, end: number, context: BlockContext, handlers: OsmHa
       // Keys precede node refs in the encoding, so a way without the key is dropped here.
       if (required !== undefined && !w.keys.includes(required)) pbf.pos = end;
     } else if (tag === 3) pbf.readPackedVarint(w.values);
+    else if (tag === 4) w.version = readInfoVersion(pbf);
     else if (tag === 8) pbf.readPackedSVarint(w.refs);
   }, way, end);
   if (required !== undefined && !way.keys.includes(required)) return;
   let ref = 0;
   for (let i = 0; i < way.refs.length; i++) way.refs[i] = ref += way.refs[i]!;
-  handlers.way!(way.id, way.refs, tagsFrom(context.strings, way.keys, way.values));
+  handlers.way!(way.id, way.refs, tagsFrom(context.strings, way.keys, way.values), way.version);
 }
 
 function decodeRelation(pbf: Pbf, end: number, context: BlockContext, handlers: OsmHandlers): void {

@@ -15,10 +15,13 @@ export interface RelationMember {
  * node decoding entirely; `nodeFilter` lets them skip tag decoding for nodes nobody needs.
  */
 export interface OsmHandlers {
-  /** Coordinates in 1e-7 degrees. `tags` is null for untagged nodes. */
-  node?(id: number, lonE7: number, latE7: number, tags: Tags | null): void;
+  /**
+   * Coordinates in 1e-7 degrees. `tags` is null for untagged nodes. `version` is the element's OSM
+   * version, 0 where the file does not say (extracts with their metadata stripped).
+   */
+  node?(id: number, lonE7: number, latE7: number, tags: Tags | null, version: number): void;
   nodeFilter?(id: number): boolean;
-  way?(id: number, refs: readonly number[], tags: Tags): void;
+  way?(id: number, refs: readonly number[], tags: Tags, version: number): void;
   /** Report only ways carrying this tag key; the others are skipped without decoding their tags or nodes. */
   wayKey?: string;
   relation?(id: number, members: readonly RelationMember[], tags: Tags): void;

@@ -10,6 +10,8 @@ import { OsmInputError, type MemberType, type OsmHandlers, type RelationMember, 
 interface OpenElement {
   kind: 'node' | 'way' | 'relation';
   id: number;
+  /** OSM version, 0 when the file leaves it out. */
+  version: number;
   lonE7: number;
   latE7: number;
   tags: Tags;
@@ -20,6 +22,10 @@ interface OpenElement {
 }
 
 const toE7 = (value: string | undefined): number => Math.round(Number(value) * 1e7);
+const versionOf = (value: string | undefined): number => {
+  const version = Number(value);
+  return Number.isSafeInteger(version) && version > 0 ? version : 0;
+};
 
 export async function readXml(file: string, chunks: AsyncIterable<Buffer>, handlers: OsmHandlers): Promise<void> {
   const parser = new SaxesParser();
@@ -43,6 +49,7 @@ export async function readXml(file: string, chunks: AsyncIterable<Buffer>, handl
         current = {
           kind: tag.name,
           id: Number(a.id),
+          version: versionOf(a.version),
           lonE7: tag.name === 'node' ? toE7(a.lon) : 0,
           latE7: tag.name === 'node' ? toE7(a.lat) : 0,
           tags: {},
@@ -72,9 +79,9 @@ export async function readXml(file: string, chunks: AsyncIterable<Buffer>, handl
     if (element.kind === 'node') {
       if (!handlers.node || (handlers.nodeFilter && !handlers.nodeFilter(element.id))) return;
       const hasTags = Object.keys(element.tags).length > 0;
-      handlers.node(element.id, element.lonE7, element.latE7, hasTags ? element.tags : null);
+      handlers.node(element.id, element.lonE7, element.latE7, hasTags ? element.tags : null, element.version);
     } else if (element.kind === 'way') {
-      if (handlers.wayKey === undefined || element.tags[handlers.wayKey] !== undefined) handlers.way?.(element.id, element.refs, element.tags);
+      if (handlers.wayKey === undefined || element.tags[handlers.wayKey] !== undefined) handlers.way?.(element.id, element.refs, element.tags, element.version);
     } else {
       handlers.relation?.(element.id, element.members, element.tags);
     }

@@ -1,14 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import type { BuildableCity } from '../cities.ts';
 import { collectOsm, type Collected, type ProgressListener } from '../collect.ts';
-import { loadDem, type Dem } from '../elevation-sources.ts';
+import { loadElevationModel, type ElevationModel } from '../elevation-sources.ts';
 import type { RuleContext } from '../tag-rules.ts';
 import type { StringTable } from '../writer.ts';
 
 /**
  * Stage `read`: the city's inputs into memory. The OSM extracts are streamed twice by
  * `collectOsm` (ways and relations, then the nodes those ways use), never held as objects; the
- * DEM and the named areas are read whole (they are small).
+ * elevation models and the named areas are read whole (a model tile is a few megabytes).
  */
 
 export interface NamedArea {
@@ -19,7 +19,7 @@ export interface NamedArea {
 
 export interface ReadInput {
   readonly city: BuildableCity;
-  readonly paths: { readonly extracts: readonly string[]; readonly dem: string | null; readonly areas: string | null };
+  readonly paths: { readonly extracts: readonly string[]; readonly elevation: readonly { file: string; surface: boolean }[]; readonly areas: string | null };
   readonly context: RuleContext;
   readonly strings: StringTable;
   readonly onProgress?: ProgressListener;
@@ -27,17 +27,18 @@ export interface ReadInput {
 
 export interface ReadOutput {
   readonly collected: Collected;
-  readonly dem: Dem | null;
+  /** The city's elevation models, best first. */
+  readonly models: readonly ElevationModel[];
   /** Named areas to embed in the graph. */
   readonly areas: readonly NamedArea[];
 }
 
 export async function readInputs({ city, paths, context, strings, onProgress }: ReadInput): Promise<ReadOutput> {
   const collected = await collectOsm(paths.extracts, context, strings, onProgress, city.graph.folded?.wayTags);
-  const dem = paths.dem ? await loadDem(paths.dem) : null;
+  const models = await Promise.all(paths.elevation.map((model) => loadElevationModel(model.file, model)));
   const areaSource = city.graph.areas;
   const areas = paths.areas && areaSource ? await readAreas(paths.areas, areaSource.kind, areaSource.nameProperty) : [];
-  return { collected, dem, areas };
+  return { collected, models, areas };
 }
 
 /** Reads named polygons from a GeoJSON FeatureCollection (areas embedded for later rules). */

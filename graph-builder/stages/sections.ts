@@ -1,4 +1,4 @@
-import { NODE_JUNCTION } from '../../core/graph/flags.ts';
+import { NODE_ELEVATION_KNOWN, NODE_JUNCTION } from '../../core/graph/flags.ts';
 import type { GridSpec } from '../../core/graph/layout.ts';
 import type { CollectedNodes } from '../collect.ts';
 import { Growable } from '../growable.ts';
@@ -11,7 +11,7 @@ import type { NamedArea } from './read.ts';
 
 /**
  * Stage `sections`: the remaining sections of the graph file. Node coordinates and flags
- * (control points, junctions), the spatial grid over the segment geometry, the named areas, the
+ * (control points, junctions, measured heights), the spatial grid over the segment geometry, the named areas, the
  * compiled time windows and, last, the string table (nothing is interned after this stage).
  */
 
@@ -19,6 +19,8 @@ export interface SectionsInput {
   readonly nodes: Pick<CollectedNodes, 'lonE7' | 'latE7' | 'controls'>;
   readonly nodeCount: number;
   readonly denseOfNode: Uint32Array;
+  /** 1 where the node's height was measured rather than filled in (the `elevation` stage). */
+  readonly nodeElevationKnown: Uint8Array;
   readonly edges: Pick<EdgeArrays, 'tail' | 'head'>;
   readonly csr: Csr;
   readonly pointCoords: Int32Array;
@@ -71,7 +73,7 @@ export function layoutSections(input: SectionsInput): SectionsOutput {
   return { sections: { ...nodeSections, gridFirst: grid.first, gridSegments: grid.segments, ...areas, ...windows, stringOffsets, stringBytes }, grid: grid.spec };
 }
 
-function nodeSectionsOf({ nodes, nodeCount, denseOfNode, edges, csr }: SectionsInput): NodeSections {
+function nodeSectionsOf({ nodes, nodeCount, denseOfNode, nodeElevationKnown, edges, csr }: SectionsInput): NodeSections {
   const nodeCoords = new Int32Array(nodeCount * 2);
   const nodeFlags = new Uint16Array(nodeCount);
   const degree = distinctNeighbourCounts({ nodeCount, firstOut: csr.firstOut, edgeHead: edges.head, firstIn: csr.firstIn, inEdges: csr.inEdges, edgeTail: edges.tail });
@@ -79,7 +81,7 @@ function nodeSectionsOf({ nodes, nodeCount, denseOfNode, edges, csr }: SectionsI
     const d = denseOfNode[v]!;
     nodeCoords[2 * v] = nodes.lonE7[d]!;
     nodeCoords[2 * v + 1] = nodes.latE7[d]!;
-    nodeFlags[v] = (nodes.controls.get(d)?.flags ?? 0) | (degree[v]! >= 3 ? NODE_JUNCTION : 0);
+    nodeFlags[v] = (nodes.controls.get(d)?.flags ?? 0) | (degree[v]! >= 3 ? NODE_JUNCTION : 0) | (nodeElevationKnown[v] ? NODE_ELEVATION_KNOWN : 0);
   }
   return { nodeCoords, nodeFlags };
 }

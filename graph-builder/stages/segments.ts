@@ -1,31 +1,27 @@
 import type { CollectedNodes, CollectedWays } from '../collect.ts';
-import type { Dem } from '../elevation-sources.ts';
 import { Growable } from '../growable.ts';
 import type { StringTable } from '../writer.ts';
-import type { EdgeArrays } from './edge-arrays.ts';
 import type { SegmentEdges, SegmentTable } from './edges.ts';
-import { pointElevation } from './elevation.ts';
 import { routeNamesOfWay, type WayRouteMembership } from './plan-ways.ts';
 
 /**
  * Stage `segments`: the segment sections in final numbering. The geometry pool, each segment's
  * OSM way, name, ref and set of cycle routes, its two edges, and its climb and descent along the
- * geometry (heights of interior points from the DEM or OSM `ele`, gaps interpolated).
+ * geometry (measured by the `elevation` stage).
  */
 
 export interface SegmentsInput {
   readonly ways: CollectedWays;
-  readonly nodes: Pick<CollectedNodes, 'lonE7' | 'latE7' | 'osmElevation'>;
+  readonly nodes: Pick<CollectedNodes, 'lonE7' | 'latE7'>;
   readonly wayRoutes: ReadonlyMap<number, WayRouteMembership>;
   /** Segments in way order, with their final numbers and final edges. */
   readonly segments: Pick<SegmentTable, 'count' | 'way' | 'pointFirst' | 'points'>;
   readonly segmentNew: Int32Array;
   readonly liveSegments: number;
   readonly segmentEdges: SegmentEdges;
-  readonly edges: Pick<EdgeArrays, 'tail' | 'head'>;
-  readonly nodeElevation: Float32Array;
-  readonly dem: Dem | null;
-  readonly useOsmElevation: boolean;
+  /** Decimetres climbed and descended along each live segment's geometry, final numbering. */
+  readonly segmentAscent: Uint16Array;
+  readonly segmentDescent: Uint16Array;
   readonly strings: StringTable;
 }
 
@@ -45,14 +41,14 @@ export interface SegmentSections {
 }
 
 export function segmentSections(input: SegmentsInput): SegmentSections {
-  const { ways, nodes, segments, segmentNew, liveSegments, segmentEdges, edges, nodeElevation } = input;
+  const { ways, nodes, segments, segmentNew, liveSegments, segmentEdges } = input;
   const segmentFirstPoint = new Uint32Array(liveSegments + 1);
   let pointTotal = 0;
   for (let s = 0; s < segments.count; s++) if (segmentNew[s]! >= 0) pointTotal += segments.pointFirst[s + 1]! - segments.pointFirst[s]!;
   const pointCoords = new Int32Array(pointTotal * 2);
   const sections = {
     segmentWayId: new Float64Array(liveSegments), segmentName: new Uint32Array(liveSegments), segmentRef: new Uint32Array(liveSegments),
-    segmentRouteSet: new Uint32Array(liveSegments), segmentAscent: new Uint16Array(liveSegments), segmentDescent: new Uint16Array(liveSegments),
+    segmentRouteSet: new Uint32Array(liveSegments), segmentAscent: input.segmentAscent, segmentDescent: input.segmentDescent,
     segmentForwardEdge: new Int32Array(liveSegments), segmentBackwardEdge: new Int32Array(liveSegments),
   };
   const routeSets = new RouteSets(input.strings);
@@ -65,21 +61,12 @@ export function segmentSections(input: SegmentsInput): SegmentSections {
     segmentFirstPoint[t] = point;
     const forward = segmentEdges.forward[s]!;
     const backward = segmentEdges.backward[s]!;
-    const anyEdge = forward >= 0 ? forward : backward;
-    const [fromNode, toNode] = forward >= 0 ? [edges.tail[anyEdge]!, edges.head[anyEdge]!] : [edges.head[anyEdge]!, edges.tail[anyEdge]!];
-    const first = segments.pointFirst[s]!;
-    const last = segments.pointFirst[s + 1]!;
-    const elevations: number[] = [];
-    for (let p = first; p < last; p++) {
+    for (let p = segments.pointFirst[s]!; p < segments.pointFirst[s + 1]!; p++) {
       const d = segments.points[p]!;
       pointCoords[2 * point] = nodes.lonE7[d]!;
       pointCoords[2 * point + 1] = nodes.latE7[d]!;
       point++;
-      elevations.push(p === first ? nodeElevation[fromNode]! : p === last - 1 ? nodeElevation[toNode]! : pointElevation(nodes, input.dem, input.useOsmElevation, d));
     }
-    const [ascent, descent] = climb(elevations);
-    sections.segmentAscent[t] = Math.min(65535, Math.round(ascent * 10));
-    sections.segmentDescent[t] = Math.min(65535, Math.round(descent * 10));
     sections.segmentWayId[t] = ways.ids[w]!;
     sections.segmentName[t] = ways.nameIds[w]!;
     sections.segmentRef[t] = ways.refIds[w]!;
@@ -94,27 +81,6 @@ export function segmentSections(input: SegmentsInput): SegmentSections {
   }
   segmentFirstPoint[liveSegments] = point;
   return { segmentFirstPoint, pointCoords, ...sections, ...routeSets.sections() };
-}
-
-/**
- * Metres climbed and descended along heights at a segment's points. Interior points without a
- * value are interpolated, in place, between their neighbours along the way.
- */
-function climb(elevations: number[]): [number, number] {
-  for (let i = 1; i < elevations.length - 1; i++) {
-    if (!Number.isNaN(elevations[i]!)) continue;
-    let j = i + 1;
-    while (Number.isNaN(elevations[j]!)) j++;
-    for (let k = i; k < j; k++) elevations[k] = elevations[i - 1]! + ((elevations[j]! - elevations[i - 1]!) * (k - i + 1)) / (j - i + 1);
-  }
-  let ascent = 0;
-  let descent = 0;
-  for (let i = 1; i < elevations.length; i++) {
-    const delta = elevations[i]! - elevations[i - 1]!;
-    if (delta > 0) ascent += delta;
-    else descent -= delta;
-  }
-  return [ascent, descent];
 }
 
 /** Distinct sets of cycle route names: set 0 is the empty one; members are string ids, sorted by name. */

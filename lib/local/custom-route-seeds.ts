@@ -42,10 +42,11 @@ export const DEMO_CUSTOM_ROUTES: readonly { id: string; city: CityId; route: Cus
     id: '6f1c2b0a-5d3e-4c1a-9b7e-2a4d8c0e1f04',
     city: 'sf-bay',
     route: {
-      name: 'West Oakland Streets',
-      start: { name: '7th Street', location: [-122.3019, 37.8068] },
-      stops: [],
-      end: { name: 'Willow Street', location: [-122.2972, 37.8118] },
+      // San Francisco's hills: Nob Hill, then Russian Hill (the multi-modal answer's legs climb).
+      name: 'Over Nob Hill to Lombard Street',
+      start: { name: 'Union Square', location: [-122.4075, 37.788] },
+      stops: [{ name: 'Grace Cathedral', location: [-122.4131, 37.7918] }],
+      end: { name: 'Lombard Street', location: [-122.4187, 37.8021] },
     },
   },
 ];

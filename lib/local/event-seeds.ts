@@ -50,6 +50,8 @@ const DESTINATIONS: Record<string, SeedDestination> = {
   'colorado-boulevard': { name: 'Colorado Boulevard, Pasadena', at: [-118.1699, 34.1429], area: 'Pasadena', categories: ['Sightseeing'] },
   'seventh-street': { name: '7th Street, West Oakland', at: [-122.3019, 37.8068], area: 'West Oakland', categories: ['Social'] },
   'euclid-avenue': { name: 'Euclid Avenue, North Berkeley', at: [-122.2603, 37.8757], area: 'North Berkeley', categories: [] },
+  'lombard-street': { name: 'Lombard Street, Russian Hill', at: [-122.4187, 37.8021], area: 'Russian Hill', categories: ['Sightseeing'] },
+  'potrero-hill': { name: '20th Street, Potrero Hill', at: [-122.3985, 37.7597], area: 'Potrero Hill', categories: ['Sightseeing'] },
 };
 
 interface SeedEvent {
@@ -217,7 +219,27 @@ const EVENTS: SeedEvent[] = [
     via: [[-118.185, 34.142], [-118.17, 34.143]],
     hours: { start: -8 * 24, duration: 2 },
   },
-  // San Francisco Bay Area: the loaded extracts are small (West Oakland, North Berkeley).
+  // San Francisco Bay Area: San Francisco's hills, and the small West Oakland and North Berkeley extracts.
+  {
+    key: 'sf-russian-hill-climb',
+    city: 'sf-bay',
+    name: 'Over Nob Hill and Russian Hill',
+    emoji: '⛰️',
+    description: 'From Union Square over Nob Hill and Russian Hill to the crooked block of Lombard Street, then down to the Marina: about 170 m of climbing in 5 km.',
+    destination: 'lombard-street',
+    categories: ['Sightseeing'],
+    via: [[-122.4075, 37.788], [-122.4187, 37.8021], [-122.4365, 37.804]],
+  },
+  {
+    key: 'sf-potrero-hill-climb',
+    city: 'sf-bay',
+    name: 'Up Potrero Hill',
+    emoji: '🌄',
+    description: 'From the Mission up to the views from 20th Street on Potrero Hill: about 100 m of climbing in 3 km.',
+    destination: 'potrero-hill',
+    categories: ['Sightseeing'],
+    via: [[-122.4215, 37.7615], [-122.3985, 37.7597]],
+  },
   {
     key: 'sf-west-oakland-loop',
     city: 'sf-bay',

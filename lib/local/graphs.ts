@@ -43,9 +43,9 @@ export async function prepareLocalGraphs(cities: CityId[], log: (line: string) =
 /** A city the platform serves has no graph and cannot build one: which of its inputs the data folder lacks. */
 async function missingInputs(city: CityId): Promise<DataFolderError> {
   const dataPath = sharedDataPath();
-  const { extracts, dem, areas } = cityInputPaths(buildableCity(city), dataPath);
+  const { extracts, elevation, areas } = cityInputPaths(buildableCity(city), dataPath);
   const unreadable = [];
-  for (const path of [...extracts, dem, areas]) if (path && !(await access(path).then(() => true, () => false))) unreadable.push(path);
+  for (const path of [...extracts, ...elevation.map((model) => model.file), areas]) if (path && !(await access(path).then(() => true, () => false))) unreadable.push(path);
   const [first, ...more] = unreadable;
   const lacks = first ? `${first}${more.length ? ` and ${more.length} more of its inputs` : ''}` : 'readable inputs';
   return new DataFolderError(`${city} has no routing graph yet, and the data folder ${dataPath} lacks ${lacks} to build one (SPOKE_CITIES limits the cities served).`);

@@ -20,8 +20,8 @@ import { cachedRealGraph } from '../support/real-graph-mocks.ts';
  * do not show. Every template and every cost clause is met on random real pairs of the four
  * cities, by day and at night, and each sentence is checked, in English and Spanish, against
  * the two routes /directions/v2/ itself answers for the same request: the metres it says are
- * avoided, the lit shares, the signed route, the crossings, the road it names, and the extra
- * distance and minutes.
+ * avoided, the lit shares, the signed route, the crossings, the road it names, the climbs, and the
+ * extra distance and minutes. San Francisco's pairs are also explained with the hill preference.
  */
 
 vi.mock('../../functions/routing/graph-store.ts', async (importOriginal) => ({
@@ -39,6 +39,7 @@ const NIGHT = '2026-01-15T23:00';
 interface Case {
   coordinates: LonLat[];
   departure: string;
+  avoidHills: boolean;
   body: ExplainBody;
 }
 
@@ -70,6 +71,7 @@ const PATTERNS: Record<Language, { distance: RegExp; minutes: RegExp; underMinut
 /** The sentences' shapes, so each claimed figure can be read back out of the words. */
 const SENTENCES: Record<Language, Partial<Record<Template, RegExp>> & { cost: Record<Cost, RegExp> }> = {
   en: {
+    climb: /^Avoiding hills sets the routes apart: the safer route climbs (.+) and the direct route (.+?), (.+)\.$/,
     avoid_road: /^The safer route avoids (.+) of busy roads and shared paths, mostly on (.+), (.+)\.$/,
     avoid: /^The safer route avoids (.+) of busy roads and shared paths, (.+)\.$/,
     lit: /^At night the safer route keeps to lit streets for (\d+)% of the way, against (\d+)% on the direct route, (.+)\.$/,
@@ -86,6 +88,7 @@ const SENTENCES: Record<Language, Partial<Record<Template, RegExp>> & { cost: Re
     },
   },
   es: {
+    climb: /^Evitar las cuestas separa las rutas: la más segura sube (.+) y la directa (.+?), (.+)\.$/,
     avoid_road: /^La ruta más segura evita (.+) de calles con mucho tráfico y caminos compartidos, sobre todo en (.+), (.+)\.$/,
     avoid: /^La ruta más segura evita (.+) de calles con mucho tráfico y caminos compartidos, (.+)\.$/,
     lit: /^De noche la ruta más segura va por calles iluminadas el (\d+) % del recorrido, frente al (\d+) % de la ruta directa, (.+)\.$/,
@@ -124,7 +127,7 @@ const countOf = (language: Language, text: string): number => PATTERNS[language]
 
 /** Checks every claim of the sentence against the directions routes for the same request. */
 async function checkAgainstDirections(example: Case, language: Language): Promise<void> {
-  const request = { coordinates: example.coordinates, departure_time: example.departure, language };
+  const request = { coordinates: example.coordinates, departure_time: example.departure, language, avoid_hills: example.avoidHills };
   const body = ((await explainSupersafe(explainRequest.parse(request), FIXED_NOW)) as { body: ExplainBody }).body;
   const directions = async (supersafe: boolean) =>
     ((await planDirections(directionsRequest.parse({ ...request, supersafe }))) as { body: DirectionsBody }).body;
@@ -142,6 +145,7 @@ async function checkAgainstDirections(example: Case, language: Language): Promis
     expect(Math.abs(figures.moderate - breakdown.moderate)).toBeLessThanOrEqual(1);
     const controlledStops = route.route!.stops.filter((stop) => stop.stop_type === 'traffic_signal' || stop.stop_type === 'stop_sign').length;
     expect(figures.crossings.controlled).toBeLessThanOrEqual(controlledStops);
+    expect(figures.climb).toBeCloseTo(route.route!.elevation_gain, 0);
   }
   if (body.template === 'same') {
     expect(body.same_route).toBe(true);
@@ -155,6 +159,18 @@ async function checkAgainstDirections(example: Case, language: Language): Promis
   const safeStretches = stretches(safe.route!);
   const directStretches = stretches(direct.route!);
   switch (body.template) {
+    case 'climb': {
+      expect(example.avoidHills).toBe(true);
+      for (const [text, route] of [[groups[0]!, safe], [groups[1]!, direct]] as const) {
+        const claimed = metresOf(language, text);
+        expect(Math.abs(claimed.metres - route.route!.elevation_gain), context).toBeLessThanOrEqual(claimed.tolerance + 0.1);
+      }
+      // Without the hill preference the two routes are one: the preference is what parts them.
+      const flat = async (supersafe: boolean) =>
+        ((await planDirections(directionsRequest.parse({ ...request, avoid_hills: false, supersafe }))) as { body: DirectionsBody }).body.route!.geometry;
+      expect(JSON.stringify(await flat(true))).toBe(JSON.stringify(await flat(false)));
+      break;
+    }
     case 'avoid':
     case 'avoid_road': {
       const claimed = metresOf(language, groups[0]!);
@@ -242,12 +258,14 @@ describe('explain-supersafe on real routes', () => {
         const b = randomNodeLocation(network, random);
         const metres = haversineMetres(a[0], a[1], b[0], b[1]);
         if (metres < 300 || metres > 5_000) continue;
-        for (const departure of [DAY, NIGHT]) {
-          const outcome = await explainSupersafe(explainRequest.parse({ coordinates: [a, b], departure_time: departure }), FIXED_NOW);
+        const variants = [{ departure: DAY, avoidHills: false }, { departure: NIGHT, avoidHills: false }, ...(city === 'sf-bay' ? [{ departure: DAY, avoidHills: true }] : [])];
+        for (const { departure, avoidHills } of variants) {
+          const outcome = await explainSupersafe(explainRequest.parse({ coordinates: [a, b], departure_time: departure, avoid_hills: avoidHills }), FIXED_NOW);
           if (outcome.kind !== 'explained' || !outcome.body.explanation) continue;
+          expect(outcome.body.metadata.avoid_hills).toBe(avoidHills);
           for (const key of [outcome.body.template!, `cost:${outcome.body.cost}`]) {
             const list = examples.get(key) ?? [];
-            if (list.length < 4) list.push({ coordinates: [a, b], departure, body: outcome.body });
+            if (list.length < 4) list.push({ coordinates: [a, b], departure, avoidHills, body: outcome.body });
             examples.set(key, list);
           }
         }
@@ -255,7 +273,7 @@ describe('explain-supersafe on real routes', () => {
     }
   }, 120_000);
 
-  it('meets every template and cost clause on random pairs of the four cities, by day and at night', () => {
+  it('meets every template and cost clause on random pairs of the four cities, by day and at night, and with the hill preference', () => {
     expect([...examples.keys()].filter((key) => !key.startsWith('cost:')).sort()).toEqual([...TEMPLATES].sort());
     // Direct is never longer than supersafe (core/routing/planning/leg.ts): supersafe is slower
     // without being longer only where both routes are of one length, which random pairs do not

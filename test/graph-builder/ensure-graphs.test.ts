@@ -9,7 +9,7 @@ import { readGraphHeader } from '../../core/graph/layout.ts';
 import { ensureGraphs } from '../../graph-builder/index.ts';
 
 const recipe = buildableCity('sf-bay').graph;
-const inputs = [...recipe.extracts, recipe.dem!];
+const inputs = [...recipe.extracts, ...recipe.elevation!.map((model) => model.file)];
 const available = inputs.every((path) => existsSync(join(sharedDataPath(), path)));
 
 describe.skipIf(!available)('ensureGraphs', () => {

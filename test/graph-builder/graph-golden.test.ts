@@ -70,7 +70,7 @@ describe('graphs of the hand-made fixtures', () => {
 const dataPath = sharedDataPath();
 const sfBay = buildableCity('sf-bay');
 const londonAreas = graphRecipes.london.areas!;
-const sharedInputs = [...sfBay.graph.extracts, sfBay.graph.dem!, londonAreas.file];
+const sharedInputs = [...sfBay.graph.extracts, ...sfBay.graph.elevation!.map((model) => model.file), londonAreas.file];
 const available = sharedInputs.every((path) => existsSync(join(dataPath, path)));
 
 describe.skipIf(!available)('graphs from the shared data', () => {
@@ -78,7 +78,7 @@ describe.skipIf(!available)('graphs from the shared data', () => {
     await expectGolden('shared-data.txt', [
       { name: 'sf-bay (real extracts and DEM)', city: sfBay, dataPath },
       // Elevation from the DEM along a steep street, and the London boroughs embedded as areas.
-      { name: 'sf-hill.osm with the sf-bay DEM', city: { ...sfBay, graph: { extracts: [fixturePath('sf-hill.osm')], dem: sfBay.graph.dem!, nightlySources: [] } }, dataPath },
+      { name: 'sf-hill.osm with the sf-bay DEM', city: { ...sfBay, graph: { extracts: [fixturePath('sf-hill.osm')], elevation: sfBay.graph.elevation!, nightlySources: [] } }, dataPath },
       { name: 'network-attributes.osm with the London boroughs', city: { ...buildableCity('london'), graph: { extracts: [fixturePath('network-attributes.osm')], areas: londonAreas, nightlySources: [] } }, dataPath },
     ]);
   });

@@ -103,9 +103,10 @@ beforeAll(async () => {
   });
   client = new S3Client({ forcePathStyle: true });
   await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
-  // What the stack's static-inputs upload puts there: the Bay Area's DEM.
-  const dem = buildableCity('sf-bay').graph.dem!;
-  await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: inputKey(dem), Body: await readFile(join(sharedDataPath(), dem)) }));
+  // What the stack's static-inputs upload puts there: the cities' elevation models.
+  for (const { file } of cities.flatMap((city) => buildableCity(city).graph.elevation ?? [])) {
+    await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: inputKey(file), Body: await readFile(join(sharedDataPath(), file)) }));
+  }
 
   for (const city of cities) {
     const deadLetterQueue = new LocalQueue({ name: `${queueName(city)}-dlq`, visibilityTimeoutSeconds: 60 });
@@ -172,7 +173,7 @@ describe('nightly graph build, one invocation per city', () => {
   });
 
   it('a city whose configured input is missing from the bucket fails loudly instead of building without it', async () => {
-    const dem = buildableCity('sf-bay').graph.dem!;
+    const dem = buildableCity('sf-bay').graph.elevation![0]!.file;
     await client.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: inputKey(dem) }));
     const queue = queues.get(queueName('sf-bay'))!;
     const pointer = await getText(currentPointerKey('sf-bay'));

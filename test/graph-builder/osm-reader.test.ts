@@ -56,6 +56,30 @@ describe('OSM readers', () => {
     }
   });
 
+  it('read element versions from XML and PBF metadata, 0 where a file has none', async () => {
+    const read = async (path: string) => {
+      const versions: string[] = [];
+      await readOsmFile(path, {
+        node: (id, _lon, _lat, _tags, version) => versions.push(`n${id}@${version}`),
+        way: (id, _refs, _tags, version) => versions.push(`w${id}@${version}`),
+      });
+      return versions;
+    };
+    const fromXml = await read(fixturePath('versions-a.osm'));
+    expect(fromXml).toEqual(['n1@1', 'n2@1', 'n3@4', 'n4@1', 'n5@0', 'w100@3', 'w101@7', 'w102@2', 'w103@0', 'w104@1']);
+    const elements: { nodes: OsmElements['nodes']; ways: OsmElements['ways'] } = { nodes: [], ways: [] };
+    await readOsmFile(fixturePath('versions-a.osm'), {
+      node: (id, lonE7, latE7, tags, version) => elements.nodes.push({ id, lonE7, latE7, tags, version }),
+      way: (id, refs, tags, version) => elements.ways.push({ id, refs: [...refs], tags, version }),
+    });
+    const path = join(workDir, 'versions.osm.pbf');
+    await writeFile(path, encodePbf({ ...elements, relations: [] }));
+    expect(await read(path)).toEqual(fromXml);
+    const unversioned = join(workDir, 'unversioned.osm.pbf');
+    await writeFile(unversioned, encodePbf(xml));
+    expect((await read(unversioned)).every((entry) => entry.endsWith('@0'))).toBe(true);
+  });
+
   it('read PBF files of many blocks', async () => {
     const path = join(workDir, 'many-blocks.osm.pbf');
     const nodes = Array.from({ length: 20_000 }, (_, i) => ({ id: i + 1, lonE7: i, latE7: 515_000_000 + i, tags: i % 1000 === 0 ? { highway: 'crossing' } : null }));

@@ -332,7 +332,7 @@ describe('the map playground', () => {
     expect(await page.locator('.steps .instruction').last().textContent()).toBe('Llega a tu destino');
 
     // The page's own words follow: controls, tabs, cards, lists and the legend.
-    for (const label of ['Ciudad', 'Idioma', 'Rutas de noche', 'Salida (hora local)']) expect(await page.getByLabel(label, { exact: true }).count(), label).toBe(1);
+    for (const label of ['Ciudad', 'Idioma', 'Rutas de noche', 'Salida (hora local)', 'Evitar cuestas']) expect(await page.getByLabel(label, { exact: true }).count(), label).toBe(1);
     expect(await page.getByRole('tab').allTextContents()).toEqual(['Ruta', 'Bicis y eventos', 'Avisos', 'Ajustes']);
     for (const name of ['Ruta de ejemplo', 'Invertir', 'Borrar', 'Comparar opciones con bici compartida', 'Acercar', 'Alejar']) expect(await page.getByRole('button', { name, exact: true }).count(), name).toBe(1);
     for (const name of ['Salida', 'Destino', 'Parada', 'Aviso', 'Bici', 'A pie']) expect(await page.getByRole('radio', { name, exact: true }).count(), name).toBe(1);
@@ -341,7 +341,9 @@ describe('the map playground', () => {
     expect(await page.locator('.route-card .card-title').allTextContents()).toEqual(['Más segura', 'Directa']);
     expect(await page.locator('.steps-title').textContent()).toBe('Paso a paso · Más segura');
     expect(await page.locator('.route-card[data-variant="supersafe"] .bar-label').allTextContents()).toEqual(['tranquila', 'vía ciclista', 'moderada', 'con tráfico', 'compartida', 'a pie']);
-    expect(await page.locator('#status').textContent()).toMatch(/^[\d.]+ calles y caminos · datos de alumbrado · grafo london-/);
+    expect(await page.locator('#status .city-coverage').textContent()).toBe(MESSAGES.es['coverage.london']);
+    expect(await page.locator('#status .city-facts').textContent()).toMatch(/^[\d.]+ calles y caminos · datos de alumbrado · alturas de un modelo de elevación · grafo london-/);
+    expect(await page.locator('.route-card[data-variant="supersafe"] .elevation .climb').textContent()).toMatch(/^subida \d+ m · bajada \d+ m$/);
     expect(await page.locator('.legend h2').allTextContents()).toEqual(['Clases de seguridad', 'En el mapa']);
     expect(await page.locator('.legend [data-kind="busy"] .legend-label').textContent()).toBe('Calle con mucho tráfico');
     expect(await page.locator('.legend [data-mark="route-selected"] .legend-label').textContent()).toBe('Ruta elegida, con sus clases de seguridad');
@@ -401,6 +403,60 @@ describe('the map playground', () => {
     expect(walking!.request.profile).toBe('walking');
     await expectRoutesShown(page, [walking!]);
     expect(walking!.body.route.steps.every((step: any) => step.mode === 'walking')).toBe(true);
+  });
+
+  it('draws each route\'s elevation profile in San Francisco, and plans again avoiding hills when asked', async () => {
+    const opened = await open('sf-bay');
+    const { page } = opened;
+    expect(await page.locator('#status .city-coverage').textContent()).toBe(MESSAGES.en['coverage.sf-bay']);
+    expect(await page.locator('#status .city-facts').textContent()).toContain('heights from an elevation model');
+    await page.getByRole('button', { name: 'Sample route' }).click();
+    const flat = await directionsAnswers(opened, 2, 0);
+    await expectRoutesShown(page, flat);
+    /** Each card's profile: its climb and descent, and one point of its line per height the API gave. */
+    const expectProfiles = async (answers: Opened['answers'], language: 'en' | 'es' = 'en') => {
+      for (const answer of answers) {
+        const { route, metadata } = answer.body;
+        const card = page.locator(`.route-card[data-variant="${variantOf(answer)}"]`);
+        const values = { gain: metres(route.elevation_gain, language), loss: metres(route.elevation_loss, language) };
+        expect(await card.locator('.elevation .climb').textContent()).toBe((MESSAGES[language]['profile.climb'] as (v: object) => string)(values));
+        expect(await card.locator('.elevation').getAttribute('aria-label')).toContain(values.gain);
+        const drawn = await card.locator('.profile-line').evaluateAll((lines: any[]) => lines.reduce((sum, line) => sum + line.points.numberOfItems, 0));
+        expect(drawn).toBe(metadata.elevation_profile.filter(([, height]: [number, number | null]) => height !== null).length);
+      }
+    };
+    // The sample route climbs Nob Hill.
+    const supersafe = flat.find((answer) => variantOf(answer) === 'supersafe')!;
+    expect(supersafe.body.route.elevation_gain).toBeGreaterThan(60);
+    await expectProfiles(flat);
+
+    const before = opened.answers.length;
+    await page.getByLabel('Avoid hills').check();
+    const avoiding = await directionsAnswers(opened, 2, before);
+    for (const answer of avoiding) expect(answer.request.avoid_hills).toBe(true);
+    await expect.poll(() => opened.answers.slice(before).find((answer) => answer.path === '/explain-supersafe/')?.request.avoid_hills).toBe(true);
+    await expectRoutesShown(page, avoiding);
+    await expectProfiles(avoiding);
+    const gentler = avoiding.find((answer) => variantOf(answer) === 'supersafe')!;
+    expect(gentler.body.metadata.avoid_hills).toBe(true);
+    expect(gentler.body.route.elevation_gain).toBeLessThan(supersafe.body.route.elevation_gain);
+    expect(await page.locator('.route-card[data-variant="supersafe"] .sublabel.hills').textContent()).toBe(MESSAGES.en['plan.hillsAvoided']);
+
+    const spanish = opened.answers.length;
+    await page.getByLabel('Language').selectOption('es');
+    const inSpanish = await directionsAnswers(opened, 2, spanish);
+    await expectRoutesShown(page, inSpanish, 'es');
+    await expectProfiles(inSpanish, 'es');
+  });
+
+  it('says where no elevation model gives heights (Los Angeles) instead of drawing a profile', async () => {
+    const opened = await open('los-angeles');
+    expect(await opened.page.locator('#status .city-facts').textContent()).toContain('no elevation model (routes are flat)');
+    await opened.page.getByRole('button', { name: 'Sample route' }).click();
+    const answers = await directionsAnswers(opened, 2, 0);
+    await expectRoutesShown(opened.page, answers);
+    for (const answer of answers) expect(answer.body.metadata.elevation_profile).toBeUndefined();
+    expect(await opened.page.locator('.route-card .elevation.none').allTextContents()).toEqual([MESSAGES.en['profile.none'], MESSAGES.en['profile.none']]);
   });
 
   it('says what went wrong as a person would want to read it', async () => {

@@ -4,7 +4,8 @@
  * opens the playground in Debian's headless Chromium at 1280x800, plans each city's sample route
  * at a fixed daytime departure, and writes `docs/playground-<city>.png`, plus London at night
  * (`docs/playground-london-night.png`) and London in Spanish with the bike-share options compared
- * (`docs/playground-london-es.png`). The PNGs are palette-quantised to stay small.
+ * (`docs/playground-london-es.png`); San Francisco's with the panel scrolled to the routes' elevation
+ * profiles. The PNGs are palette-quantised to stay small.
  */
 import { join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
@@ -20,7 +21,7 @@ const DEPARTURE = '2026-06-15T10:30';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
-async function shoot(page: Page, url: string, city: string, file: string, options: { night?: boolean; spanish?: boolean } = {}): Promise<void> {
+async function shoot(page: Page, url: string, city: string, file: string, options: { night?: boolean; spanish?: boolean; profiles?: boolean } = {}): Promise<void> {
   await page.goto(`${url}/#${city}`);
   await page.locator(`#map[data-ready="true"][data-city="${city}"]`).waitFor();
   await page.locator('#language').selectOption(options.spanish ? 'es' : 'en');
@@ -37,6 +38,7 @@ async function shoot(page: Page, url: string, city: string, file: string, option
     await docked.click();
     await page.locator('.multimodal').evaluate((section: { scrollIntoView(): void }) => section.scrollIntoView());
   }
+  if (options.profiles) await page.locator('.route-card .elevation').first().evaluate((profile: { scrollIntoView(options: object): void }) => profile.scrollIntoView({ block: 'center' }));
   // The map has flown to the routes; wait for its tiles to be drawn.
   await page.waitForFunction(() => document.querySelectorAll('.leaflet-tile-pane .leaflet-tile:not(.leaflet-tile-loaded)').length === 0);
   await page.waitForTimeout(500);
@@ -57,7 +59,7 @@ async function main(): Promise<void> {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, locale: 'en-GB' });
     const page = await context.newPage();
     const config = (await (await fetch(`${running.info.playground_url}/config.json`)).json()) as { cities: { id: string }[] };
-    for (const { id } of config.cities) await shoot(page, running.info.playground_url, id, join(projectRoot, 'docs', `playground-${id}.png`));
+    for (const { id } of config.cities) await shoot(page, running.info.playground_url, id, join(projectRoot, 'docs', `playground-${id}.png`), { profiles: id === 'sf-bay' });
     await shoot(page, running.info.playground_url, 'london', join(projectRoot, 'docs', 'playground-london-night.png'), { night: true });
     await shoot(page, running.info.playground_url, 'london', join(projectRoot, 'docs', 'playground-london-es.png'), { spanish: true });
   } finally {

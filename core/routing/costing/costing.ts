@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { NODE_BARRIER_DISMOUNT, NODE_BARRIER_NO_CYCLING, NODE_BARRIER_NO_WALKING, arrivalControlOf, CONTROL_ALL_WAY_STOP, CONTROL_GIVE_WAY, CONTROL_TRAFFIC_SIGNALS, CONTROL_TWO_WAY_STOP, EDGE_CYCLING, EDGE_DISMOUNT, EDGE_JUNCTION_CONTROLLED, EDGE_RESTRICTION_FROM, EDGE_ROADWORKS, EDGE_STEPS, EDGE_WALKING, LIT_ASSUMED, LIT_NO, LIT_YES, litOf, RESTRICTION_SAME_CYCLEWAY, SAFETY_BUSY, safetyClassOf, surfacePenaltyOf, trafficStressOf, WALK_CARRIAGEWAY, walkKindOf } from '../../graph/flags.ts';
+import { NODE_BARRIER_DISMOUNT, NODE_BARRIER_NO_CYCLING, NODE_BARRIER_NO_WALKING, arrivalControlOf, CONTROL_ALL_WAY_STOP, CONTROL_GIVE_WAY, CONTROL_TRAFFIC_SIGNALS, CONTROL_TWO_WAY_STOP, EDGE_CYCLING, EDGE_DISMOUNT, EDGE_JUNCTION_CONTROLLED, EDGE_RESTRICTION_FROM, EDGE_REVERSED, EDGE_ROADWORKS, EDGE_STEPS, EDGE_WALKING, LIT_ASSUMED, LIT_NO, LIT_YES, litOf, RESTRICTION_SAME_CYCLEWAY, SAFETY_BUSY, safetyClassOf, surfacePenaltyOf, trafficStressOf, WALK_CARRIAGEWAY, walkKindOf } from '../../graph/flags.ts';
 import { isClosed, isWindowActive, restrictionsFrom } from '../../graph/rules.ts';
 import { CROSSES_BUSY, CROSSES_MODERATE, type RoutingNetwork } from '../network/network.ts';
 import type { RouteOverlay } from './overlay.ts';
@@ -23,6 +23,8 @@ export interface CostOptions {
   night: boolean;
   /** Departure as local wall-clock minutes in the city's zone (graph-format `localMinutes`). */
   departureMinute: number;
+  /** Cycling only: climbing costs more, the steeper the more (`climbSeconds`); off unless asked for. */
+  avoidHills?: boolean;
 }
 
 export type CostMetric = 'cycling-supersafe' | 'cycling-direct' | 'walking';
@@ -78,6 +80,24 @@ export const COSTING_FINGERPRINT = createHash('sha256')
   .digest('hex')
   .slice(0, 16);
 
+/**
+ * The hill preference (`avoid_hills`): every metre an edge climbs adds seconds to its cost, more
+ * the steeper its grade, HILL_SECONDS_PER_METRE at a gentle grade rising with the square of the
+ * grade over HILL_STEEP_GRADE (at twice that grade a metre costs five times as much). Descents
+ * add nothing and take nothing away, so the penalty only ever adds cost: search bounds computed
+ * without it (landmarks, the straight line) stay admissible. Kept apart from the class factors
+ * above; it does not enter COSTING_FINGERPRINT, since the stored landmark tables never include it.
+ */
+export const HILL_SECONDS_PER_METRE = 20;
+export const HILL_STEEP_GRADE = 0.08;
+
+/** Seconds the hill preference adds for climbing `ascent` metres along `length` metres (0 where it does not climb). */
+export function climbSeconds(ascent: number, length: number): number {
+  if (!(ascent > 0) || !(length > 0)) return 0;
+  const grade = ascent / length;
+  return ascent * HILL_SECONDS_PER_METRE * (1 + (grade / HILL_STEEP_GRADE) ** 2);
+}
+
 /** `Costing.turnTable`'s entry for a turn that is never allowed. */
 export const TURN_FORBIDDEN = 255;
 
@@ -88,11 +108,13 @@ export const TURN_UNRESTRICTED = -1;
 
 /** Per graph, per metric: `Costing.turnTable`'s tables (null where one could not be stored exactly). */
 const turnTables = new WeakMap<RoutingNetwork, Map<CostMetric, Uint8Array | null>>();
-/** Per graph, per metric: `Costing.leastCostTable`'s tables. */
-const leastCostTables = new WeakMap<RoutingNetwork, Map<CostMetric, Float64Array>>();
+/** Per graph, per metric and hill preference: `Costing.leastCostTable`'s tables. */
+const leastCostTables = new WeakMap<RoutingNetwork, Map<EdgeCostKey, Float64Array>>();
+/** A metric, or a cycling metric with the hill preference on top. */
+type EdgeCostKey = CostMetric | `${CostMetric}+hills`;
 
-/** The table `compute` makes for this graph and metric, made on the first call and kept with the graph. */
-function perGraphAndMetric<T>(cache: WeakMap<RoutingNetwork, Map<CostMetric, T>>, network: RoutingNetwork, metric: CostMetric, compute: () => T): T {
+/** The table `compute` makes for this graph and key, made on the first call and kept with the graph. */
+function perGraphAndMetric<K extends string, T>(cache: WeakMap<RoutingNetwork, Map<K, T>>, network: RoutingNetwork, metric: K, compute: () => T): T {
   let tables = cache.get(network);
   if (!tables) {
     tables = new Map();
@@ -115,6 +137,9 @@ export class Costing {
   /** The cycling metric's weights (cycling-weights.ts); walking has none. */
   private readonly weights: CyclingWeights;
   private readonly controlDelays: Float64Array;
+  /** Cycling with the hill preference: climbing adds `climbSeconds` to edge costs (never to the metric's bounds). */
+  readonly avoidsHills: boolean;
+  private readonly edgeCostKey: EdgeCostKey;
   private readonly usableFlag: number;
   private readonly closureCache = new Map<number, boolean>();
   /** `leastCostTable()`, fetched on the first `edgeCost`. */
@@ -137,6 +162,8 @@ export class Costing {
     this.metric = cycling ? (options.supersafe ? 'cycling-supersafe' : 'cycling-direct') : 'walking';
     this.weights = cycling && options.supersafe ? SUPERSAFE_WEIGHTS : DIRECT_WEIGHTS;
     this.controlDelays = controlDelays(this.weights);
+    this.avoidsHills = cycling && options.avoidHills === true;
+    this.edgeCostKey = this.avoidsHills ? `${this.metric}+hills` : this.metric;
     const fastest = cycling ? CYCLING_SPEED_MPS : WALKING_SPEED_MPS;
     this.minSecondsPerMetre = (cycling ? Math.min(...this.weights.classFactors) * Math.min(...this.weights.stressFactors) : 1) / fastest;
   }
@@ -168,11 +195,11 @@ export class Costing {
   }
 
   /**
-   * `leastEdgeCost` of every edge, computed once per graph and metric and shared by every costing
-   * of the metric. Where `mayCostMoreThanLeast` is false, an edge's `edgeCost` is its entry.
+   * `leastEdgeCost` of every edge, computed once per graph, metric and hill preference and shared
+   * by every costing of the same. Where `mayCostMoreThanLeast` is false, an edge's `edgeCost` is its entry.
    */
   leastCostTable(): Float64Array {
-    return perGraphAndMetric(leastCostTables, this.network, this.metric, () => {
+    return perGraphAndMetric(leastCostTables, this.network, this.edgeCostKey, () => {
       const table = new Float64Array(this.network.graph.edgeCount);
       for (let edge = 0; edge < table.length; edge++) table[edge] = this.leastEdgeCost(edge);
       return table;
@@ -212,10 +239,18 @@ export class Costing {
   }
 
   /**
-   * The least the edge can ever cost under this costing's `metric`, whatever the time: by day and
-   * with every closure open. Never more than `edgeCost`, so search bounds built on it stay valid.
+   * The least the edge can ever cost under this costing's metric and hill preference, whatever
+   * the time: by day and with every closure open. Never more than `edgeCost`, so search bounds
+   * built on it stay valid; with the hill preference never less than without it, so the metric's
+   * bounds stay valid too.
    */
   leastEdgeCost(edge: number): number {
+    const cost = this.flatEdgeCost(edge);
+    return this.avoidsHills && cost !== Infinity ? cost + this.climbPenalty(edge) : cost;
+  }
+
+  /** `leastEdgeCost` without the hill preference: what the metric's landmark bounds are computed from. */
+  private flatEdgeCost(edge: number): number {
     const graph = this.network.graph;
     const flags = graph.edgeFlags[edge]!;
     if (!(flags & this.usableFlag)) return Infinity;
@@ -229,6 +264,14 @@ export class Costing {
     const speed = CYCLING_SPEED_MPS;
     if (flags & EDGE_ROADWORKS) factor *= ROADWORKS_FACTOR;
     return (length / speed) * factor;
+  }
+
+  /** `climbSeconds` of the edge: its segment's climb in the edge's direction (the descent for a reversed edge). */
+  private climbPenalty(edge: number): number {
+    const graph = this.network.graph;
+    const segment = graph.edgeSegment[edge]!;
+    const ascent = (graph.edgeFlags[edge]! & EDGE_REVERSED ? graph.segmentDescent[segment]! : graph.segmentAscent[segment]!) / 10;
+    return climbSeconds(ascent, graph.edgeLength[edge]!);
   }
 
   /**

@@ -43,6 +43,9 @@ export interface Step {
   distance: number;
   duration: number;
   delta_elevation: number;
+  /** Beyond the spec: metres climbed and descended along the step (`delta_elevation` is their difference). */
+  elevation_gain: number;
+  elevation_loss: number;
   name: string;
   mode: Profile;
   safety_code: number;
@@ -239,6 +242,8 @@ export function buildSteps(network: RoutingNetwork, usable: (edge: number) => bo
       distance: round1(distance),
       duration: round1(edges.reduce((sum, edge) => sum + edge.duration, 0)),
       delta_elevation: round1(edges.reduce((sum, edge) => sum + edge.ascent - edge.descent, 0)),
+      elevation_gain: round1(edges.reduce((sum, edge) => sum + edge.ascent, 0)),
+      elevation_loss: round1(edges.reduce((sum, edge) => sum + edge.descent, 0)),
       name: shape.name,
       mode,
       safety_code: safety ? SAFETY_CODES[safety] : SAFETY_CODES[lastEdge.safety],

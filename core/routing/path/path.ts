@@ -17,6 +17,8 @@ export interface PathEdge {
   coordinates: Position[];
   /** Metres of this edge travelled. */
   length: number;
+  /** The part of the edge travelled, as fractions of its length from its tail: [from, to]. */
+  span: [number, number];
   ascent: number;
   descent: number;
   safety: SafetyClass;
@@ -125,6 +127,7 @@ export function buildPath(network: RoutingNetwork, result: SearchResult, profile
       segment,
       coordinates,
       length,
+      span: [from, to],
       ascent: (reversed ? down : up) * share,
       descent: (reversed ? up : down) * share,
       safety: SAFETY_CLASSES[safetyClassOf(flags)]!,

@@ -36,13 +36,18 @@ export interface CostingChoice {
   night: boolean;
   /** Edges a rented vehicle may not ride (an operator's no-ride zones); cycling only. */
   noRide?: Uint8Array | null;
+  /** The hill preference (`avoid_hills`); cycling only. */
+  avoidHills?: boolean;
 }
 
 export function costingFor(context: RoutingContext, choice: CostingChoice): Costing {
   const cycling = choice.profile === 'cycling';
   return new Costing(
     context.loaded.network,
-    { profile: choice.profile, supersafe: cycling && choice.supersafe, night: cycling && choice.night, departureMinute: context.departure.localMinute },
+    {
+      profile: choice.profile, supersafe: cycling && choice.supersafe, night: cycling && choice.night, departureMinute: context.departure.localMinute,
+      avoidHills: cycling && choice.avoidHills === true,
+    },
     cycling ? (context.reports?.overlay ?? null) : null,
     cycling ? (choice.noRide ?? null) : null,
   );

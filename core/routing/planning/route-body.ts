@@ -1,6 +1,7 @@
-import { SAFETY_CLASSES, type SafetyClass } from '../../graph/flags.ts';
+import { NODE_ELEVATION_KNOWN, SAFETY_CLASSES, type SafetyClass } from '../../graph/flags.ts';
 import type { Position } from '../../geo.ts';
 import type { Step } from '../guidance/steps.ts';
+import type { RoutingNetwork } from '../network/network.ts';
 import { appendPositions, type RoutedPath, type Stop } from '../path/path.ts';
 
 /** The shapes routes and legs take in responses (spec 4.1), from their steps and paths. */
@@ -45,6 +46,42 @@ export function routeBody(steps: Step[], paths: readonly RoutedPath[]): RouteBod
     steps,
     stops: paths.flatMap((path) => path.stops),
   };
+}
+
+/** `[metres along the route, metres high]` at its start, each node it passes and its end; null heights where no model covers. */
+export type ElevationProfile = [number, number | null][];
+
+/**
+ * Beyond the spec (`metadata.elevation_profile`): the height of the route where it starts, at
+ * every node it passes and where it ends, from the graph's node heights (a start or end part of
+ * the way along an edge between its two nodes' heights). Null where a height is not measured
+ * (NODE_ELEVATION_KNOWN); no profile at all where none is.
+ */
+export function elevationProfile(network: RoutingNetwork, paths: readonly RoutedPath[]): ElevationProfile | null {
+  const graph = network.graph;
+  const heightAt = (node: number): number | null => (graph.nodeFlags[node]! & NODE_ELEVATION_KNOWN ? graph.nodeElevation[node]! : null);
+  const along = (edge: number, fraction: number): number | null => {
+    if (fraction <= 0) return heightAt(graph.edgeTail[edge]!);
+    const head = heightAt(graph.edgeHead[edge]!);
+    if (fraction >= 1) return head;
+    const tail = heightAt(graph.edgeTail[edge]!);
+    return tail === null || head === null ? null : tail + (head - tail) * fraction;
+  };
+  const profile: ElevationProfile = [];
+  let distance = 0;
+  const add = (height: number | null): void => {
+    const point: [number, number | null] = [Math.round(distance), height === null ? null : round1(height)];
+    const last = profile[profile.length - 1];
+    if (!last || last[0] !== point[0] || last[1] !== point[1]) profile.push(point);
+  };
+  for (const path of paths) {
+    path.edges.forEach((edge, index) => {
+      if (index === 0) add(along(edge.edge, edge.span[0]));
+      distance += edge.length;
+      add(along(edge.edge, edge.span[1]));
+    });
+  }
+  return profile.some(([, height]) => height !== null) ? profile : null;
 }
 
 export type SafetyBreakdown = Record<SafetyClass | 'pushed', number>;

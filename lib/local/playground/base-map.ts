@@ -58,6 +58,8 @@ export interface BaseMap {
   city: string;
   graph_version: string;
   lighting_data: boolean;
+  /** Nodes whose heights an elevation model gave (0 where none covers the city: flat). */
+  elevation_nodes: number;
   /** [min lon, min lat, max lon, max lat], degrees. */
   bbox: readonly [number, number, number, number];
   /** Where the page opens the city: `busiestSquare` of the graph, [west, south, east, north]. */
@@ -281,6 +283,7 @@ export function baseMapOf(graph: Graph): BaseMap {
     city: graph.header.city,
     graph_version: graph.header.graph_version,
     lighting_data: graph.header.lighting_data,
+    elevation_nodes: graph.header.elevation.nodes_by_source.dem,
     bbox: graph.header.bbox,
     opening_view: busiestSquare(graph),
     kinds: BASE_MAP_KINDS,

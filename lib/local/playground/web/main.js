@@ -43,8 +43,8 @@ class Playground {
       end: null,
       stops: [],
       tab: 'route',
-      options: { profile: 'cycling', language: 'en', night: 'auto', departure: '' },
       ...saved,
+      options: { profile: 'cycling', language: 'en', night: 'auto', departure: '', avoidHills: false, ...saved?.options },
       city,
     };
     this.waypointNames = [];
@@ -146,6 +146,9 @@ class Playground {
       control.value = this.state.options[id];
       control.addEventListener('change', () => this.setOption(id, control.value));
     }
+    const hills = byId('avoid-hills');
+    hills.checked = this.state.options.avoidHills;
+    hills.addEventListener('change', () => this.setOption('avoidHills', hills.checked));
     byId('sample').addEventListener('click', () => {
       const [start, end] = this.city.sample_route;
       Object.assign(this.state, { start, end, stops: [] });
@@ -404,9 +407,13 @@ class Playground {
     });
   }
 
-  /** How many streets the city's map has, whether it has lighting data, and its graph. */
+  /** What the city's graph covers, how many streets its map has, whether it has lighting data and heights, and its graph. */
   showCityFacts() {
-    fill(byId('status'), h('p', { class: 'city-facts' }, t('city.facts', { count: count(this.network.count), lighting: this.city.lighting_data, version: this.network.data.graph_version })));
+    fill(
+      byId('status'),
+      h('p', { class: 'city-coverage' }, t(`coverage.${this.city.id}`)),
+      h('p', { class: 'city-facts' }, t('city.facts', { count: count(this.network.count), lighting: this.city.lighting_data, elevation: this.network.data.elevation_nodes > 0, version: this.network.data.graph_version })),
+    );
   }
 
   /** The map's night look: lit streets glow, unlit ones fade (where the city has the data). */

@@ -35,11 +35,12 @@ export class MultiModal {
     fill(this.container);
   }
 
-  async compare(coordinates, { language, departure }) {
+  async compare(coordinates, { language, departure, avoidHills }) {
     fill(this.container, h('p', { class: 'planning', role: 'status' }, t('mm.looking')));
     const body = { origin: coordinates[0], destination: coordinates[coordinates.length - 1], language };
     if (coordinates.length > 2) body.stops = coordinates.slice(1, -1);
     if (departure) body.departure_time = departure;
+    if (avoidHills) body.avoid_hills = true;
     const result = await this.api.base('POST', '/multi-modal/v2/', body);
     this.layer.clearLayers();
     this.onMarks([]);

@@ -4,12 +4,14 @@ import { KIND_STYLES, SAFETY_CLASSES } from './base-map.js';
 import { cityTime, duration, fill, h, metres } from './dom.js';
 import { t } from './i18n.js';
 import { MARK_STYLES, markClass } from './legend.js';
+import { elevationProfile, profileScale } from './profile.js';
 
 /**
  * Directions side by side: the supersafe and the direct route (or the walking route) from
  * `POST /directions/v2/`, each with its distance, time and safety breakdown, the explanation
- * sentence from `POST /explain-supersafe/`, the disruptions, and the selected route's turn by
- * turn list with its banners and voice cues (spoken by the browser on request).
+ * sentence from `POST /explain-supersafe/`, the disruptions, each route's elevation profile
+ * (profile.js), and the selected route's turn by turn list with its banners and voice cues (spoken
+ * by the browser on request). "Avoid hills" asks every call with `avoid_hills`.
  */
 
 /** A variant's name and what it prefers (messages `variant.<variant>` and `variant.<variant>.note`). */
@@ -97,10 +99,19 @@ export class Planner {
     const common = { coordinates, profile: options.profile, language: options.language };
     if (cycling && options.departure) common.departure_time = options.departure;
     if (cycling && options.night !== 'auto') common.nighttime = options.night === 'night';
+    if (cycling && options.avoidHills) common.avoid_hills = true;
     const variants = cycling ? ['supersafe', 'direct'] : ['walking'];
     const [results, explanation] = await Promise.all([
       Promise.all(variants.map((variant) => this.request('/directions/v2/', cycling ? { ...common, supersafe: variant === 'supersafe' } : common))),
-      cycling ? this.request('/explain-supersafe/', { coordinates, language: options.language, ...(common.departure_time ? { departure_time: common.departure_time } : {}), ...(common.nighttime !== undefined ? { nighttime: common.nighttime } : {}) }) : null,
+      cycling
+        ? this.request('/explain-supersafe/', {
+            coordinates,
+            language: options.language,
+            ...(common.departure_time ? { departure_time: common.departure_time } : {}),
+            ...(common.nighttime !== undefined ? { nighttime: common.nighttime } : {}),
+            ...(common.avoid_hills ? { avoid_hills: true } : {}),
+          })
+        : null,
     ]);
     if (sequence !== this.sequence) return;
     this.container.removeAttribute('aria-busy');
@@ -161,7 +172,8 @@ export class Planner {
   render(explanation) {
     this.lastExplanation = explanation;
     const variants = Object.keys(this.results);
-    const cards = h('div', { class: 'route-cards' }, variants.map((variant) => this.card(variant)));
+    const scale = profileScale(variants.map((variant) => this.results[variant].metadata?.elevation_profile));
+    const cards = h('div', { class: 'route-cards' }, variants.map((variant) => this.card(variant, scale)));
     // A sentence goes above the routes it explains; a missing endpoint's notice below them.
     const sentence = explanation?.ok ? this.explanation(explanation) : null;
     fill(
@@ -182,7 +194,7 @@ export class Planner {
     return failureNotice(result, { what: 'what.explanation', playgroundPlan: this.api.playgroundPlan });
   }
 
-  card(variant) {
+  card(variant, scale) {
     const body = this.results[variant];
     const route = body.route;
     const breakdown = body.metadata?.safety_breakdown;
@@ -208,7 +220,9 @@ export class Planner {
       h('span', { class: 'card-note' }, sameAsOther ? t('plan.sameRoute') : t(`variant.${variant}.note`)),
       h('span', { class: 'figures' }, h('strong', { class: 'distance' }, metres(route.distance)), ' · ', h('span', { class: 'duration' }, duration(route.duration))),
       body.sublabel ? h('span', { class: 'sublabel' }, body.sublabel) : null,
+      body.metadata?.avoid_hills ? h('span', { class: 'sublabel hills' }, t('plan.hillsAvoided')) : null,
       rows.length ? h('span', { class: 'breakdown', role: 'img', 'aria-label': t('plan.breakdown', { parts: spoken }) }, rows) : null,
+      elevationProfile(body, scale),
     );
   }
 

@@ -1,0 +1,264 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fromArrayBuffer } from 'geotiff';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cities, type CityId } from '../../core/cities/index.ts';
+import { haversineMetres, type LonLat, type Position } from '../../core/geo.ts';
+import { EDGE_REVERSED, NODE_ELEVATION_KNOWN } from '../../core/graph/flags.ts';
+import { localMinutes } from '../../core/local-time.ts';
+import { sharedDataPath } from '../../core/paths.ts';
+import { climbSeconds, Costing, HILL_STEEP_GRADE } from '../../core/routing/costing/costing.ts';
+import { costingFor, type RoutingContext } from '../../core/routing/planning/context.ts';
+import { planWaypoints } from '../../core/routing/planning/leg.ts';
+import { elevationProfile, routeBody, type RouteBody } from '../../core/routing/planning/route-body.ts';
+import { LandmarkBound, storedLandmarks } from '../../core/routing/search/landmarks.ts';
+import { findRoute, SearchWorkspace } from '../../core/routing/search/search.ts';
+import { positionsAt, snap } from '../../core/routing/snap/snap.ts';
+import { departureIn } from '../../core/routing/time/departure.ts';
+import { buildableCity } from '../../graph-builder/cities.ts';
+import { realGraph, seededRandom } from './real-graphs.ts';
+import { referenceCost } from './reference-search.ts';
+
+/**
+ * Heights and hills on the real graphs: routes climb what the elevation model says they climb
+ * (checked against a plain re-sampling of the model written here, not the builder's), the hill
+ * preference cuts San Francisco's climbing by at least a third at a small detour, and its
+ * penalties only ever add cost, so the landmark bounds computed without them stay admissible.
+ */
+
+const departureMinute = localMinutes(2026, 6, 15, 10, 30);
+
+function contextOf(city: CityId): RoutingContext {
+  return { city: cities[city], loaded: realGraph(city), departure: departureIn(cities[city].timeZone, '2026-06-15T10:30', new Date(0)), reports: null };
+}
+
+function plan(context: RoutingContext, coordinates: readonly LonLat[], options: { supersafe: boolean; avoidHills: boolean }): { body: RouteBody; profile: ReturnType<typeof elevationProfile> } | null {
+  const costing = costingFor(context, { profile: 'cycling', night: false, ...options });
+  const { legs } = planWaypoints(costing, context, coordinates, { language: 'en' });
+  if (!legs) return null;
+  const paths = legs.map((leg) => leg.path);
+  return { body: routeBody(legs.flatMap((leg) => leg.steps), paths), profile: elevationProfile(context.loaded.network, paths) };
+}
+
+/**
+ * Seeded pairs of San Francisco graph nodes 1 to 5 km apart whose heights the model measured,
+ * that a supersafe route joins (the graph's two San Francisco networks do not meet).
+ */
+function seededPairs(context: RoutingContext, count: number, seed: number): [LonLat, LonLat][] {
+  const network = context.loaded.network;
+  const graph = network.graph;
+  const random = seededRandom(seed);
+  const pairs: [LonLat, LonLat][] = [];
+  while (pairs.length < count) {
+    const [a, b] = [Math.floor(random() * graph.nodeCount), Math.floor(random() * graph.nodeCount)];
+    if (!(graph.nodeFlags[a]! & graph.nodeFlags[b]! & NODE_ELEVATION_KNOWN)) continue;
+    const pair: [LonLat, LonLat] = [[network.nodeLon(a), network.nodeLat(a)], [network.nodeLon(b), network.nodeLat(b)]];
+    const metres = haversineMetres(pair[0][0], pair[0][1], pair[1][0], pair[1][1]);
+    if (metres < 1000 || metres > 5000 || !plan(context, pair, { supersafe: true, avoidHills: false })) continue;
+    pairs.push(pair);
+  }
+  return pairs;
+}
+
+/**
+ * The climb along a line by plain re-sampling of a GeoTIFF in degrees: the raster read with the
+ * geotiff package, each height bilinear between the four samples around it (a pixel's sample at
+ * its tie point when the file says pixel-is-point, as this one does, else at its centre), every 5 m, the
+ * rises summed; a point next to a no-data pixel (the seam where the model's two quadrangles meet)
+ * is skipped, not filled. No smoothing: San Francisco's model is a bare-earth terrain model.
+ */
+async function independentClimb(file: string): Promise<(line: readonly Position[]) => number> {
+  const bytes = await readFile(file);
+  const image = await (await fromArrayBuffer(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength))).getImage();
+  const [values] = (await image.readRasters()) as unknown as [Float32Array];
+  const noData = image.getGDALNoData();
+  const width = image.getWidth();
+  const [left, top] = image.getOrigin() as [number, number];
+  const [stepX, stepY] = image.getResolution() as [number, number];
+  const centre = (image.getGeoKeys() as { GTRasterTypeGeoKey?: number }).GTRasterTypeGeoKey === 2 ? 0 : 0.5;
+  const height = (lon: number, lat: number): number => {
+    const x = (lon - left) / stepX - centre;
+    const y = (lat - top) / stepY - centre;
+    const [i, j] = [Math.floor(x), Math.floor(y)];
+    const [fx, fy] = [x - i, y - j];
+    const at = (di: number, dj: number) => values[(j + dj) * width + i + di]!;
+    if ([at(0, 0), at(1, 0), at(0, 1), at(1, 1)].includes(noData!)) return NaN;
+    return (at(0, 0) * (1 - fx) + at(1, 0) * fx) * (1 - fy) + (at(0, 1) * (1 - fx) + at(1, 1) * fx) * fy;
+  };
+  return (line) => {
+    let rise = 0;
+    let previous = height(line[0]![0], line[0]![1]);
+    for (let k = 1; k < line.length; k++) {
+      const [a, b] = [line[k - 1]!, line[k]!];
+      const samples = Math.max(1, Math.ceil(haversineMetres(a[0], a[1], b[0], b[1]) / 5));
+      for (let s = 1; s <= samples; s++) {
+        const next = height(a[0] + ((b[0] - a[0]) * s) / samples, a[1] + ((b[1] - a[1]) * s) / samples);
+        if (Number.isNaN(next)) continue;
+        if (next > previous) rise += next - previous;
+        previous = next;
+      }
+    }
+    return rise;
+  };
+}
+
+const sfModel = join(sharedDataPath(), buildableCity('sf-bay').graph.elevation![0]!.file);
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+describe.skipIf(!existsSync(sfModel))('San Francisco\'s climbs', () => {
+  let context: RoutingContext;
+  let pairs: [LonLat, LonLat][];
+  beforeAll(() => {
+    context = contextOf('sf-bay');
+    pairs = seededPairs(context, 60, 2026);
+  });
+
+  it('agree with a plain re-sampling of the model along each route: within 12% or 3 m per route, 5% in all', async () => {
+    const climbOf = await independentClimb(sfModel);
+    let reported = 0;
+    let resampled = 0;
+    for (const pair of pairs) {
+      for (const supersafe of [true, false]) {
+        const { body } = plan(context, pair, { supersafe, avoidHills: false })!;
+        const expected = climbOf(body.geometry.coordinates);
+        expect(Math.abs(body.elevation_gain - expected), `${JSON.stringify(pair)}: ${body.elevation_gain} m against ${expected.toFixed(1)} m`).toBeLessThanOrEqual(Math.max(3, 0.12 * expected));
+        reported += body.elevation_gain;
+        resampled += expected;
+      }
+    }
+    expect(resampled).toBeGreaterThan(pairs.length * 2 * 20); // San Francisco is hilly: more than 20 m a route on average
+    expect(Math.abs(reported - resampled) / resampled).toBeLessThanOrEqual(0.05);
+  });
+
+  it('add up: steps\' climbs to the route\'s, each step\'s delta_elevation to its climb less its descent, the profile to the net climb', () => {
+    for (const pair of pairs.slice(0, 20)) {
+      const { body, profile } = plan(context, pair, { supersafe: true, avoidHills: false })!;
+      const sum = (pick: (step: RouteBody['steps'][number]) => number) => body.steps.reduce((total, step) => total + pick(step), 0);
+      expect(sum((step) => step.elevation_gain)).toBeCloseTo(body.elevation_gain, 0);
+      expect(sum((step) => step.elevation_loss)).toBeCloseTo(body.elevation_loss, 0);
+      for (const step of body.steps) expect(step.delta_elevation).toBeCloseTo(step.elevation_gain - step.elevation_loss, 0);
+      expect(profile).not.toBeNull();
+      const [first, last] = [profile![0]!, profile![profile!.length - 1]!];
+      expect(first[0]).toBe(0);
+      expect(Math.abs(last[0] - body.distance)).toBeLessThanOrEqual(profile!.length);
+      // Climb and descent are stored per segment to the decimetre: each rounds by up to 0.1 m net.
+      expect(Math.abs(last[1]! - first[1]! - (body.elevation_gain - body.elevation_loss))).toBeLessThanOrEqual(0.1 * profile!.length);
+    }
+  });
+
+  for (const supersafe of [true, false]) {
+    it(`fall by at least a third with the hill preference (${supersafe ? 'supersafe' : 'direct'}), at a median detour of at most 1.15`, () => {
+      let flat = 0;
+      let avoiding = 0;
+      const detours: number[] = [];
+      for (const pair of pairs) {
+        const without = plan(context, pair, { supersafe, avoidHills: false })!.body;
+        const withHills = plan(context, pair, { supersafe, avoidHills: true })!.body;
+        flat += without.elevation_gain;
+        avoiding += withHills.elevation_gain;
+        detours.push(withHills.distance / without.distance);
+      }
+      expect(avoiding).toBeLessThanOrEqual((2 / 3) * flat);
+      expect(median(detours)).toBeLessThanOrEqual(1.15);
+    });
+  }
+});
+
+describe('the hill preference\'s costs', () => {
+  it('climbing costs more the steeper it is, per metre climbed; level and descending ways cost nothing more', () => {
+    expect(climbSeconds(0, 100)).toBe(0);
+    expect(climbSeconds(-5, 100)).toBe(0);
+    const perMetre = (grade: number) => climbSeconds(grade * 100, 100) / (grade * 100);
+    expect(perMetre(HILL_STEEP_GRADE * 2) / perMetre(HILL_STEEP_GRADE)).toBeCloseTo(5 / 2, 5);
+    expect(perMetre(0.02)).toBeLessThan(perMetre(0.05));
+    expect(perMetre(0.15)).toBeGreaterThan(3 * perMetre(0.02));
+  });
+
+  it('only ever adds to an edge\'s cost, and adds to every edge that climbs', () => {
+    const network = realGraph('sf-bay').network;
+    const graph = network.graph;
+    for (const supersafe of [true, false]) {
+      const flat = new Costing(network, { profile: 'cycling', supersafe, night: false, departureMinute });
+      const hills = new Costing(network, { profile: 'cycling', supersafe, night: false, departureMinute, avoidHills: true });
+      let climbing = 0;
+      for (let edge = 0; edge < graph.edgeCount; edge++) {
+        const [a, b] = [flat.leastEdgeCost(edge), hills.leastEdgeCost(edge)];
+        if (a === Infinity) {
+          expect(b).toBe(Infinity);
+          continue;
+        }
+        expect(b).toBeGreaterThanOrEqual(a);
+        const segment = graph.edgeSegment[edge]!;
+        const up = graph.edgeFlags[edge]! & EDGE_REVERSED ? graph.segmentDescent[segment]! : graph.segmentAscent[segment]!;
+        if (up > 0) {
+          climbing++;
+          expect(b).toBeGreaterThan(a);
+        } else expect(b).toBe(a);
+      }
+      expect(climbing).toBeGreaterThan(graph.edgeCount / 4);
+      expect(hills.metric).toBe(flat.metric);
+    }
+  });
+
+  it('leaves the landmark bounds, computed without it, admissible: A* with it finds what a plain Dijkstra finds', () => {
+    const loaded = realGraph('sf-bay');
+    const network = loaded.network;
+    const random = seededRandom(515);
+    const stored = storedLandmarks(network.graph)!;
+    const plain = new SearchWorkspace(network.graph.edgeCount);
+    let compared = 0;
+    for (let attempt = 0; compared < 40 && attempt < 400; attempt++) {
+      const costing = new Costing(network, { profile: 'cycling', supersafe: attempt % 2 === 0, night: false, departureMinute, avoidHills: true });
+      const usable = (edge: number) => costing.usable(edge);
+      const point = (): LonLat => {
+        const node = Math.floor(random() * network.graph.nodeCount);
+        return [network.nodeLon(node), network.nodeLat(node)];
+      };
+      const from = snap(network, usable, point());
+      const to = snap(network, usable, point());
+      if (!from || !to) continue;
+      const sources = positionsAt(network, usable, from);
+      const targets = positionsAt(network, usable, to);
+      const found = findRoute(costing, loaded.workspace, sources, targets, to.location);
+      const expected = referenceCost(costing, sources, targets);
+      if (expected === Infinity) {
+        expect(found).toBeNull();
+        continue;
+      }
+      expect(found!.cost).toBeCloseTo(expected, 6);
+      // The bound from the first source never exceeds the exact cost still to come.
+      const exact = findRoute(costing, plain, [{ edge: sources[0]!.edge, fraction: 1 }], targets, to.location);
+      if (exact) {
+        const head = network.graph.edgeHead[sources[0]!.edge]!;
+        const bound = new LandmarkBound(stored[costing.metric]!, network.graph.nodeCount, targets.map((t) => network.graph.edgeTail[t.edge]!), [head]).remaining(sources[0]!.edge, head, 0);
+        expect(bound).toBeLessThanOrEqual(exact.cost + 1e-9);
+      }
+      compared++;
+    }
+    expect(compared).toBe(40);
+  });
+});
+
+describe('climbs elsewhere', () => {
+  it('New York: from Brooklyn Bridge Park up to Brooklyn Heights and Downtown Brooklyn', () => {
+    const route = plan(contextOf('new-york'), [[-73.9967, 40.7022], [-73.9903, 40.6932]], { supersafe: true, avoidHills: false })!;
+    expect(route.body.elevation_gain).toBeGreaterThan(10);
+    expect(route.body.elevation_gain).toBeGreaterThan(route.body.elevation_loss);
+    expect(route.profile![0]![1]).toBeLessThan(route.profile!.at(-1)![1]!);
+  });
+
+  it('London: from Friern Barnet up Colney Hatch Lane towards Muswell Hill', () => {
+    const route = plan(contextOf('london'), [[-0.146, 51.615], [-0.147, 51.599]], { supersafe: true, avoidHills: false })!;
+    expect(route.body.elevation_gain).toBeGreaterThan(20);
+    expect(route.profile!.every(([, height]) => height !== null && height > 30 && height < 150)).toBe(true);
+  });
+
+  it('Los Angeles, where no model reaches: flat, and no profile', () => {
+    const route = plan(contextOf('los-angeles'), [[-118.4426, 34.0739], [-118.434, 34.0622]], { supersafe: true, avoidHills: true })!;
+    expect(route.body.elevation_gain).toBe(0);
+    expect(route.body.elevation_loss).toBe(0);
+    expect(route.body.steps.every((step) => step.delta_elevation === 0)).toBe(true);
+    expect(route.profile).toBeNull();
+  });
+});
