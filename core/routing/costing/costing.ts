@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { NODE_BARRIER_DISMOUNT, NODE_BARRIER_NO_CYCLING, NODE_BARRIER_NO_WALKING, arrivalControlOf, CONTROL_ALL_WAY_STOP, CONTROL_GIVE_WAY, CONTROL_TRAFFIC_SIGNALS, CONTROL_TWO_WAY_STOP, EDGE_CYCLING, EDGE_DISMOUNT, EDGE_JUNCTION_CONTROLLED, EDGE_RESTRICTION_FROM, EDGE_ROADWORKS, EDGE_STEPS, EDGE_WALKING, LIT_ASSUMED, LIT_NO, LIT_YES, litOf, RESTRICTION_SAME_CYCLEWAY, SAFETY_BUSY, safetyClassOf, surfacePenaltyOf, WALK_CARRIAGEWAY, walkKindOf } from '../../graph/flags.ts';
 import { isClosed, isWindowActive, restrictionsFrom } from '../../graph/rules.ts';
-import { CROSSES_BUSY, CROSSES_MODERATE, type RoutingNetwork } from '../network/network.ts';
+import type { CostTableHeader } from '../../graph/layout.ts';
+import { CROSSES_BUSY, CROSSES_MODERATE, CROSSES_NOTHING, type RoutingNetwork } from '../network/network.ts';
+import { storedMetricTables, turnRowFirstOf, TURN_FORBIDDEN, type MetricTables } from './cost-tables.ts';
 import type { RouteOverlay } from './overlay.ts';
 import { CYCLING_SPEED_MPS, WALKING_SPEED_MPS, type Profile } from './profile.ts';
 
@@ -72,8 +74,9 @@ export const BARRIER_DISMOUNT_SECONDS = 15;
 const COSTING_REVISION = 2;
 
 /**
- * Identifies every input of the time-independent costs. A graph whose landmark tables were built
- * under another fingerprint has them recomputed on load, since stale bounds could overestimate.
+ * Identifies every input of the time-independent costs. A graph whose cost tables or landmark
+ * tables were built under another fingerprint has them recomputed on load: stale costs would route
+ * by old weights, and stale bounds could overestimate.
  */
 export const COSTING_FINGERPRINT = createHash('sha256')
   .update(
@@ -98,18 +101,23 @@ export const COSTING_FINGERPRINT = createHash('sha256')
   .digest('hex')
   .slice(0, 16);
 
-/** `Costing.turnTable`'s entry for a turn that is never allowed. */
-export const TURN_FORBIDDEN = 255;
+export { TURN_FORBIDDEN };
+
+/**
+ * The metrics whose cost tables graphs store (cost-tables.ts): the cycling ones, which every
+ * directions request uses. Walking stores none: its edge cost is a length times a factor and its
+ * turn cost two tests of flags, as cheap to compute in the search as to read, while its tables
+ * would take about 7 bytes per directed edge more.
+ */
+export const STORED_COST_METRICS: readonly CostMetric[] = ['cycling-supersafe', 'cycling-direct'];
 
 /** `Costing.turnRestriction` and `viaWayStep`: the turn breaks a turn restriction in force at the departure. */
 export const TURN_RESTRICTED = -2;
 /** `Costing.turnRestriction` and `viaWayStep`: no restriction in force forbids the turn or follows on from it. */
 export const TURN_UNRESTRICTED = -1;
 
-/** Per graph, per metric: `Costing.turnTable`'s tables (null where one could not be stored exactly). */
-const turnTables = new WeakMap<RoutingNetwork, Map<CostMetric, Uint8Array | null>>();
-/** Per graph, per metric: `Costing.leastCostTable`'s tables. */
-const leastCostTables = new WeakMap<RoutingNetwork, Map<CostMetric, Float64Array>>();
+/** Per graph, per metric: `Costing.tables()` (null for a metric without tables). */
+const metricTables = new WeakMap<RoutingNetwork, Map<CostMetric, MetricTables | null>>();
 
 /** The table `compute` makes for this graph and metric, made on the first call and kept with the graph. */
 function perGraphAndMetric<T>(cache: WeakMap<RoutingNetwork, Map<CostMetric, T>>, network: RoutingNetwork, metric: CostMetric, compute: () => T): T {
@@ -132,11 +140,14 @@ export class Costing {
    * with the same metric share precomputed search bounds whatever their departure or lighting.
    */
   readonly metric: CostMetric;
+  /** The edge flag of the edges the profile may use. */
+  readonly usableFlag: number;
   private readonly classFactors: readonly number[];
-  private readonly usableFlag: number;
+  /** The metric stores its tables, whose least costs are single precision. */
+  private readonly storesTables: boolean;
   private readonly closureCache = new Map<number, boolean>();
-  /** `leastCostTable()`, fetched on the first `edgeCost`. */
-  private leastCosts: Float64Array | null = null;
+  /** `leastCostTable()`, fetched on the first `edgeCost` (undefined until then). */
+  private leastCosts: Float32Array | null | undefined = undefined;
 
   constructor(
     readonly network: RoutingNetwork,
@@ -153,9 +164,20 @@ export class Costing {
     this.usableFlag = cycling ? EDGE_CYCLING : EDGE_WALKING;
     this.obeysRestrictions = cycling;
     this.metric = cycling ? (options.supersafe ? 'cycling-supersafe' : 'cycling-direct') : 'walking';
+    this.storesTables = STORED_COST_METRICS.includes(this.metric);
     this.classFactors = cycling && options.supersafe ? SUPERSAFE_CLASS_FACTORS : DIRECT_CLASS_FACTORS;
     const fastest = cycling ? CYCLING_SPEED_MPS : WALKING_SPEED_MPS;
     this.minSecondsPerMetre = (cycling ? Math.min(...this.classFactors) : 1) / fastest;
+  }
+
+  /** The costing whose least costs and turn costs define a metric (departure and lighting do not enter them). */
+  static forMetric(network: RoutingNetwork, metric: CostMetric): Costing {
+    return new Costing(network, {
+      profile: metric === 'walking' ? 'walking' : 'cycling',
+      supersafe: metric === 'cycling-supersafe',
+      night: false,
+      departureMinute: 0,
+    });
   }
 
   usable(edge: number): boolean {
@@ -176,15 +198,27 @@ export class Costing {
   }
 
   /**
-   * `leastEdgeCost` of every edge, computed once per graph and metric and shared by every costing
-   * of the metric. Where `mayCostMoreThanLeast` is false, an edge's `edgeCost` is its entry.
+   * The metric's cost tables (cost-tables.ts), shared by every costing of the metric on this graph:
+   * the graph's own when it stores them under today's costing (COSTING_FINGERPRINT), else computed
+   * on first use (`prepareCostTables` computes them when the router loads such a graph, so no
+   * query does). Null for a metric that stores none (walking): the search then asks
+   * `leastEdgeCost` and `turnCost`.
    */
-  leastCostTable(): Float64Array {
-    return perGraphAndMetric(leastCostTables, this.network, this.metric, () => {
-      const table = new Float64Array(this.network.graph.edgeCount);
-      for (let edge = 0; edge < table.length; edge++) table[edge] = this.leastEdgeCost(edge);
-      return table;
+  tables(): MetricTables | null {
+    return perGraphAndMetric(metricTables, this.network, this.metric, () => {
+      if (!this.storesTables) return null;
+      return storedMetricTables(this.network.graph, this.metric, COSTING_FINGERPRINT) ?? this.computeTables();
     });
+  }
+
+  /** `leastEdgeCost` of every edge (`tables()`); where `mayCostMoreThanLeast` is false, an edge's `edgeCost` is its entry. */
+  leastCostTable(): Float32Array | null {
+    return this.tables()?.leastCost ?? null;
+  }
+
+  /** Every turn's cost without the overlay, half-seconds, at `RoutingNetwork.turnBase(from) + to` (`tables()`). */
+  turnTable(): Uint8Array | null {
+    return this.tables()?.turnCost ?? null;
   }
 
   /**
@@ -198,7 +232,8 @@ export class Costing {
 
   /** Seconds of cost to travel the whole edge, or Infinity where it may not be used now. */
   edgeCost(edge: number): number {
-    const cost = (this.leastCosts ??= this.leastCostTable())[edge]!;
+    if (this.leastCosts === undefined) this.leastCosts = this.leastCostTable();
+    const cost = this.leastCosts ? this.leastCosts[edge]! : this.leastEdgeCost(edge);
     if (this.options.profile === 'walking' || cost === Infinity) return cost;
     if (this.noRide?.[edge]) return Infinity;
     const graph = this.network.graph;
@@ -222,8 +257,14 @@ export class Costing {
   /**
    * The least the edge can ever cost under this costing's `metric`, whatever the time: by day and
    * with every closure open. Never more than `edgeCost`, so search bounds built on it stay valid.
+   * Single precision for a metric that stores its tables (the tables hold what this answers).
    */
   leastEdgeCost(edge: number): number {
+    const cost = this.leastEdgeSeconds(edge);
+    return this.storesTables ? Math.fround(cost) : cost;
+  }
+
+  private leastEdgeSeconds(edge: number): number {
     const graph = this.network.graph;
     const flags = graph.edgeFlags[edge]!;
     if (!(flags & this.usableFlag)) return Infinity;
@@ -302,35 +343,70 @@ export class Costing {
     return window === 0 || isWindowActive(graph, window - 1, this.options.departureMinute);
   }
 
-  /**
-   * `turnCost` for every turn of the graph, without the overlay, indexed as
-   * `RoutingNetwork.turnFirst` says, in half-seconds (TURN_FORBIDDEN where the turn is never
-   * allowed): computed once per graph and metric and shared by every costing of the metric (turn
-   * costs depend on nothing else). Null where a cost is not a whole number of half-seconds below
-   * 127 s; the search then asks `turnCost`.
-   */
-  turnTable(): Uint8Array | null {
-    return perGraphAndMetric(turnTables, this.network, this.metric, () => this.computeTurnTable());
+  /** The metric's tables computed from the graph (a graph built without them, or under other weights); null when they cannot be stored. */
+  private computeTables(): MetricTables | null {
+    const graph = this.network.graph;
+    const leastCost = new Float32Array(graph.edgeCount);
+    for (let edge = 0; edge < leastCost.length; edge++) leastCost[edge] = this.leastEdgeCost(edge);
+    const turnCost = this.computeTurnTable();
+    return turnCost ? { leastCost, turnCost } : null;
   }
 
+  /**
+   * `turnCost` without the overlay for every turn of the graph's turn rows (cost-tables.ts), in
+   * half-seconds (TURN_FORBIDDEN where the turn is never allowed). Null where the graph's turn
+   * rows do not cover the profile's edges, or a cost is not a whole number of half-seconds below
+   * 127 s; the search then asks `turnCost`.
+   */
   private computeTurnTable(): Uint8Array | null {
     const network = this.network;
-    const { edgeCount, edgeHead, firstOut } = network.graph;
-    const table = new Uint8Array(network.turnCount);
-    for (let edge = 0; edge < edgeCount; edge++) {
-      const head = edgeHead[edge]!;
-      let turn = network.turnFirst[edge]!;
-      for (let next = firstOut[head]!, end = firstOut[head + 1]!; next < end; next++, turn++) {
-        const seconds = this.turnCostWithoutOverlay(edge, next);
-        if (seconds === Infinity) table[turn] = TURN_FORBIDDEN;
-        else if (Number.isInteger(seconds * 2) && seconds >= 0 && seconds * 2 < TURN_FORBIDDEN) table[turn] = seconds * 2;
-        else return null;
+    const { nodeCount, edgeFlags, firstOut, firstIn, inEdges, turnRowFirst } = network.graph;
+    const rowFlags = network.turnRowFlags;
+    if ((this.usableFlag & rowFlags) !== this.usableFlag || turnRowFirst.length !== nodeCount + 1) return null;
+    const table = new Uint8Array(turnRowFirst[nodeCount]!);
+    const leaving: number[] = [];
+    for (let node = 0; node < nodeCount; node++) {
+      const first = firstOut[node]!;
+      const end = firstOut[node + 1]!;
+      for (let next = first; next < end; next++) leaving[next - first] = network.startBearing(next);
+      const busiest = this.options.supersafe ? network.busiestRoadAt(node) : CROSSES_NOTHING;
+      let turn = turnRowFirst[node]!;
+      for (let i = firstIn[node]!; i < firstIn[node + 1]!; i++) {
+        const edge = inEdges[i]!;
+        if (!(edgeFlags[edge]! & rowFlags)) continue;
+        const arriving = network.endBearing(edge);
+        for (let next = first; next < end; next++, turn++) {
+          const seconds = this.turnSeconds(edge, next, arriving, leaving[next - first]!, busiest);
+          if (seconds === Infinity) table[turn] = TURN_FORBIDDEN;
+          else if (Number.isInteger(seconds * 2) && seconds >= 0 && seconds * 2 < TURN_FORBIDDEN) table[turn] = seconds * 2;
+          else return null;
+        }
       }
     }
     return table;
   }
 
   private turnCostWithoutOverlay(from: number, to: number): number {
+    const table = this.turnTable();
+    if (table !== null && this.usable(from)) {
+      const entry = table[this.network.turnBase(from) + to]!;
+      return entry === TURN_FORBIDDEN ? Infinity : entry * 0.5;
+    }
+    return this.turnCostByRules(from, to);
+  }
+
+  /** The turn's cost by the costing's rules, without the tables and the overlay: what the turn table holds. */
+  turnCostByRules(from: number, to: number): number {
+    const network = this.network;
+    const node = network.graph.edgeHead[from]!;
+    return this.turnSeconds(from, to, network.endBearing(from), network.startBearing(to), this.options.supersafe ? network.busiestRoadAt(node) : CROSSES_NOTHING);
+  }
+
+  /**
+   * The turn's cost from its parts: the bearings it arrives and leaves with (whole degrees) and,
+   * for supersafe, the busiest road at the junction (RoutingNetwork.busiestRoadAt).
+   */
+  private turnSeconds(from: number, to: number, arriving: number, leaving: number, busiest: number): number {
     const network = this.network;
     const graph = network.graph;
     if (network.reverseOf(from) === to) {
@@ -348,7 +424,7 @@ export class Costing {
     const fromFlags = graph.edgeFlags[from]!;
     const toFlags = graph.edgeFlags[to]!;
     // Bearings are whole degrees in [0, 360): bearingDifference in integer steps.
-    const difference = Math.abs(network.endBearing[from]! - network.startBearing[to]!);
+    const difference = Math.abs(arriving - leaving);
     const angle = difference > 180 ? 360 - difference : difference;
     let seconds =
       angle < 25 ? TURN_SECONDS.straight : angle < 60 ? TURN_SECONDS.slight : angle < 120 ? TURN_SECONDS.turn : TURN_SECONDS.sharp;
@@ -357,7 +433,6 @@ export class Costing {
     if (toFlags & EDGE_DISMOUNT && !(fromFlags & EDGE_DISMOUNT)) seconds += DISMOUNT_SECONDS;
 
     if (this.options.supersafe && !(fromFlags & EDGE_JUNCTION_CONTROLLED) && safetyClassOf(fromFlags) !== SAFETY_BUSY) {
-      const busiest = network.busiestRoadAt[graph.edgeHead[from]!]!;
       if (busiest === CROSSES_BUSY) seconds += UNCONTROLLED_CROSSING_SECONDS.busy;
       else if (busiest === CROSSES_MODERATE) seconds += UNCONTROLLED_CROSSING_SECONDS.moderate;
     }
@@ -374,3 +449,51 @@ export class Costing {
   }
 }
 
+/** The stored metrics' cost tables as graph sections, and their header (the builder's `cost-tables` stage). */
+export interface CostTableSections {
+  readonly header: CostTableHeader;
+  readonly sections: { readonly turnRowFirst: Uint32Array; readonly leastCost: Float32Array; readonly turnCost: Uint8Array };
+}
+
+/** The edge flags whose edges have turn rows: those any stored metric's profile may use. */
+export const TURN_ROW_FLAGS = STORED_COST_METRICS.reduce((flags, metric) => flags | (metric === 'walking' ? EDGE_WALKING : EDGE_CYCLING), 0);
+
+/** The turn rows of a graph's arrays (cost-tables.ts), for the builder to store before the tables. */
+export const turnRowFirst = (graph: Parameters<typeof turnRowFirstOf>[0]): Uint32Array => turnRowFirstOf(graph, TURN_ROW_FLAGS);
+
+/**
+ * Computes every stored metric's tables on a network whose graph holds the turn rows but no tables
+ * yet (the builder). A metric whose turn costs cannot be stored is left out; the router computes
+ * its costs as it goes.
+ */
+export function costTableSections(network: RoutingNetwork): CostTableSections {
+  const graph = network.graph;
+  const computed = STORED_COST_METRICS.map((metric) => ({ metric, tables: Costing.forMetric(network, metric).tables() }))
+    .filter((entry): entry is { metric: CostMetric; tables: MetricTables } => entry.tables !== null);
+  const edges = graph.edgeCount;
+  const turns = graph.turnRowFirst[graph.nodeCount]!;
+  const leastCost = new Float32Array(computed.length * edges);
+  const turnCost = new Uint8Array(computed.length * turns);
+  computed.forEach(({ tables }, index) => {
+    leastCost.set(tables.leastCost, index * edges);
+    turnCost.set(tables.turnCost, index * turns);
+  });
+  return {
+    header: { costing: COSTING_FINGERPRINT, row_flags: TURN_ROW_FLAGS, metrics: computed.map((entry) => entry.metric) },
+    sections: { turnRowFirst: graph.turnRowFirst, leastCost, turnCost },
+  };
+}
+
+/**
+ * Makes every stored metric's tables ready on a freshly loaded graph, so no query computes them:
+ * views on the file when it stores them under today's costing, else computed now (a graph built
+ * under other weights). Answers whether any had to be computed.
+ */
+export function prepareCostTables(network: RoutingNetwork): boolean {
+  let computed = false;
+  for (const metric of STORED_COST_METRICS) {
+    if (!storedMetricTables(network.graph, metric, COSTING_FINGERPRINT)) computed = true;
+    Costing.forMetric(network, metric).tables();
+  }
+  return computed;
+}
