@@ -1,6 +1,7 @@
 import { graphOf, type GraphSections } from '../../core/graph/layout.ts';
 import { costTableSections, turnRowFirst, TURN_ROW_FLAGS, type CostTableSections } from '../../core/routing/costing/costing.ts';
 import { RoutingNetwork } from '../../core/routing/network/network.ts';
+import { MAX_ARRIVING_EDGES } from '../../core/routing/search/search.ts';
 import type { HeaderWithoutSections } from '../writer.ts';
 import type { LandmarkSectionName } from './landmarks.ts';
 
@@ -18,6 +19,11 @@ export interface CostTablesInput {
 }
 
 export function costTables({ header, sections }: CostTablesInput): CostTableSections {
+  // The search tells a node's arriving edges apart in a byte (SearchWorkspace.parent).
+  for (let node = 0; node < header.counts.nodes; node++) {
+    const arriving = sections.firstIn[node + 1]! - sections.firstIn[node]!;
+    if (arriving > MAX_ARRIVING_EDGES) throw new Error(`Node ${node} has ${arriving} arriving edges; the router handles at most ${MAX_ARRIVING_EDGES}`);
+  }
   const noLandmarks = {
     landmarkNodes: new Uint32Array(0), landmarkRowBits: new Uint32Array(0), landmarkRowRank: new Uint32Array(0), landmarkRowRegion: new Uint16Array(0),
     landmarkLeave: new Uint8Array(0), landmarkFrom: new Uint16Array(0), landmarkTo: new Uint16Array(0),

@@ -20,7 +20,7 @@ export class CostStillToCome {
   private readonly scale: number;
   private readonly landmarkBound: LandmarkBound | null;
   private readonly edgeHead: Uint32Array;
-  private readonly nodeBound: Float64Array;
+  private readonly nodeBound: Float32Array;
   /**
    * Per edge, in half-seconds, the least wait for leaving it that the landmark bounds add to its
    * head's bound; null without landmarks. With the workspace's `nodeBound` and `fromNode`, what
@@ -66,8 +66,6 @@ export class CostStillToCome {
     const dx = (network.nodeLon(node) - this.targetLon) * this.cosLat;
     const dy = network.nodeLat(node) - this.targetLat;
     const straightLine = Math.sqrt(dx * dx + dy * dy) * this.scale;
-    const bound = this.landmarkBound ? this.landmarkBound.fromNode(node, straightLine) : straightLine;
-    this.workspace.keepBound(node, bound);
-    return bound;
+    return this.workspace.keepBound(node, this.landmarkBound ? this.landmarkBound.fromNode(node, straightLine) : straightLine);
   }
 }

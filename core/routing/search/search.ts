@@ -1,3 +1,4 @@
+import type { Graph } from '../../graph/layout.ts';
 import { TURN_FORBIDDEN, TURN_RESTRICTED, type Costing } from '../costing/costing.ts';
 import { MinHeap } from './heap.ts';
 import { CostStillToCome } from './heuristic.ts';
@@ -29,6 +30,16 @@ export interface SearchResult {
   endFraction: number;
 }
 
+/** `SearchWorkspace.parent` of a source: reached from nothing. */
+const PARENT_NONE = 255;
+/** `SearchWorkspace.parent` of a state reached from a via-way state (kept in `viaParent`). */
+const PARENT_VIA = 254;
+/**
+ * Edges arriving at one node that `SearchWorkspace.parent` can tell apart; the builder refuses a
+ * graph with a node that has more (road junctions have a handful).
+ */
+export const MAX_ARRIVING_EDGES = PARENT_VIA;
+
 /** Search buffers sized for one graph, reused by every query on it (queries never interleave). */
 export class SearchWorkspace {
   /**
@@ -38,7 +49,15 @@ export class SearchWorkspace {
    * longer the state's cost plus its bound, so no settled marks are kept either.
    */
   readonly cost: Float64Array;
-  readonly parent: Int32Array;
+  /**
+   * Per state, the state it was reached from, as the place of that state's edge among the edges
+   * arriving at the state's tail (`inEdges`): a byte where a state number would take four. A
+   * source has PARENT_NONE; a state reached from a via-way state has PARENT_VIA and the via-way
+   * state in `viaParent`.
+   */
+  readonly parent: Uint8Array;
+  /** The via-way state each state with PARENT_VIA was reached from. */
+  readonly viaParent = new Map<number, number>();
   /** The states the query reached, in `touched[0 .. touchedCount - 1]` (grown as needed). */
   touched: Int32Array = new Int32Array(1024);
   touchedCount = 0;
@@ -46,9 +65,10 @@ export class SearchWorkspace {
   /**
    * Per node, the heuristic's bound on the cost still to come from it (before the edge's own
    * share), computed once per query (a node is reached along several edges); -1 where not yet.
-   * Reset the same way from `boundNodes`; allocated on the first search.
+   * Reset the same way from `boundNodes`; allocated on the first search. Single precision,
+   * rounded down so that it stays a lower bound.
    */
-  nodeBound: Float64Array = new Float64Array(0);
+  nodeBound: Float32Array = new Float32Array(0);
   boundNodes: Int32Array = new Int32Array(1024);
   boundNodeCount = 0;
   /** States beyond the edges: via-way restrictions being followed. */
@@ -60,13 +80,13 @@ export class SearchWorkspace {
     readonly landmarks: LandmarkSet = {},
   ) {
     this.cost = new Float64Array(edgeCount).fill(Infinity);
-    this.parent = new Int32Array(edgeCount);
+    this.parent = new Uint8Array(edgeCount);
     this.viaWays = new ViaWayStates(edgeCount);
   }
 
   /** Starts a query on a graph of `nodeCount` nodes: forgets what the last one reached. */
   startQuery(nodeCount: number): void {
-    if (this.nodeBound.length !== nodeCount) this.nodeBound = new Float64Array(nodeCount).fill(-1);
+    if (this.nodeBound.length !== nodeCount) this.nodeBound = new Float32Array(nodeCount).fill(-1);
     const { cost, touched, nodeBound, boundNodes } = this;
     for (let i = 0; i < this.touchedCount; i++) cost[touched[i]!] = Infinity;
     for (let i = 0; i < this.boundNodeCount; i++) nodeBound[boundNodes[i]!] = -1;
@@ -74,6 +94,7 @@ export class SearchWorkspace {
     this.boundNodeCount = 0;
     this.heap.clear();
     this.viaWays.clear();
+    this.viaParent.clear();
   }
 
   /** `touched`, twice as long, for the states still to come. */
@@ -83,15 +104,19 @@ export class SearchWorkspace {
     return (this.touched = grown);
   }
 
-  /** Keeps the node's bound for the rest of the query. */
-  keepBound(node: number, bound: number): void {
+  /** Keeps the node's bound for the rest of the query, in single precision below it; answers what is kept. */
+  keepBound(node: number, bound: number): number {
     if (this.boundNodeCount === this.boundNodes.length) {
       const grown = new Int32Array(this.boundNodes.length * 2);
       grown.set(this.boundNodes);
       this.boundNodes = grown;
     }
     this.boundNodes[this.boundNodeCount++] = node;
-    this.nodeBound[node] = bound;
+    // Rounding to single precision moves a number by at most 2^-24 of it: lowered first by 2^-22,
+    // the bound is never rounded up, so it still never overestimates.
+    const kept = Math.fround(bound * (1 - 2 ** -22));
+    this.nodeBound[node] = kept;
+    return kept;
   }
 }
 
@@ -168,13 +193,13 @@ export function findRoute(
     const restricts = costing.restrictsTurnsFrom(edge);
     const firstNext = firstOut[node]!;
     const endNext = firstOut[node + 1]!;
-    let turnBase = 0;
-    if (turnTable !== null) {
-      // The edge's row in the node's turn matrix: the arriving edges with a row before it.
-      let row = 0;
-      for (let i = firstIn[node]!; inEdges[i] !== edge; i++) if (edgeFlags[inEdges[i]!]! & turnRowFlags) row++;
-      turnBase = turnRowFirst[node]! + row * (endNext - firstNext) - firstNext;
-    }
+    // The edge's place among the edges arriving at the node (the parent it gives the states it
+    // reaches), and its row in the node's turn matrix: the arriving edges with a row before it.
+    let arrival = 0;
+    let row = 0;
+    for (let i = firstIn[node]!; inEdges[i] !== edge; i++, arrival++) if (edgeFlags[inEdges[i]!]! & turnRowFlags) row++;
+    const reachedFrom = via >= 0 ? PARENT_VIA : arrival;
+    const turnBase = turnTable !== null ? turnRowFirst[node]! + row * (endNext - firstNext) - firstNext : 0;
 
     for (let next = firstNext; next < endNext; next++) {
       const nextCost = costing.mayCostMoreThanLeast(next) ? costing.edgeCost(next) : leastCosts !== null ? leastCosts[next]! : costing.leastEdgeCost(next);
@@ -220,7 +245,8 @@ export function findRoute(
           touched[touchedCount++] = nextState;
         }
         cost[nextState] = total;
-        parent[nextState] = state;
+        parent[nextState] = reachedFrom;
+        if (reachedFrom === PARENT_VIA) workspace.viaParent.set(nextState, state);
         // A key at or above the best route found is never popped (the search stops first).
         const nextHead = edgeHead[next]!;
         let bound = nodeBound[nextHead]!;
@@ -232,7 +258,7 @@ export function findRoute(
   }
   workspace.touchedCount = touchedCount;
   if (stats) stats.settled = settled;
-  return bestEdge < 0 ? null : traceRoute(workspace, sources, ends, { cost: bestCost, edge: bestEdge, parent: bestParent, startFraction: direct.startFraction });
+  return bestEdge < 0 ? null : traceRoute(graph, workspace, sources, ends, { cost: bestCost, edge: bestEdge, parent: bestParent, startFraction: direct.startFraction });
 }
 
 /** The target edges of a query and where on them the route ends (a handful: scanned, not hashed). */
@@ -294,7 +320,7 @@ function seedSources(costing: Costing, workspace: SearchWorkspace, sources: read
         workspace.touched[workspace.touchedCount++] = source.edge;
       }
       cost[source.edge] = initial;
-      parent[source.edge] = -1;
+      parent[source.edge] = PARENT_NONE;
       heap.push(initial + stillToCome.afterEdge(source.edge), source.edge);
     }
   }
@@ -302,10 +328,15 @@ function seedSources(costing: Costing, workspace: SearchWorkspace, sources: read
 }
 
 /** The route's edges in travel order, from the best route's last edge back along the parents. */
-function traceRoute(workspace: SearchWorkspace, sources: readonly EdgePosition[], ends: RouteEnds, best: BestRoute): SearchResult {
-  const { parent, viaWays, edgeCount } = workspace;
+function traceRoute(graph: Graph, workspace: SearchWorkspace, sources: readonly EdgePosition[], ends: RouteEnds, best: BestRoute): SearchResult {
+  const { parent, viaWays, viaParent, edgeCount } = workspace;
+  const { firstIn, inEdges, edgeTail } = graph;
   const edgeOf = (state: number) => (state < edgeCount ? state : viaWays.edge[state - edgeCount]!);
-  const parentOf = (state: number) => (state < edgeCount ? parent[state]! : viaWays.parent[state - edgeCount]!);
+  const parentOf = (state: number): number => {
+    if (state >= edgeCount) return viaWays.parent[state - edgeCount]!;
+    const from = parent[state]!;
+    return from === PARENT_NONE ? -1 : from === PARENT_VIA ? viaParent.get(state)! : inEdges[firstIn[edgeTail[state]!]! + from]!;
+  };
   const edges = [best.edge];
   let startFraction = best.startFraction;
   for (let state = best.parent; state >= 0; state = parentOf(state)) {
