@@ -195,7 +195,7 @@ export function computeLandmarkSections(network: RoutingNetwork, count = LANDMAR
   const { edgeCount } = network.graph;
   const costings = LANDMARK_METRICS.map((metric) => metricCosting(network, metric));
   const rows = landmarkRows(network, (edge) => costings.some((costing) => costing.usable(edge)));
-  const regions = rows.count > 0 ? Math.max(...rows.region) + 1 : 0;
+  const regions = rows.region.reduce((most, region) => Math.max(most, region + 1), 0);
   const metrics = LANDMARK_METRICS.length;
   const sections: LandmarkSections['sections'] = {
     landmarkNodes: new Uint32Array(metrics * regions * count),
@@ -262,12 +262,15 @@ export function computeLandmarks(costing: Costing, rows: LandmarkRows, count: nu
     leaveHalfSeconds[edge] = least === Infinity ? NO_FOLLOWING_EDGE : Math.min(NO_FOLLOWING_EDGE - 1, Math.floor(least * 2));
   }
 
-  const forward: Adjacency = { first: graph.firstOut, node: graph.edgeHead, weight };
-  const backward: Adjacency = {
-    first: graph.firstIn,
-    node: graph.inEdges.map((edge) => graph.edgeTail[edge]!),
-    weight: Float64Array.from(graph.inEdges, (edge) => weight[edge]!),
-  };
+  const forward = adjacency(nodeCount, (node, visit) => {
+    for (let edge = graph.firstOut[node]!; edge < graph.firstOut[node + 1]!; edge++) if (weight[edge] !== Infinity) visit(graph.edgeHead[edge]!, weight[edge]!);
+  });
+  const backward = adjacency(nodeCount, (node, visit) => {
+    for (let i = graph.firstIn[node]!; i < graph.firstIn[node + 1]!; i++) {
+      const edge = graph.inEdges[i]!;
+      if (weight[edge] !== Infinity) visit(graph.edgeTail[edge]!, weight[edge]!);
+    }
+  });
   const rowNodes = new Uint32Array(rows.count);
   for (let node = 0, row = 0; node < nodeCount && row < rows.count; node++) if (rows.rowOf(node) >= 0) rowNodes[row++] = node;
 
@@ -348,6 +351,29 @@ interface Adjacency {
   /** The node at the other end of each entry. */
   node: Uint32Array;
   weight: Float64Array;
+}
+
+/**
+ * The node graph of the landmark distances as compressed rows of its usable entries only (edges
+ * the metric cannot use, such as footways for cycling, are most of a city's): `neighbours` visits
+ * a node's entries.
+ */
+function adjacency(nodeCount: number, neighbours: (node: number, visit: (other: number, weight: number) => void) => void): Adjacency {
+  const first = new Uint32Array(nodeCount + 1);
+  for (let node = 0; node < nodeCount; node++) {
+    let entries = 0;
+    neighbours(node, () => entries++);
+    first[node + 1] = first[node]! + entries;
+  }
+  const node = new Uint32Array(first[nodeCount]!);
+  const weight = new Float64Array(first[nodeCount]!);
+  for (let from = 0, at = 0; from < nodeCount; from++) {
+    neighbours(from, (other, cost) => {
+      node[at] = other;
+      weight[at++] = cost;
+    });
+  }
+  return { first, node, weight };
 }
 
 /** Least costs from the nearest of `starts` to every node (Infinity where none reaches it). */
