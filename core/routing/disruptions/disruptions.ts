@@ -5,7 +5,7 @@ import { forEachSegmentCell } from '../../graph/grid.ts';
 import { isClosed } from '../../graph/rules.ts';
 import { LocalProjection } from '../../geo.ts';
 import type { RoutingNetwork } from '../network/network.ts';
-import type { AvoidanceEffect } from '../../avoidances.ts';
+import type { AvoidanceEffect, AvoidanceItem } from '../../avoidances.ts';
 import type { LocatedAvoidance } from '../avoidances/locate.ts';
 import type { Position } from '../../geo.ts';
 
@@ -241,6 +241,23 @@ const REPORT_TYPES: Record<AvoidanceEffect, Disruption['type']> = {
   unsafe: 'hazard',
 };
 
+/** A report's period in the city's local time, per report and zone (see reportPeriod). */
+const reportPeriods = new WeakMap<AvoidanceItem, { timeZone: string; starts_at: string | null; ends_at: string | null }>();
+
+/**
+ * When a report applies, as local ISO times: formatted once per report, since the zone
+ * arithmetic costs more than finding the report near a route, and the same reports are listed
+ * on route after route.
+ */
+function reportPeriod(item: AvoidanceItem, timeZone: string): { starts_at: string | null; ends_at: string | null } {
+  const known = reportPeriods.get(item);
+  if (known?.timeZone === timeZone) return { starts_at: known.starts_at, ends_at: known.ends_at };
+  const local = (instant: string) => DateTime.fromISO(instant).setZone(timeZone).toISO({ suppressMilliseconds: true });
+  const period = { timeZone, starts_at: local(item.accepted_at), ends_at: item.until ? local(item.until) : null };
+  reportPeriods.set(item, period);
+  return { starts_at: period.starts_at, ends_at: period.ends_at };
+}
+
 /**
  * Accepted reports acting on roads near the route that are in force at the departure. Reports
  * apply from their acceptance, so none starts later; a temporary closure ends at its `until`.
@@ -264,8 +281,7 @@ export function reportDisruptions(network: RoutingNetwork, avoidances: readonly 
       road_name: item.road_name ?? (graph.string(graph.segmentName[segment]!) || null),
       location: [Math.round(closest.point[0] * 1e6) / 1e6, Math.round(closest.point[1] * 1e6) / 1e6],
       active_at_departure: true,
-      starts_at: DateTime.fromISO(item.accepted_at).setZone(timeZone).toISO({ suppressMilliseconds: true }),
-      ends_at: item.until ? DateTime.fromISO(item.until).setZone(timeZone).toISO({ suppressMilliseconds: true }) : null,
+      ...reportPeriod(item, timeZone),
       source: 'report',
       detail: `${item.issue_type}${item.issue_subtype ? `/${item.issue_subtype}` : ''}`,
     });
