@@ -139,6 +139,11 @@ export const sectionTypes = {
   /** 2 per point: lon, lat (1e-7 degrees). */
   areaCoords: 'i32',
   /**
+   * E: OPEN_CORE_* bits (core/routing/network/network.ts): the edge lies in the profile's open
+   * core, the network snapping checks candidates against, as defined by header `open_core`.
+   */
+  openCore: 'u8',
+  /**
    * N+1: node v's turns start at entry turnRowFirst[v] of each turn table: one row per edge
    * arriving at v that has a turn row (header `cost_tables.row_flags`), in inEdges order, one
    * column per edge leaving v, in firstOut order.
@@ -250,6 +255,8 @@ export interface GraphHeader {
   readonly counts: GraphCounts;
   /** Every edge's and every turn's cost under the standard metrics (see core/routing/costing/cost-tables.ts). */
   readonly cost_tables: CostTableHeader;
+  /** The definition the `openCore` section was computed under (`OPEN_CORE_DEFINITION`); a router with another computes its own. */
+  readonly open_core: string;
   /** The precomputed search bounds in the landmark sections (see core/routing/search/landmarks.ts). */
   readonly landmarks: LandmarkHeader;
   readonly sections: Readonly<Record<SectionName, SectionEntry>>;

@@ -15,6 +15,7 @@ export type CostTableSectionName = keyof CostTableSections['sections'];
 
 export interface CostTablesInput {
   readonly header: Omit<HeaderWithoutSections, 'landmarks' | 'cost_tables'>;
+  /** The open core included (stage `open-core`), so the router's network reads it rather than computing it again. */
   readonly sections: Omit<GraphSections, LandmarkSectionName | CostTableSectionName>;
 }
 

@@ -27,8 +27,8 @@ export interface LoadedForBench {
   /** The first route on the freshly loaded graph, code still cold. */
   firstRouteMilliseconds: number;
   /**
-   * Typed arrays the router allocates beside the file's bytes: the open core, the search's
-   * buffers, and any cost or landmark table it had to compute (none when the file's are current).
+   * Typed arrays the router allocates beside the file's bytes: the search's buffers, and any open
+   * core, cost or landmark table it had to compute (none when the file's are current).
    */
   derivedBytes: number;
 }
@@ -42,14 +42,14 @@ export function loadMeasured(city: CityId, bytes: Uint8Array): LoadedForBench {
   const routed = performance.now();
   if (pair) route(loaded, pair, new Costing(network, { profile: 'cycling', supersafe: true, night: false, departureMinute }), true);
   const firstRouteMilliseconds = performance.now() - routed;
-  // The cost and landmark tables are views on the file's bytes unless the router computed them.
+  // The open core, cost and landmark tables are views on the file's bytes unless the router computed them.
   const tables = STORED_COST_METRICS.flatMap((metric) => {
     const stored = Costing.forMetric(network, metric).tables();
     return stored ? [stored.leastCost, stored.turnCost] : [];
   });
   const landmarks = Object.values(workspace.landmarks).flatMap((set) => [set.fromLandmark, set.toLandmark, set.leaveHalfSeconds]);
-  const computed = [...tables, ...landmarks].filter((array) => array.buffer !== bytes.buffer);
-  const derivedBytes = [network.openCore, ...computed, workspace.cost, workspace.parent, workspace.nodeBound, workspace.touched, workspace.boundNodes]
+  const computed = [network.openCore, ...tables, ...landmarks].filter((array) => array.buffer !== bytes.buffer);
+  const derivedBytes = [...computed, workspace.cost, workspace.parent, workspace.nodeBound, workspace.touched, workspace.boundNodes]
     .reduce((total, array) => total + array.byteLength, 0);
   return { loaded, fileBytes: bytes.byteLength, loadMilliseconds, firstRouteMilliseconds, derivedBytes };
 }

@@ -4,11 +4,11 @@ import { bearingDegrees } from '../../geo.ts';
 import { DisjointSets } from './disjoint-sets.ts';
 
 /**
- * A loaded graph plus what the router derives from it. Everything that can be computed when the
- * graph is built is in the file and read in place (the turn rows of the cost tables, the tables
+ * A loaded graph as the router reads it. Everything that can be computed when the graph is built
+ * is in the file and read in place (the open core, the turn rows of the cost tables, the tables
  * themselves, the landmarks); what is left is answered on demand from the stored arrays (the
  * bearing at each end of an edge, the edge back over the same segment, the busiest road at a
- * node), and per edge whether it belongs to the city's open core (for snapping), computed on load.
+ * node).
  */
 
 export const CROSSES_NOTHING = 0;
@@ -19,46 +19,63 @@ export const CROSSES_BUSY = 2;
 export const OPEN_CORE_CYCLING = 1;
 export const OPEN_CORE_WALKING = 2;
 
+/**
+ * Names what `computeOpenCore` computes, recorded in the graph header (`open_core`) beside the
+ * stored section: change it whenever the definition changes, so that a router never trusts a
+ * stored open core computed under another one (it computes its own on load instead).
+ */
+export const OPEN_CORE_DEFINITION = 'largest-never-closed-network/1';
+
+/**
+ * Per edge, OPEN_CORE_* bits: the edge lies in the profile's largest network of ways that no time
+ * rule ever closes, joined through nodes no barrier closes to the profile. Whatever the hour, an
+ * edge there is connected to the city; snapping checks only points off the core for pockets. The
+ * builder stores it in the graph (stage `open-core`).
+ */
+export function computeOpenCore(graph: Graph): Uint8Array {
+  const core = new Uint8Array(graph.edgeCount);
+  markOpenCore(graph, core, EDGE_CYCLING, NODE_BARRIER_NO_CYCLING, OPEN_CORE_CYCLING);
+  markOpenCore(graph, core, EDGE_WALKING, NODE_BARRIER_NO_WALKING, OPEN_CORE_WALKING);
+  return core;
+}
+
+/** Union-find over edges: two usable, never-closed edges meeting at a passable node are joined. */
+function markOpenCore(graph: Graph, core: Uint8Array, usableFlag: number, barrierFlag: number, bit: number): void {
+  const sets = new DisjointSets(graph.edgeCount);
+  const find = (edge: number) => sets.find(edge);
+  const inCore = (edge: number) => (graph.edgeFlags[edge]! & usableFlag) !== 0 && graph.edgeClosure[edge] === 0;
+  for (let node = 0; node < graph.nodeCount; node++) {
+    if (graph.nodeFlags[node]! & barrierFlag) continue;
+    let first = -1;
+    const join = (edge: number) => {
+      if (!inCore(edge)) return;
+      if (first < 0) first = find(edge);
+      else sets.union(edge, first);
+    };
+    for (let edge = graph.firstOut[node]!; edge < graph.firstOut[node + 1]!; edge++) join(edge);
+    for (let i = graph.firstIn[node]!; i < graph.firstIn[node + 1]!; i++) join(graph.inEdges[i]!);
+  }
+  const size = new Map<number, number>();
+  for (let edge = 0; edge < graph.edgeCount; edge++) if (inCore(edge)) size.set(find(edge), (size.get(find(edge)) ?? 0) + 1);
+  let largest = -1;
+  for (const [root, count] of size) if (largest < 0 || count > size.get(largest)!) largest = root;
+  for (let edge = 0; edge < graph.edgeCount; edge++) if (inCore(edge) && find(edge) === largest) core[edge]! |= bit;
+}
+
+/** The graph's stored open core when it was computed under today's definition, else null. */
+function storedOpenCore(graph: Graph): Uint8Array | null {
+  return graph.header.open_core === OPEN_CORE_DEFINITION && graph.openCore.length === graph.edgeCount ? graph.openCore : null;
+}
+
 export class RoutingNetwork {
-  /**
-   * OPEN_CORE_* bits: the edge lies in the profile's largest network of ways that no time rule
-   * ever closes, joined through nodes no barrier closes to the profile. Whatever the hour, an edge
-   * there is connected to the city; snapping checks only points off the core for pockets.
-   */
+  /** OPEN_CORE_* bits per edge (`computeOpenCore`): the graph's stored ones, or computed on load for a graph without. */
   readonly openCore: Uint8Array;
   /** Edge flags of the edges with a turn row in the stored turn tables (header `cost_tables.row_flags`). */
   readonly turnRowFlags: number;
 
   constructor(readonly graph: Graph) {
-    const edges = graph.edgeCount;
     this.turnRowFlags = graph.header.cost_tables.row_flags;
-    this.openCore = new Uint8Array(edges);
-    this.markOpenCore(EDGE_CYCLING, NODE_BARRIER_NO_CYCLING, OPEN_CORE_CYCLING);
-    this.markOpenCore(EDGE_WALKING, NODE_BARRIER_NO_WALKING, OPEN_CORE_WALKING);
-  }
-
-  /** Union-find over edges: two usable, never-closed edges meeting at a passable node are joined. */
-  private markOpenCore(usableFlag: number, barrierFlag: number, bit: number): void {
-    const graph = this.graph;
-    const sets = new DisjointSets(graph.edgeCount);
-    const find = (edge: number) => sets.find(edge);
-    const inCore = (edge: number) => (graph.edgeFlags[edge]! & usableFlag) !== 0 && graph.edgeClosure[edge] === 0;
-    for (let node = 0; node < graph.nodeCount; node++) {
-      if (graph.nodeFlags[node]! & barrierFlag) continue;
-      let first = -1;
-      const join = (edge: number) => {
-        if (!inCore(edge)) return;
-        if (first < 0) first = find(edge);
-        else sets.union(edge, first);
-      };
-      for (let edge = graph.firstOut[node]!; edge < graph.firstOut[node + 1]!; edge++) join(edge);
-      for (let i = graph.firstIn[node]!; i < graph.firstIn[node + 1]!; i++) join(graph.inEdges[i]!);
-    }
-    const size = new Map<number, number>();
-    for (let edge = 0; edge < graph.edgeCount; edge++) if (inCore(edge)) size.set(find(edge), (size.get(find(edge)) ?? 0) + 1);
-    let largest = -1;
-    for (const [root, count] of size) if (largest < 0 || count > size.get(largest)!) largest = root;
-    for (let edge = 0; edge < graph.edgeCount; edge++) if (inCore(edge) && find(edge) === largest) this.openCore[edge]! |= bit;
+    this.openCore = storedOpenCore(graph) ?? computeOpenCore(graph);
   }
 
   nodeLon(node: number): number {
