@@ -16,6 +16,8 @@ import { buildEdges } from './stages/edges.ts';
 import { nodeElevations } from './stages/elevation.ts';
 import { findGraphNodes } from './stages/graph-nodes.ts';
 import { markJunctionControl } from './stages/junction-control.ts';
+import { costTables, type CostTableSectionName } from './stages/cost-tables.ts';
+import { openCoreTable } from './stages/open-core.ts';
 import { landmarkTables, type LandmarkSectionName } from './stages/landmarks.ts';
 import { removeCarriagewaysWithPavements, type PavementsOutput } from './stages/pavements.ts';
 import { planWays } from './stages/plan-ways.ts';
@@ -30,7 +32,7 @@ import { writeGraph } from './stages/write.ts';
  * Building one city: a fixed list of named stages, each a function from what it needs to what it
  * produces (modules in graph-builder/stages/; docs/graph-format.md, "How a graph is built"). The
  * `clock.run(name, …)` calls below are that list, in order: `hash-inputs`, the stages of
- * `assembleGraph` from `read` to `sections`, then `landmarks`, `write` and `statistics`. Then the
+ * `assembleGraph` from `read` to `sections`, then `open-core`, `cost-tables`, `landmarks`, `write` and `statistics`. Then the
  * report file and, last, the pointer are written (each atomically). The output folder mirrors the
  * S3 layout: `cities/<city>/graphs/<graph_version>.graph` plus `cities/<city>/current.json`, with
  * the report beside it as `cities/<city>/report.json`.
@@ -169,9 +171,9 @@ class StageClock {
   }
 }
 
-/** Everything the build knows once the graph's sections are laid out, but for the landmark tables. */
+/** Everything the build knows once the graph's sections are laid out, but for the open core and the cost and landmark tables. */
 interface AssembledGraph {
-  readonly sections: Omit<GraphSections, LandmarkSectionName>;
+  readonly sections: Omit<GraphSections, LandmarkSectionName | CostTableSectionName | 'openCore'>;
   readonly grid: GridSpec;
   readonly bbox: readonly [number, number, number, number];
   readonly horizon: readonly [number, number];
@@ -195,7 +197,7 @@ interface AssembleJob {
 
 /**
  * The stages from the extracts to the graph's sections, in build order. Their intermediate
- * arrays live only until this returns, before the landmark tables and the file are made.
+ * arrays live only until this returns, before the open core, the cost and landmark tables and the file are made.
  */
 async function assembleGraph({ city, dataPath, builtAt, strings, warnings, onProgress }: AssembleJob, clock: StageClock): Promise<AssembledGraph> {
   const context = { drivingSide: DRIVING_SIDE[city.countryCode], lightingData: city.lightingData, warnings };
@@ -258,7 +260,7 @@ async function assembleGraph({ city, dataPath, builtAt, strings, warnings, onPro
   };
 }
 
-function graphHeader(city: BuildableCity, graphVersion: string, builtAt: Date, inputs: { files: InputFile[]; hash: string }, graph: AssembledGraph, strings: StringTable): Omit<HeaderWithoutSections, 'landmarks'> {
+function graphHeader(city: BuildableCity, graphVersion: string, builtAt: Date, inputs: { files: InputFile[]; hash: string }, graph: AssembledGraph, strings: StringTable): Omit<HeaderWithoutSections, 'landmarks' | 'cost_tables' | 'open_core'> {
   const { sections } = graph;
   return {
     format_version: GRAPH_FORMAT_VERSION,
@@ -303,8 +305,13 @@ export async function buildCity(options: BuildOptions): Promise<BuildResult> {
     const warnings = new Warnings();
     const strings = new StringTable();
     const graph = await assembleGraph({ city, dataPath, builtAt, strings, warnings, onProgress: options.onProgress }, clock);
-    const { sections } = graph;
-    const header = graphHeader(city, graphVersion, builtAt, inputs, graph, strings);
+    const assembledHeader = graphHeader(city, graphVersion, builtAt, inputs, graph, strings);
+    const cored = await clock.run('open-core', () => openCoreTable({ header: assembledHeader, sections: graph.sections }));
+    const coredHeader = { ...assembledHeader, open_core: cored.definition };
+    const coredSections = { ...graph.sections, openCore: cored.openCore };
+    const costed = await clock.run('cost-tables', () => costTables({ header: coredHeader, sections: coredSections }));
+    const header = { ...coredHeader, cost_tables: costed.header };
+    const sections = { ...coredSections, ...costed.sections };
     const landmarks = await clock.run('landmarks', () => landmarkTables({ header, sections }));
     const written = await clock.run('write', () => writeGraph({ outDir, header, sections, landmarks }));
     const pointer: CurrentGraphPointer = { graph_version: graphVersion, key: written.key, built_at: header.built_at, source_hash: inputs.hash };

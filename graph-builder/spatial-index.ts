@@ -6,6 +6,7 @@
  */
 
 import { emptyBoundingBox, extendBoundingBox } from '../core/geo.ts';
+import { forEachSegmentCell } from '../core/graph/grid.ts';
 import type { GridSpec } from '../core/graph/layout.ts';
 
 export const GRID_CELL_METRES = 100;
@@ -34,24 +35,7 @@ export function buildGrid(pointCoords: Int32Array, segmentFirstPoint: Uint32Arra
   const rows = Math.floor((maxLat - minLat) / cellLat) + 1;
   const spec: GridSpec = { min_lon_e7: minLon, min_lat_e7: minLat, cell_lon_e7: cellLon, cell_lat_e7: cellLat, cols, rows };
 
-  const cellsOf = (segment: number, visit: (cell: number) => void): void => {
-    const seen = new Set<number>();
-    for (let p = segmentFirstPoint[segment]!; p + 1 < segmentFirstPoint[segment + 1]!; p++) {
-      const c0 = Math.floor((pointCoords[2 * p]! - minLon) / cellLon);
-      const r0 = Math.floor((pointCoords[2 * p + 1]! - minLat) / cellLat);
-      const c1 = Math.floor((pointCoords[2 * p + 2]! - minLon) / cellLon);
-      const r1 = Math.floor((pointCoords[2 * p + 3]! - minLat) / cellLat);
-      for (let r = Math.min(r0, r1); r <= Math.max(r0, r1); r++) {
-        for (let c = Math.min(c0, c1); c <= Math.max(c0, c1); c++) {
-          const cell = r * cols + c;
-          if (!seen.has(cell)) {
-            seen.add(cell);
-            visit(cell);
-          }
-        }
-      }
-    }
-  };
+  const cellsOf = (segment: number, visit: (cell: number) => void): void => forEachSegmentCell(pointCoords, segmentFirstPoint, spec, segment, visit);
   // Two passes (count, then fill) build the CSR without intermediate lists.
   const first = new Uint32Array(cols * rows + 1);
   for (let s = 0; s < segmentCount; s++) cellsOf(s, (cell) => first[cell + 1]!++);
@@ -60,4 +44,28 @@ export function buildGrid(pointCoords: Int32Array, segmentFirstPoint: Uint32Arra
   const segments = new Uint32Array(first[cols * rows]!);
   for (let s = 0; s < segmentCount; s++) cellsOf(s, (cell) => (segments[fill[cell]!++] = s));
   return { spec, first, segments };
+}
+
+/** The grid's cells that list any segment `listed` accepts, each with those segments in the grid's order. */
+export interface SparseGrid {
+  /** Ascending cell numbers. */
+  readonly cells: Uint32Array;
+  /** cells.length + 1: cell i's segments are `segments[first[i] .. first[i+1]-1]`. */
+  readonly first: Uint32Array;
+  readonly segments: Uint32Array;
+}
+
+/** The part of a grid that lists the segments `listed` accepts (a few: those with a closure or roadworks). */
+export function sparseGrid(grid: Pick<Grid, 'first' | 'segments'>, listed: (segment: number) => boolean): SparseGrid {
+  const cells: number[] = [];
+  const first: number[] = [0];
+  const segments: number[] = [];
+  for (let cell = 0; cell + 1 < grid.first.length; cell++) {
+    for (let i = grid.first[cell]!; i < grid.first[cell + 1]!; i++) if (listed(grid.segments[i]!)) segments.push(grid.segments[i]!);
+    if (segments.length > first[first.length - 1]!) {
+      cells.push(cell);
+      first.push(segments.length);
+    }
+  }
+  return { cells: Uint32Array.from(cells), first: Uint32Array.from(first), segments: Uint32Array.from(segments) };
 }

@@ -15,7 +15,7 @@
  */
 
 export const GRAPH_MAGIC = 'SPKGRAPH';
-export const GRAPH_FORMAT_VERSION = 2;
+export const GRAPH_FORMAT_VERSION = 3;
 export const PRELUDE_BYTES = 16;
 export const SECTION_ALIGNMENT = 8;
 
@@ -124,6 +124,12 @@ export const sectionTypes = {
   gridFirst: 'u32',
   /** Segment ids whose geometry touches the cell. */
   gridSegments: 'u32',
+  /** D: the cells of the grid that list a segment with a closure rule or roadworks, ascending (the disruption index). */
+  disruptionCells: 'u32',
+  /** D+1: disruptionCells[i] lists disruptionCellSegments[disruptionCellFirst[i] .. disruptionCellFirst[i+1]-1]. */
+  disruptionCellFirst: 'u32',
+  /** Those segments, in the order gridSegments lists them in the cell. */
+  disruptionCellSegments: 'u32',
   /** A: string id of each named area (e.g. London boroughs, for parking rules). */
   areaName: 'u32',
   /** A+1: area a has rings areaFirstRing[a] .. areaFirstRing[a+1]-1 (outer rings and holes; even-odd rule). */
@@ -132,13 +138,34 @@ export const sectionTypes = {
   ringFirstPoint: 'u32',
   /** 2 per point: lon, lat (1e-7 degrees). */
   areaCoords: 'i32',
-  /** M*L: the L landmark nodes of each of the header's M landmark metrics. */
+  /**
+   * E: OPEN_CORE_* bits (core/routing/network/network.ts): the edge lies in the profile's open
+   * core, the network snapping checks candidates against, as defined by header `open_core`.
+   */
+  openCore: 'u8',
+  /**
+   * N+1: node v's turns start at entry turnRowFirst[v] of each turn table: one row per edge
+   * arriving at v that has a turn row (header `cost_tables.row_flags`), in inEdges order, one
+   * column per edge leaving v, in firstOut order.
+   */
+  turnRowFirst: 'u32',
+  /** M*E: each edge's least cost under each of the header's M stored cost metrics, seconds (Infinity: not usable). */
+  leastCost: 'f32',
+  /** M*T: each turn's cost under each stored metric, half-seconds (255: never allowed). */
+  turnCost: 'u8',
+  /** M*R*L: the L landmark nodes of each of the R regions, per landmark metric (0xffffffff: a region with fewer). */
   landmarkNodes: 'u32',
+  /** ceil(N/32): bit v % 32 of word v / 32 says node v has a landmark row. */
+  landmarkRowBits: 'u32',
+  /** ceil(N/32): the landmark rows of the nodes before word w (the row of node v is this plus the set bits before it). */
+  landmarkRowRank: 'u32',
+  /** Rows: the region (connected network) of each row's node. */
+  landmarkRowRegion: 'u16',
   /** M*E: least cost of any turn out of each edge, half-seconds (255: none follows). */
   landmarkLeave: 'u8',
-  /** M*L*N: least cost from each landmark to each node, in the metric's unit (65535: unreachable). */
+  /** M*L*rows: least cost from the row's region's landmark l to the row's node, in the metric's unit (65535: unreachable). */
   landmarkFrom: 'u16',
-  /** M*L*N: least cost from each node to each landmark, in the metric's unit (65535: unreachable). */
+  /** M*L*rows: least cost from the row's node to its region's landmark l, in the metric's unit (65535: unreachable). */
   landmarkTo: 'u16',
 } as const satisfies Record<string, ElementType>;
 
@@ -182,10 +209,21 @@ export interface GraphCounts {
 export interface LandmarkHeader {
   /** Fingerprint of the costing weights the tables were computed under. */
   readonly costing: string;
-  /** Landmarks per metric (L). */
+  /** Landmarks per region and metric (L). */
   readonly count: number;
+  /** Regions (R): the separate networks the landmark metrics' edges form, each with landmarks of its own. */
+  readonly regions: number;
   /** In section order; `unit` is the seconds one step of the 16-bit distances stands for. */
   readonly metrics: readonly { readonly name: string; readonly unit: number }[];
+}
+
+export interface CostTableHeader {
+  /** Fingerprint of the costing the tables were computed under. */
+  readonly costing: string;
+  /** Edge flags of the edges that have turn rows: an edge usable under any stored metric's profile. */
+  readonly row_flags: number;
+  /** The stored metrics (M), in section order. */
+  readonly metrics: readonly string[];
 }
 
 export interface GraphHeader {
@@ -217,6 +255,10 @@ export interface GraphHeader {
     readonly horizon: readonly [number, number];
   };
   readonly counts: GraphCounts;
+  /** Every edge's and every turn's cost under the standard metrics (see core/routing/costing/cost-tables.ts). */
+  readonly cost_tables: CostTableHeader;
+  /** The definition the `openCore` section was computed under (`OPEN_CORE_DEFINITION`); a router with another computes its own. */
+  readonly open_core: string;
   /** The precomputed search bounds in the landmark sections (see core/routing/search/landmarks.ts). */
   readonly landmarks: LandmarkHeader;
   readonly sections: Readonly<Record<SectionName, SectionEntry>>;

@@ -71,7 +71,7 @@ export function measureRoute(network: RoutingNetwork, paths: readonly RoutedPath
       const from = graph.edgeFlags[previous.edge]!;
       const fromClass = safetyClassOf(from);
       if (fromClass === SAFETY_BUSY || fromClass === SAFETY_MODERATE) return;
-      if (network.busiestRoadAt[graph.edgeHead[previous.edge]!]! < CROSSES_MODERATE) return;
+      if (network.busiestRoadAt(graph.edgeHead[previous.edge]!) < CROSSES_MODERATE) return;
       if (from & EDGE_JUNCTION_CONTROLLED) figures.crossings.controlled++;
       else figures.crossings.uncontrolled++;
     });

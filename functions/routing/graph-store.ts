@@ -49,7 +49,7 @@ async function readPointer(city: CityId): Promise<CurrentGraphPointer> {
 /** `loadGraph`, logging when the graph's landmark bounds had to be recomputed. */
 export function loadGraphBytes(city: CityId, bytes: Uint8Array): ResidentGraph {
   const loaded = loadGraph(city, bytes, {
-    onStaleLandmarks: (graphVersion) => logger.warn('Graph landmarks were computed under another costing; recomputing them', { city, graphVersion }),
+    onStaleTables: (graphVersion, what) => logger.warn(`Graph ${what} were computed under another costing; recomputing them`, { city, graphVersion }),
   });
   return { ...loaded, residentBytes: residentBytes(bytes.byteLength, loaded.network.graph.edgeCount) };
 }

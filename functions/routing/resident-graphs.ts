@@ -7,16 +7,18 @@ import type { CityId } from '../../core/cities/index.ts';
  */
 
 /**
- * Bytes the router derives beside a graph file's own per directed edge (bearings, reverse edges,
- * the cycling metrics' turn and least-cost tables, search buffers): 68 B measured on the tiled
- * 10 x 10 city (docs/benchmarks.md, "Router memory at city scale"), rounded up.
+ * Bytes the router derives beside a graph file's own per directed edge (the search's buffers: the
+ * file holds the open core and the cost and landmark tables, read in place): 11 B measured on the
+ * tiled 10 x 10 city (docs/benchmarks.md, "Router memory at city scale"), rounded up with room for
+ * a query's own caches.
  */
-export const DERIVED_BYTES_PER_EDGE = 72;
+export const DERIVED_BYTES_PER_EDGE = 16;
 
 /**
  * Memory a function keeps besides its graphs' resident bytes: Node (about 130 MB) and what a load
- * allocates on its way (measured: one 670 MB graph, 1,172 MB resident by `residentBytes`, peaked
- * at 1,671 to 1,726 MB in a fresh process) and requests in flight.
+ * allocates on its way and requests in flight (measured: one 646 MB graph, 757 MB resident by
+ * `residentBytes`, peaked at 1,450 MB in a fresh process that held the file's bytes twice while
+ * reading them).
  */
 export const RUNTIME_RESERVE_MB = 600;
 

@@ -5,7 +5,8 @@ import type { HeaderWithoutSections } from '../writer.ts';
 
 /**
  * Stage `landmarks`: the landmark tables that bound the router's searches, computed by the
- * router's own costing on the builder's arrays seen as the router will see the graph.
+ * router's own costing (with the cost tables of the stage before) on the builder's arrays seen as
+ * the router will see the graph.
  */
 
 export type LandmarkSectionName = keyof LandmarkSections['sections'];
@@ -16,7 +17,10 @@ export interface LandmarksInput {
 }
 
 export function landmarkTables({ header, sections }: LandmarksInput): LandmarkSections {
-  const noLandmarks = { landmarkNodes: new Uint32Array(0), landmarkLeave: new Uint8Array(0), landmarkFrom: new Uint16Array(0), landmarkTo: new Uint16Array(0) };
-  const graph = graphOf({ ...header, landmarks: { costing: '', count: 0, metrics: [] } }, { ...sections, ...noLandmarks });
+  const noLandmarks = {
+    landmarkNodes: new Uint32Array(0), landmarkRowBits: new Uint32Array(0), landmarkRowRank: new Uint32Array(0), landmarkRowRegion: new Uint16Array(0),
+    landmarkLeave: new Uint8Array(0), landmarkFrom: new Uint16Array(0), landmarkTo: new Uint16Array(0),
+  };
+  const graph = graphOf({ ...header, landmarks: { costing: '', count: 0, regions: 0, metrics: [] } }, { ...sections, ...noLandmarks });
   return computeLandmarkSections(new RoutingNetwork(graph));
 }

@@ -1,9 +1,9 @@
-import { NODE_ELEVATION_KNOWN, NODE_JUNCTION } from '../../core/graph/flags.ts';
+import { EDGE_ROADWORKS, NODE_ELEVATION_KNOWN, NODE_JUNCTION } from '../../core/graph/flags.ts';
 import type { GridSpec } from '../../core/graph/layout.ts';
 import type { CollectedNodes } from '../collect.ts';
 import { Growable } from '../growable.ts';
 import { distinctNeighbourCounts } from '../junction-control-tags.ts';
-import { buildGrid } from '../spatial-index.ts';
+import { buildGrid, sparseGrid } from '../spatial-index.ts';
 import type { TimeWindowCompiler } from '../time-windows.ts';
 import type { StringTable } from '../writer.ts';
 import type { Csr, EdgeArrays } from './edge-arrays.ts';
@@ -21,7 +21,7 @@ export interface SectionsInput {
   readonly denseOfNode: Uint32Array;
   /** 1 where the node's height was measured rather than filled in (the `elevation` stage). */
   readonly nodeElevationKnown: Uint8Array;
-  readonly edges: Pick<EdgeArrays, 'tail' | 'head'>;
+  readonly edges: Pick<EdgeArrays, 'tail' | 'head' | 'flags' | 'segment' | 'closure'>;
   readonly csr: Csr;
   readonly pointCoords: Int32Array;
   readonly segmentFirstPoint: Uint32Array;
@@ -52,6 +52,9 @@ export interface WindowSections {
 export interface GridSections {
   readonly gridFirst: Uint32Array;
   readonly gridSegments: Uint32Array;
+  readonly disruptionCells: Uint32Array;
+  readonly disruptionCellFirst: Uint32Array;
+  readonly disruptionCellSegments: Uint32Array;
 }
 
 export interface StringSections {
@@ -67,10 +70,27 @@ export interface SectionsOutput {
 export function layoutSections(input: SectionsInput): SectionsOutput {
   const nodeSections = nodeSectionsOf(input);
   const grid = buildGrid(input.pointCoords, input.segmentFirstPoint);
+  const disruptions = sparseGrid(grid, disruptedSegments(input.edges, input.segmentFirstPoint.length - 1));
   const areas = areaSections(input.areas, input.strings);
   const windows = windowSections(input.windows, input.strings);
   const { offsets: stringOffsets, bytes: stringBytes } = input.strings.encode();
-  return { sections: { ...nodeSections, gridFirst: grid.first, gridSegments: grid.segments, ...areas, ...windows, stringOffsets, stringBytes }, grid: grid.spec };
+  return {
+    sections: {
+      ...nodeSections, gridFirst: grid.first, gridSegments: grid.segments,
+      disruptionCells: disruptions.cells, disruptionCellFirst: disruptions.first, disruptionCellSegments: disruptions.segments,
+      ...areas, ...windows, stringOffsets, stringBytes,
+    },
+    grid: grid.spec,
+  };
+}
+
+/** Whether a segment carries a disruption the graph knows: an edge over it with a closure rule or roadworks. */
+function disruptedSegments(edges: SectionsInput['edges'], segmentCount: number): (segment: number) => boolean {
+  const disrupted = new Uint8Array(segmentCount);
+  for (let edge = 0; edge < edges.segment.length; edge++) {
+    if (edges.closure[edge] !== 0 || (edges.flags[edge]! & EDGE_ROADWORKS) !== 0) disrupted[edges.segment[edge]!] = 1;
+  }
+  return (segment) => disrupted[segment] === 1;
 }
 
 function nodeSectionsOf({ nodes, nodeCount, denseOfNode, nodeElevationKnown, edges, csr }: SectionsInput): NodeSections {

@@ -63,6 +63,6 @@ export async function cityScale(emit: (line?: string) => void): Promise<void> {
     emit(`| ${supersafe ? 'supersafe' : 'direct'} | ${run.total.length} of ${pairs.length} | ${percentile(run.total, 50).toFixed(2)} | ${percentile(run.total, 95).toFixed(2)} | ${percentile(run.settled, 50).toLocaleString('en')} / ${percentile(run.settled, 95).toLocaleString('en')} |`);
   }
   emit();
-  emit(`Load, bytes in memory to routable: ${measured.loadMilliseconds.toFixed(0)} ms; to the first route: ${(measured.loadMilliseconds + measured.firstRouteMilliseconds).toFixed(0)} ms. Memory per directed edge: the graph file's ${(measured.fileBytes / edges).toFixed(0)} B (read in place) plus ${(measured.derivedBytes / edges).toFixed(0)} B the router derives (bearings, reverse edges, the cycling metrics' turn and least-cost tables, search buffers and per-query caches): ${((measured.fileBytes + measured.derivedBytes) / edges).toFixed(0)} B in all.`);
+  emit(`Load, bytes in memory to routable: ${measured.loadMilliseconds.toFixed(0)} ms; to the first route: ${(measured.loadMilliseconds + measured.firstRouteMilliseconds).toFixed(0)} ms. Memory per directed edge: the graph file's ${(measured.fileBytes / edges).toFixed(0)} B (read in place) plus ${(measured.derivedBytes / edges).toFixed(0)} B the router derives (the search's buffers; the open core and the cost and landmark tables are read in place): ${((measured.fileBytes + measured.derivedBytes) / edges).toFixed(0)} B in all.`);
   emit();
 }

@@ -1,7 +1,7 @@
 import { DirectedGraph } from 'graphology';
 import { dijkstra } from 'graphology-shortest-path';
 import type { CityId } from '../../core/cities/index.ts';
-import { Costing } from '../../core/routing/costing/costing.ts';
+import { Costing, STORED_COST_METRICS } from '../../core/routing/costing/costing.ts';
 import { haversineMetres } from '../../core/geo.ts';
 import { localMinutes } from '../../core/local-time.ts';
 import { EDGE_CYCLING, SAFETY_CLASSES, type SafetyClass } from '../../core/graph/flags.ts';
@@ -26,7 +26,10 @@ export interface LoadedForBench {
   loadMilliseconds: number;
   /** The first route on the freshly loaded graph, code still cold. */
   firstRouteMilliseconds: number;
-  /** Typed arrays the router allocates beside the file's bytes (bearings, reverse edges, search buffers and caches). */
+  /**
+   * Typed arrays the router allocates beside the file's bytes: the search's buffers, and any open
+   * core, cost or landmark table it had to compute (none when the file's are current).
+   */
   derivedBytes: number;
 }
 
@@ -39,12 +42,14 @@ export function loadMeasured(city: CityId, bytes: Uint8Array): LoadedForBench {
   const routed = performance.now();
   if (pair) route(loaded, pair, new Costing(network, { profile: 'cycling', supersafe: true, night: false, departureMinute }), true);
   const firstRouteMilliseconds = performance.now() - routed;
-  // The search's cost tables for both cycling metrics (built on each metric's first query).
-  const costTables = [true, false].flatMap((supersafe) => {
-    const costing = new Costing(network, { profile: 'cycling', supersafe, night: false, departureMinute });
-    return [costing.turnTable() ?? new Uint8Array(0), costing.leastCostTable()];
+  // The open core, cost and landmark tables are views on the file's bytes unless the router computed them.
+  const tables = STORED_COST_METRICS.flatMap((metric) => {
+    const stored = Costing.forMetric(network, metric).tables();
+    return stored ? [stored.leastCost, stored.turnCost] : [];
   });
-  const derivedBytes = [network.startBearing, network.endBearing, network.busiestRoadAt, network.openCore, network.reverseEdge, network.turnFirst, ...costTables, workspace.cost, workspace.parent, workspace.stamp, workspace.edgeCost, workspace.edgeCostStamp, workspace.nodeBound, workspace.nodeStamp]
+  const landmarks = Object.values(workspace.landmarks).flatMap((set) => [set.fromLandmark, set.toLandmark, set.leaveHalfSeconds]);
+  const computed = [network.openCore, ...tables, ...landmarks].filter((array) => array.buffer !== bytes.buffer);
+  const derivedBytes = [...computed, workspace.cost, workspace.parent, workspace.nodeBound, workspace.touched, workspace.boundNodes]
     .reduce((total, array) => total + array.byteLength, 0);
   return { loaded, fileBytes: bytes.byteLength, loadMilliseconds, firstRouteMilliseconds, derivedBytes };
 }

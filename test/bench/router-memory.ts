@@ -2,7 +2,7 @@
  * The router's memory at city scale, in a process limited like a Lambda function: a child process
  * loads a graph file the way functions/routing/graph-store.ts does (the file's bytes, then
  * `loadGraphBytes`: the typed-array views, the router's derived arrays and the landmark tables),
- * routes once on each cycling metric (which builds their cost tables), and reports its load time
+ * routes once on each cycling metric (on the cost tables read from the file), and reports its load time
  * and its peak resident memory. Each run is made under a memory limit of a Lambda size: a cgroup
  * (v1, /sys/fs/cgroup/memory; needs root) when the machine allows one, where exceeding the limit
  * kills the process as Lambda does; without one the peak is only compared with the size. A run of
@@ -124,7 +124,7 @@ async function main(): Promise<void> {
     '|---|---|---|---|---|',
     ...rows,
     '',
-    ...(reference ? [`Per directed edge: the file's ${(reference.fileBytes / reference.edges).toFixed(0)} B plus ${(reference.derivedBytes / reference.edges).toFixed(0)} B the router derives. The first route after a load took ${reference.firstRouteMilliseconds.toFixed(0)} ms (it builds the cycling metrics' cost tables).`, ''] : []),
+    ...(reference ? [`Per directed edge: the file's ${(reference.fileBytes / reference.edges).toFixed(0)} B plus ${(reference.derivedBytes / reference.edges).toFixed(0)} B the router derives. The first route after a load took ${reference.firstRouteMilliseconds.toFixed(0)} ms (code still cold; the cost tables are read from the file).`, ''] : []),
   ];
   console.log(lines.join('\n'));
   if (values['write-docs']) await replaceDocSection('router-memory', lines);

@@ -7,14 +7,22 @@
  * planetsplitter (both into a temp folder), draws BENCH_ROUTINO_PAIRS seeded pairs (default 500) of
  * coordinates near random points of the cycling network 1 to 6 km apart, and lays a seeded overlay
  * of accepted reports (closures, one-way, removed turns, hazards; some temporary) over Spoke's
- * graph. test/bench/routino/routino-bench.c is compiled with cc at run time and keeps Routino's
+ * graph. The extracts are New York, Midtown Manhattan and Central London alone, and London as the
+ * platform builds it (all six extracts of graph-builder/cities.ts, which are not connected to each
+ * other). test/bench/routino/routino-bench.c is compiled with cc at run time and keeps Routino's
  * database loaded; it times each query inside its process exactly as this script times Spoke's:
- * snap of both ends plus search, excluding process start and loading.
+ * snap of both ends plus search, excluding process start and loading, with the snap apart.
+ *
+ * Spoke runs three ways: direct and supersafe as snap + search (what Routino's figure covers), and
+ * the whole planner as the directions endpoint runs it (supersafe, its default: snap, search, path,
+ * steps with voice and banner instructions, the route body and the disruptions near the route),
+ * timed phase by phase.
  *
  * One warm-up round per system, then BENCH_ROUTINO_RUNS rounds (default 3); in every round each
- * extract runs Spoke direct, Spoke supersafe and Routino one after another on all its pairs. The
- * table gives the median over the rounds of each round's p50 and p95, over the pairs that every
- * system routed; every pair a system could not snap or route is counted, never timed silently.
+ * extract runs every system one after another on all its pairs. The tables give the median over
+ * the rounds of each round's p50 and p95, over the pairs that every system routed; every pair a
+ * system could not snap or route is counted, never timed silently. BENCH_ROUTINO_EXTRACTS limits
+ * the extracts (labels, comma-separated).
  */
 import { spawn, spawnSync, execFileSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -23,12 +31,20 @@ import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { AvoidanceEffect, AvoidanceItem } from '../../core/avoidances.ts';
+import { cities } from '../../core/cities/index.ts';
 import { haversineMetres, type LonLat } from '../../core/geo.ts';
 import { EDGE_CYCLING } from '../../core/graph/flags.ts';
 import { localMinutes } from '../../core/local-time.ts';
 import { sharedDataPath } from '../../core/paths.ts';
 import { Costing } from '../../core/routing/costing/costing.ts';
 import type { RouteOverlay } from '../../core/routing/costing/overlay.ts';
+import type { LocatedReports } from '../../core/routing/avoidances/locate.ts';
+import { buildSteps } from '../../core/routing/guidance/steps.ts';
+import { buildPath } from '../../core/routing/path/path.ts';
+import { costingFor, disruptionsAlong, type RoutingContext } from '../../core/routing/planning/context.ts';
+import { snapPoint } from '../../core/routing/planning/leg.ts';
+import { routeBody, safetyBreakdown } from '../../core/routing/planning/route-body.ts';
+import { departureIn } from '../../core/routing/time/departure.ts';
 import { buildCity } from '../../graph-builder/build.ts';
 import { buildableCity, type BuildableCity } from '../../graph-builder/cities.ts';
 import { loadGraphBytes, type LoadedGraph } from '../../functions/routing/graph-store.ts';
@@ -40,11 +56,13 @@ import { percentile } from './measure.ts';
 import { replaceDocSection, measuredOn } from './doc-section.ts';
 
 const PAIRS = Number(process.env.BENCH_ROUTINO_PAIRS ?? 500);
+const EXTRACTS = process.env.BENCH_ROUTINO_EXTRACTS?.split(',').map((label) => label.trim());
 const RUNS = Number(process.env.BENCH_ROUTINO_RUNS ?? 3);
 const REPORTS = Number(process.env.BENCH_ROUTINO_REPORTS ?? 60);
 const WRITE_DOCS = process.env.BENCH_WRITE_DOCS !== '0';
 const ROUTINO_SHARE = '/usr/share/routino';
 /** A weekday morning in June: time-limited restrictions and dated closures apply as they would. */
+const DEPARTURE = '2026-06-15T08:30';
 const DEPARTURE_MINUTE = localMinutes(2026, 6, 15, 8, 30);
 
 interface Extract {
@@ -55,11 +73,13 @@ interface Extract {
 function extracts(): Extract[] {
   const newYork = buildableCity('new-york');
   const london = buildableCity('london');
-  return [
+  const all = [
     { label: 'New York', city: newYork },
     { label: 'Midtown Manhattan', city: { ...newYork, graph: { extracts: ['osm/nyc/donnawang47-Thesis/manhattan.osm.pbf'], nightlySources: [] } } },
     { label: 'Central London', city: { ...london, graph: { ...london.graph, extracts: ['osm/london/adnathanail-broute/central-london-latest.osm.pbf'], nightlySources: [] } } },
+    { label: 'London', city: london },
   ];
+  return EXTRACTS ? all.filter((extract) => EXTRACTS.includes(extract.label)) : all;
 }
 
 type Pair = [LonLat, LonLat];
@@ -125,10 +145,17 @@ export function seededReports(loaded: LoadedGraph, count: number, seed: number):
   return items;
 }
 
-/** Outcome of one query: milliseconds, or why it failed. */
+/** The planner's phases, in order: what each took of a whole planned route. */
+const PHASES = ['snap', 'search', 'path', 'steps', 'body', 'disruptions'] as const;
+type Phase = (typeof PHASES)[number];
+
+/** Outcome of one query: milliseconds (the snap's share apart), or why it failed. */
 interface Outcome {
   milliseconds: number;
+  snapMilliseconds: number;
   status: 'routed' | 'no-snap' | 'no-route';
+  /** The planner's time per phase. */
+  phases?: Record<Phase, number>;
 }
 
 /** Spoke's query as the directions endpoint runs it, without path and steps: costing, snap both ends, search. */
@@ -137,6 +164,7 @@ function spokeQuery(loaded: LoadedGraph, overlay: RouteOverlay, [from, to]: Pair
   const costing = new Costing(loaded.network, { profile: 'cycling', supersafe, night: false, departureMinute: DEPARTURE_MINUTE }, overlay);
   const start = snapForCosting(costing, from, 'from');
   const end = snapForCosting(costing, to, 'to');
+  const snapped = performance.now();
   let status: Outcome['status'] = 'no-snap';
   if (start && end) {
     const open = (edge: number) => costing.openAtDeparture(edge);
@@ -145,7 +173,41 @@ function spokeQuery(loaded: LoadedGraph, overlay: RouteOverlay, [from, to]: Pair
     const result = sources.length && targets.length ? findRoute(costing, loaded.workspace, sources, targets, end.location) : null;
     status = result ? 'routed' : 'no-route';
   }
-  return { milliseconds: performance.now() - started, status };
+  return { milliseconds: performance.now() - started, snapMilliseconds: snapped - started, status };
+}
+
+/**
+ * The whole planner for one pair, as the directions endpoint plans a supersafe cycling route
+ * (functions/routing/directions.ts: planWaypoints, whose leg is routeLeg, then the route body, the
+ * safety breakdown and the disruptions near the route), with the same calls in the same order,
+ * each phase timed.
+ */
+function plannerQuery(context: RoutingContext, [from, to]: Pair): Outcome {
+  const clock = [performance.now()];
+  const tick = () => clock.push(performance.now());
+  const costing = costingFor(context, { profile: 'cycling', supersafe: true, night: false });
+  const network = context.loaded.network;
+  const start = snapPoint(costing, from, 'from');
+  const end = snapPoint(costing, to, 'to');
+  tick();
+  if (!start || !end) return { milliseconds: clock[1]! - clock[0]!, snapMilliseconds: clock[1]! - clock[0]!, status: 'no-snap' };
+  const open = (edge: number) => costing.openAtDeparture(edge);
+  const sources = positionsAt(network, open, start);
+  const targets = positionsAt(network, open, end);
+  const result = sources.length && targets.length ? findRoute(costing, context.loaded.workspace, sources, targets, end.location) : null;
+  tick();
+  if (!result) return { milliseconds: clock[2]! - clock[0]!, snapMilliseconds: clock[1]! - clock[0]!, status: 'no-route' };
+  const path = buildPath(network, result, 'cycling');
+  tick();
+  const steps = buildSteps(network, (edge) => costing.usable(edge), path, { profile: 'cycling', language: 'en' });
+  tick();
+  const body = routeBody(steps, [path]);
+  safetyBreakdown([path]);
+  tick();
+  disruptionsAlong(context, body.geometry.coordinates);
+  tick();
+  const phases = Object.fromEntries(PHASES.map((phase, index) => [phase, clock[index + 1]! - clock[index]!])) as Record<Phase, number>;
+  return { milliseconds: clock.at(-1)! - clock[0]!, snapMilliseconds: phases.snap, status: 'routed', phases };
 }
 
 /** The compiled C timer with one extract's Routino database loaded. */
@@ -187,8 +249,8 @@ class RoutinoProcess {
     this.child.stdin.write('run\n');
     const outcomes: Outcome[] = [];
     for (let line = await this.next(); line !== 'done'; line = await this.next()) {
-      const [micro, status] = line.split(' ');
-      outcomes.push({ milliseconds: Number(micro) / 1000, status: status === '0' ? 'routed' : status === '1' ? 'no-snap' : 'no-route' });
+      const [micro, status, snapMicro] = line.split(' ');
+      outcomes.push({ milliseconds: Number(micro) / 1000, snapMilliseconds: Number(snapMicro) / 1000, status: status === '0' ? 'routed' : status === '1' ? 'no-snap' : 'no-route' });
     }
     return outcomes;
   }
@@ -198,13 +260,14 @@ class RoutinoProcess {
   }
 }
 
-const SYSTEMS = ['direct', 'supersafe', 'routino'] as const;
+const SYSTEMS = ['direct', 'supersafe', 'planner', 'routino'] as const;
 type System = (typeof SYSTEMS)[number];
 
 interface Prepared {
   extract: Extract;
   loaded: LoadedGraph;
   overlay: RouteOverlay;
+  context: RoutingContext;
   overlayEdges: number;
   reportsLocated: number;
   pairs: Pair[];
@@ -214,29 +277,48 @@ interface Prepared {
   rounds: Record<System, Outcome[][]>;
 }
 
+/**
+ * The extracts as planetsplitter can read them: its XML reader stops at the `<note>` and `<meta>`
+ * elements Overpass writes at the top of an .osm file (London's extracts), so those files are given
+ * to it as copies without them; PBF files as they are.
+ */
+async function routinoInputs(paths: readonly string[], workDir: string, prefix: string): Promise<string[]> {
+  return Promise.all(paths.map(async (path, index) => {
+    if (!path.endsWith('.osm')) return path;
+    const copy = join(workDir, `${prefix}-input-${index}.osm`);
+    await writeFile(copy, (await readFile(path, 'utf8')).replace(/^\s*<(note|meta)\b.*$/gm, ''));
+    return copy;
+  }));
+}
+
 async function prepare(extract: Extract, workDir: string, binary: string, index: number): Promise<Prepared> {
   const dataPath = sharedDataPath();
   const outDir = join(workDir, `spoke-${index}`);
   const built = await buildCity({ city: extract.city, dataPath, outDir, now: new Date('2026-06-01T00:00:00Z') });
   const loaded = loadGraphBytes(extract.city.id, await readFile(built.graphPath));
   const cityOverlay = buildOverlay(loaded, seededReports(loaded, REPORTS, 4242 + index));
+  const city = cities[extract.city.id];
+  const reports: LocatedReports = { overlay: cityOverlay.overlay, avoidances: cityOverlay.avoidances };
+  const context: RoutingContext = { city, loaded, departure: departureIn(city.timeZone, DEPARTURE, new Date(0)), reports };
   const overlayEdges = cityOverlay.avoidances.reduce((sum, avoidance) => sum + avoidance.edges.length, 0);
   const reportsLocated = cityOverlay.avoidances.filter((avoidance) => avoidance.edges.length > 0).length;
   const pairs = coordinatePairs(loaded, PAIRS, 2026 + index);
   const prefix = `extract${index}`;
   const routinoStarted = performance.now();
-  execFileSync('planetsplitter', [`--dir=${workDir}`, `--prefix=${prefix}`, `--tagging=${join(ROUTINO_SHARE, 'tagging.xml')}`, ...extract.city.graph.extracts.map((path) => join(dataPath, path))], { stdio: 'ignore' });
+  const inputs = await routinoInputs(extract.city.graph.extracts.map((path) => join(dataPath, path)), workDir, prefix);
+  execFileSync('planetsplitter', [`--dir=${workDir}`, `--prefix=${prefix}`, `--tagging=${join(ROUTINO_SHARE, 'tagging.xml')}`, ...inputs], { stdio: 'ignore' });
   const routinoBuildSeconds = (performance.now() - routinoStarted) / 1000;
   const pairsFile = join(workDir, `${prefix}-pairs.txt`);
   await writeFile(pairsFile, pairs.map(([a, b]) => `${a[0]} ${a[1]} ${b[0]} ${b[1]}`).join('\n') + '\n');
   const routino = new RoutinoProcess(binary, workDir, prefix, pairsFile);
   const count = await routino.ready();
   if (count !== pairs.length) throw new Error(`routino-bench read ${count} pairs of ${pairs.length}`);
-  return { extract, loaded, overlay: cityOverlay.overlay, overlayEdges, reportsLocated, pairs, routino, routinoBuildSeconds, rounds: { direct: [], supersafe: [], routino: [] } };
+  return { extract, loaded, overlay: cityOverlay.overlay, context, overlayEdges, reportsLocated, pairs, routino, routinoBuildSeconds, rounds: { direct: [], supersafe: [], planner: [], routino: [] } };
 }
 
 async function runSystem(prepared: Prepared, system: System): Promise<Outcome[]> {
   if (system === 'routino') return prepared.routino.run();
+  if (system === 'planner') return prepared.pairs.map((pair) => plannerQuery(prepared.context, pair));
   return prepared.pairs.map((pair) => spokeQuery(prepared.loaded, prepared.overlay, pair, system === 'supersafe'));
 }
 
@@ -272,41 +354,59 @@ export async function routinoComparison(): Promise<string[]> {
     for (const item of prepared) item.routino.stop();
   }
 
-  emit('## Against Routino (snap + search)');
+  const endLoad = loadavg()[0]!;
+  emit('## Against Routino (snap + search, and the whole planner)');
   emit();
-  emit(`Measured by \`BENCH_SECTIONS=routino npm run bench\` (\`test/bench/routino.ts\`) on ${measuredOn()}: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}, ${routinoVersion} through libroutino's C API (\`test/bench/routino/routino-bench.c\`, built with cc -O2), its bicycle profile, quickest route. Load average at the start: ${startLoad.toFixed(2)}.`);
+  emit(`Measured by \`BENCH_SECTIONS=routino npm run bench\` (\`test/bench/routino.ts\`) on ${measuredOn()}: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}, ${routinoVersion} through libroutino's C API (\`test/bench/routino/routino-bench.c\`, built with cc -O2), its bicycle profile, quickest route. Load average at the start: ${startLoad.toFixed(2)}, at the end: ${endLoad.toFixed(2)}.`);
   emit();
-  emit(`Per extract ${PAIRS} seeded coordinate pairs 1 to 6 km apart (each end within about 15 m of a random node of the cycling network), the same for both routers. A query is the snap of both ends plus the search, timed inside each process (Spoke: costing, \`snapForCosting\` at both ends, \`findRoute\`, as the directions endpoint runs them before building the path; Routino: \`Routino_FindWaypoint\` twice and \`Routino_CalculateRoute\`), never process start or loading. Spoke routes with an overlay of ${REPORTS} accepted reports per extract (closures, one-way, removed turns, hazards; a third temporary) and the graph's dated closures and time-limited restrictions at a Monday 08:30 departure. One warm-up round, then ${RUNS} rounds; each round runs, per extract, Spoke direct, Spoke supersafe and Routino one after the other. Figures are the median over the rounds of each round's percentile, over the pairs all three routed; failures are counted per system (Spoke's include pairs that the overlay's closures cut off, which Routino, routing without the overlay, does not see).`);
+  emit(`Per extract ${PAIRS} seeded coordinate pairs 1 to 6 km apart (each end within about 15 m of a random node of the cycling network), the same for both routers. London is the graph the platform serves: its six extracts (graph-builder/cities.ts), which are not connected to each other, so pairs whose ends lie in two of them have no route in either router. A query is the snap of both ends plus the search, timed inside each process (Spoke: costing, \`snapForCosting\` at both ends, \`findRoute\`, as the directions endpoint runs them before building the path; Routino: \`Routino_FindWaypoint\` twice and \`Routino_CalculateRoute\`), never process start or loading. Spoke routes with an overlay of ${REPORTS} accepted reports per extract (closures, one-way, removed turns, hazards; a third temporary) and the graph's dated closures and time-limited restrictions at a Monday 08:30 departure. One warm-up round, then ${RUNS} rounds; each round runs, per extract, Spoke direct, Spoke supersafe, Spoke's whole planner and Routino one after the other. Figures are the median over the rounds of each round's percentile, over the pairs all of them routed; failures are counted per system (Spoke's include pairs that the overlay's closures cut off, which Routino, routing without the overlay, does not see). The target: Spoke's snap + search at most a third of Routino's at p50 and half at p95, and the whole planner at p50 no slower than Routino's bare route.`);
   emit();
-  const rows = [['Extract', 'Pairs routed by all', 'Routino p50 / p95 ms', 'Spoke direct p50 / p95 ms', 'Spoke supersafe p50 / p95 ms', 'Not routed (Routino / direct / supersafe)']];
+  const table = (rows: string[][]) => {
+    emit(`| ${rows[0]!.join(' | ')} |`);
+    emit(`|${rows[0]!.map(() => '---').join('|')}|`);
+    for (const row of rows.slice(1)) emit(`| ${row.join(' | ')} |`);
+    emit();
+  };
+  const snapSearch = [['Extract', 'Pairs routed by all', 'Routino p50 / p95 ms', 'Spoke direct p50 / p95 ms', 'Spoke supersafe p50 / p95 ms', 'Spoke over Routino, p50 / p95 (direct; supersafe)', 'Not routed (Routino / direct / supersafe)']];
+  const apart = [['Extract', 'Routino snap / search p50 ms', 'Spoke direct snap / search p50 ms', 'Spoke supersafe snap / search p50 ms', 'Spoke supersafe snap / search p95 ms']];
+  const planner = [['Extract', 'Routino bare route p50 ms', 'Spoke whole planner p50 / p95 ms', ...PHASES.map((phase) => `${phase} p50 ms`)]];
   for (const item of prepared) {
     const everyRound = SYSTEMS.flatMap((system) => item.rounds[system]);
     const common = item.pairs.map((_, pair) => everyRound.every((outcomes) => outcomes[pair]!.status === 'routed'));
-    const figures = (system: System) => {
-      const p50s = item.rounds[system].map((outcomes) => percentile(outcomes.filter((_, pair) => common[pair]).map((outcome) => outcome.milliseconds), 50));
-      const p95s = item.rounds[system].map((outcomes) => percentile(outcomes.filter((_, pair) => common[pair]).map((outcome) => outcome.milliseconds), 95));
-      return `${ms(median(p50s))} / ${ms(median(p95s))}`;
-    };
+    /** The median over the rounds of the round's percentile `p` of what `measure` reads. */
+    const figure = (system: System, p: number, measure: (outcome: Outcome) => number = (outcome) => outcome.milliseconds) =>
+      median(item.rounds[system].map((outcomes) => percentile(outcomes.filter((_, pair) => common[pair]).map(measure), p)));
+    const both = (system: System) => `${ms(figure(system, 50))} / ${ms(figure(system, 95))}`;
+    const ratio = (system: System, p: number) => (figure(system, p) / figure('routino', p)).toFixed(2);
     const failures = (system: System) => {
       const last = item.rounds[system].at(-1)!;
       const noSnap = last.filter((outcome) => outcome.status === 'no-snap').length;
       const noRoute = last.filter((outcome) => outcome.status === 'no-route').length;
       return `${noSnap + noRoute}${noSnap ? ` (${noSnap} unsnapped)` : ''}`;
     };
+    const snapAndSearch = (system: System, p: number) =>
+      `${ms(figure(system, p, (outcome) => outcome.snapMilliseconds))} / ${ms(figure(system, p, (outcome) => outcome.milliseconds - outcome.snapMilliseconds))}`;
     const graph = item.loaded.network.graph;
-    rows.push([
-      `${item.extract.label} (${graph.nodeCount.toLocaleString('en')} nodes, ${graph.edgeCount.toLocaleString('en')} edges; ${item.reportsLocated} reports on ${item.overlayEdges} edges)`,
+    const label = item.extract.label;
+    snapSearch.push([
+      `${label} (${graph.nodeCount.toLocaleString('en')} nodes, ${graph.edgeCount.toLocaleString('en')} edges; ${item.reportsLocated} reports on ${item.overlayEdges} edges)`,
       `${common.filter(Boolean).length} of ${item.pairs.length}`,
-      figures('routino'),
-      figures('direct'),
-      figures('supersafe'),
+      both('routino'),
+      both('direct'),
+      both('supersafe'),
+      `${ratio('direct', 50)} / ${ratio('direct', 95)}; ${ratio('supersafe', 50)} / ${ratio('supersafe', 95)}`,
       `${failures('routino')} / ${failures('direct')} / ${failures('supersafe')}`,
     ]);
+    apart.push([label, snapAndSearch('routino', 50), snapAndSearch('direct', 50), snapAndSearch('supersafe', 50), snapAndSearch('supersafe', 95)]);
+    planner.push([label, ms(figure('routino', 50)), both('planner'), ...PHASES.map((phase) => ms(figure('planner', 50, (outcome) => outcome.phases![phase])))]);
   }
-  emit(`| ${rows[0]!.join(' | ')} |`);
-  emit(`|${rows[0]!.map(() => '---').join('|')}|`);
-  for (const row of rows.slice(1)) emit(`| ${row.join(' | ')} |`);
+  table(snapSearch);
+  emit('The same queries with the snap apart (the two `snapForCosting` calls; Routino\'s two `Routino_FindWaypoint` calls) from the search (Spoke: `positionsAt` and `findRoute`; Routino: `Routino_CalculateRoute`):');
   emit();
+  table(apart);
+  emit('The whole planner (supersafe, the directions default): the calls of `planDirections` in order, each phase timed; `body` is the route body and its safety breakdown, `disruptions` the closures, roadworks and reports near the route:');
+  emit();
+  table(planner);
   return lines;
 }
 

@@ -92,7 +92,7 @@ function newYork(): void {
     ['this router, search alone', ms(percentile(baseline.oursSearch, 50)), ms(percentile(baseline.oursSearch, 95)), `${(percentile(baseline.graphology, 50) / percentile(baseline.oursSearch, 50)).toFixed(1)}x`],
   ]);
   emit();
-  emit(`Load, bytes in memory to routable: ${ms(measured.loadMilliseconds)} ms; to the first route (cold code): ${ms(measured.loadMilliseconds + measured.firstRouteMilliseconds)} ms. Memory per directed edge: the graph file's bytes ${(measured.fileBytes / edges).toFixed(0)} B (the router reads them in place) plus ${(measured.derivedBytes / edges).toFixed(0)} B the router derives (bearings, the cycling metrics' cost tables, search buffers): ${((measured.fileBytes + measured.derivedBytes) / edges).toFixed(0)} B in all.`);
+  emit(`Load, bytes in memory to routable: ${ms(measured.loadMilliseconds)} ms; to the first route (cold code): ${ms(measured.loadMilliseconds + measured.firstRouteMilliseconds)} ms. Memory per directed edge: the graph file's bytes ${(measured.fileBytes / edges).toFixed(0)} B (the router reads them in place) plus ${(measured.derivedBytes / edges).toFixed(0)} B the router derives (the search's buffers; the open core and the cost and landmark tables are read in place): ${((measured.fileBytes + measured.derivedBytes) / edges).toFixed(0)} B in all.`);
   emit();
 }
 

@@ -282,7 +282,7 @@ describe('explain-supersafe on real routes', () => {
   });
 
   it('says "no longer" but slower where the routes are of one length and supersafe pushes the bike further', () => {
-    const figures = (distance: number, duration: number): RouteFigures => ({ distance, duration, busy_shared: 0, moderate: 0, ridden: distance, lit: 0, signed: {}, risky_by_road: {}, crossings: { controlled: 0, uncontrolled: 0 } });
+    const figures = (distance: number, duration: number): RouteFigures => ({ distance, duration, climb: 0, busy_shared: 0, moderate: 0, ridden: distance, lit: 0, signed: {}, risky_by_road: {}, crossings: { controlled: 0, uncontrolled: 0 } });
     for (const language of ['en', 'es'] as const) {
       const explanation = explain(language, figures(1200, 410), figures(1200, 290), { same: false, night: false });
       expect(explanation.cost).toBe('slower_only');

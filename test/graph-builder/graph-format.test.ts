@@ -74,7 +74,7 @@ describe('build report', () => {
     const stages = built.report.stages;
     expect(stages.map((stage) => stage.name)).toEqual([
       'hash-inputs', 'read', 'clip', 'graph-nodes', 'plan-ways', 'edges', 'pavements', 'restrictions', 'junction-control',
-      'connectivity', 'renumber', 'restriction-table', 'elevation', 'segments', 'sections', 'landmarks', 'write', 'statistics',
+      'connectivity', 'renumber', 'restriction-table', 'elevation', 'segments', 'sections', 'open-core', 'cost-tables', 'landmarks', 'write', 'statistics',
     ]);
     for (const stage of stages) expect(stage.seconds, stage.name).toBeGreaterThanOrEqual(0);
     const total = stages.reduce((sum, stage) => sum + stage.seconds, 0);

@@ -48,8 +48,8 @@ const turnsFrom = (edges: number[] | null, from: number, to: number) => edges !=
 /** Whether a route's geometry makes the turn from one edge onto the next at their shared node. */
 function geometryTurns(coordinates: Position[], from: number, to: number): boolean {
   const via = edgeCoordinates(network, from).at(-1)!;
-  const arrive = network.endBearing[from]!;
-  const leave = network.startBearing[to]!;
+  const arrive = network.endBearing(from);
+  const leave = network.startBearing(to);
   return coordinates.some((point, i) => {
     if (i === 0 || i === coordinates.length - 1) return false;
     if (Math.abs(point[0] - via[0]) > 2e-6 || Math.abs(point[1] - via[1]) > 2e-6) return false;

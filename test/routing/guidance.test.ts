@@ -83,7 +83,7 @@ function sameNameTurnIsWarranted(network: RoutingNetwork, usable: (edge: number)
   const wayBack = network.reverseOf(path.edges[arriving]!.edge);
   for (let edge = graph.firstOut[node]!; edge < graph.firstOut[node + 1]!; edge++) {
     if (edge === taken || edge === wayBack || !usable(edge)) continue;
-    if (Math.abs(turnAngle(step.maneuver.bearing_before, network.startBearing[edge]!)) < Math.abs(angle) + OBVIOUS_MARGIN_DEGREES) return true;
+    if (Math.abs(turnAngle(step.maneuver.bearing_before, network.startBearing(edge))) < Math.abs(angle) + OBVIOUS_MARGIN_DEGREES) return true;
   }
   return false;
 }

@@ -231,7 +231,7 @@ describe('the hill preference\'s costs', () => {
       const exact = findRoute(costing, plain, [{ edge: sources[0]!.edge, fraction: 1 }], targets, to.location);
       if (exact) {
         const head = network.graph.edgeHead[sources[0]!.edge]!;
-        const bound = new LandmarkBound(stored[costing.metric]!, network.graph.nodeCount, targets.map((t) => network.graph.edgeTail[t.edge]!), [head]).remaining(sources[0]!.edge, head, 0);
+        const bound = new LandmarkBound(stored[costing.metric]!, targets.map((t) => network.graph.edgeTail[t.edge]!), [head]).remaining(sources[0]!.edge, head, 0);
         expect(bound).toBeLessThanOrEqual(exact.cost + 1e-9);
       }
       compared++;

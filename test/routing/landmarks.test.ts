@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { Costing } from '../../core/routing/costing/costing.ts';
 import { haversineMetres } from '../../core/geo.ts';
 import { localMinutes } from '../../core/local-time.ts';
-import { loadGraphBytes } from '../../functions/routing/graph-store.ts';
+import { loadGraph } from '../../core/routing/planning/loaded-graph.ts';
 import {
-  computeLandmarks, LandmarkBound, LANDMARK_METRICS, metricCosting, storedLandmarks,
+  computeLandmarkSections, LandmarkBound, LANDMARK_COUNT, LANDMARK_METRICS, landmarkSet, NO_LANDMARK, storedLandmarks,
 } from '../../core/routing/search/landmarks.ts';
+import { referenceCost } from './reference-search.ts';
 import { findRoute, SearchWorkspace } from '../../core/routing/search/search.ts';
 import { positionsAt, snap } from '../../core/routing/snap/snap.ts';
 import { randomNodeLocation, realGraph, realGraphBytes, seededRandom } from './real-graphs.ts';
@@ -17,17 +18,63 @@ describe('landmark bounds on the real graphs', () => {
     const { network } = realGraph('london');
     const stored = storedLandmarks(network.graph)!;
     expect(Object.keys(stored).sort()).toEqual([...LANDMARK_METRICS].sort());
+    const fresh = landmarkSet(computeLandmarkSections(network), network.graph.edgeCount);
+    const bytes = (array: ArrayBufferView) => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
     for (const metric of LANDMARK_METRICS) {
-      const fresh = computeLandmarks(metricCosting(network, metric));
       const kept = stored[metric]!;
-      expect(kept.unit).toBe(fresh.unit);
-      expect(Array.from(kept.nodes)).toEqual(Array.from(fresh.nodes));
-      expect(Buffer.from(kept.leaveHalfSeconds).equals(Buffer.from(fresh.leaveHalfSeconds))).toBe(true);
-      expect(Buffer.from(kept.fromLandmark.buffer, kept.fromLandmark.byteOffset, kept.fromLandmark.byteLength)
-        .equals(Buffer.from(fresh.fromLandmark.buffer))).toBe(true);
-      expect(Buffer.from(kept.toLandmark.buffer, kept.toLandmark.byteOffset, kept.toLandmark.byteLength)
-        .equals(Buffer.from(fresh.toLandmark.buffer))).toBe(true);
+      const computed = fresh[metric]!;
+      expect(kept.unit).toBe(computed.unit);
+      expect(Array.from(kept.nodes)).toEqual(Array.from(computed.nodes));
+      for (const table of ['leaveHalfSeconds', 'fromLandmark', 'toLandmark'] as const) expect(bytes(kept[table]).equals(bytes(computed[table])), table).toBe(true);
+      expect(bytes(kept.rows.region).equals(bytes(computed.rows.region))).toBe(true);
     }
+  });
+
+  it('gives every region of a city of separate extracts landmarks of its own', () => {
+    const { network } = realGraph('london');
+    const graph = network.graph;
+    const { regions, count } = graph.header.landmarks;
+    // London is six extracts that do not touch.
+    expect(regions).toBeGreaterThanOrEqual(4);
+    for (const metric of LANDMARK_METRICS) {
+      const landmarks = storedLandmarks(graph)![metric]!;
+      for (let region = 0; region < regions; region++) {
+        const nodes = Array.from(landmarks.nodes.subarray(region * count, (region + 1) * count)).filter((node) => node !== NO_LANDMARK);
+        expect(nodes.length, `${metric} region ${region}`).toBeGreaterThan(0);
+        for (const node of nodes) expect(landmarks.rows.region[landmarks.rows.rowOf(node)]).toBe(region);
+        // Each landmark's own row reads 0 both ways in its slot.
+        nodes.forEach((node, slot) => {
+          const row = landmarks.rows.rowOf(node);
+          expect(landmarks.fromLandmark[slot * landmarks.rows.count + row]).toBe(0);
+          expect(landmarks.toLandmark[slot * landmarks.rows.count + row]).toBe(0);
+        });
+      }
+    }
+    expect(count).toBe(LANDMARK_COUNT);
+  });
+
+  it('answers ends in two regions at once, as a plain Dijkstra finds no route between them', () => {
+    const loaded = realGraph('london');
+    const network = loaded.network;
+    const graph = network.graph;
+    const costing = new Costing(network, { profile: 'cycling', supersafe: true, night: false, departureMinute });
+    const rows = storedLandmarks(graph)!['cycling-supersafe']!.rows;
+    const regionOfEdge = (edge: number) => rows.region[rows.rowOf(graph.edgeTail[edge]!)]!;
+    const random = seededRandom(77);
+    let separated = 0;
+    for (let attempt = 0; separated < 20 && attempt < 5000; attempt++) {
+      const from = Math.floor(random() * graph.edgeCount);
+      const to = Math.floor(random() * graph.edgeCount);
+      if (!costing.usable(from) || !costing.usable(to) || regionOfEdge(from) === regionOfEdge(to)) continue;
+      const stats = { settled: -1 };
+      const sources = [{ edge: from, fraction: 0.5 }];
+      const targets = [{ edge: to, fraction: 0.5 }];
+      expect(findRoute(costing, loaded.workspace, sources, targets, [network.nodeLon(graph.edgeTail[to]!), network.nodeLat(graph.edgeTail[to]!)], stats)).toBeNull();
+      expect(stats.settled).toBe(0);
+      expect(referenceCost(costing, sources, targets)).toBe(Infinity);
+      separated++;
+    }
+    expect(separated).toBe(20);
   });
 
   it('never overestimates the cost still to come, and is tighter than a straight line', () => {
@@ -50,7 +97,7 @@ describe('landmark bounds on the real graphs', () => {
         const head = network.graph.edgeHead[edge]!;
         const exact = findRoute(costing, plain, [{ edge, fraction: 1 }], [{ edge: target, fraction: 0 }], [network.nodeLon(head), network.nodeLat(head)]);
         if (!exact || exact.edges.length < 2) continue;
-        const bound = new LandmarkBound(stored[metric]!, network.graph.nodeCount, [network.graph.edgeTail[target]!], [head]).remaining(edge, head, 0);
+        const bound = new LandmarkBound(stored[metric]!, [network.graph.edgeTail[target]!], [head]).remaining(edge, head, 0);
         expect(bound, `${metric} ${edge} -> ${target}`).toBeLessThanOrEqual(exact.cost + 1e-9);
         ratios.push(bound / exact.cost);
         const tail = network.graph.edgeTail[target]!;
@@ -62,17 +109,32 @@ describe('landmark bounds on the real graphs', () => {
     }
   });
 
-  it('recomputes the bounds on load when the graph was built under other costing weights', () => {
+  it('recomputes the bounds and the cost tables on load when the graph was built under other costing weights', () => {
     const bytes = Buffer.from(realGraphBytes('sf-bay'));
     const fingerprint = realGraph('sf-bay').network.graph.header.landmarks.costing;
-    const at = bytes.indexOf(`"costing":"${fingerprint}"`);
-    expect(at).toBeGreaterThan(0);
-    bytes.write('0'.repeat(fingerprint.length), at + '"costing":"'.length, 'latin1');
-    const loaded = loadGraphBytes('sf-bay', bytes);
+    let replaced = 0;
+    for (let at = bytes.indexOf(`"costing":"${fingerprint}"`); at > 0; at = bytes.indexOf(`"costing":"${fingerprint}"`, at + 1)) {
+      bytes.write('0'.repeat(fingerprint.length), at + '"costing":"'.length, 'latin1');
+      replaced++;
+    }
+    // The cost tables' and the landmarks' fingerprints.
+    expect(replaced).toBe(2);
+    const stale: string[] = [];
+    const loaded = loadGraph('sf-bay', bytes, { onStaleTables: (_version, what) => stale.push(what) });
+    expect(stale).toEqual(['cost tables', 'landmarks']);
     expect(storedLandmarks(loaded.network.graph)).toBeNull();
-    const recomputed = loaded.workspace.landmarks['cycling-supersafe']!;
-    const stored = realGraph('sf-bay').workspace.landmarks['cycling-supersafe']!;
-    expect(Array.from(recomputed.toLandmark)).toEqual(Array.from(stored.toLandmark));
+    const current = realGraph('sf-bay');
+    for (const metric of LANDMARK_METRICS) {
+      const recomputed = loaded.workspace.landmarks[metric]!;
+      const stored = current.workspace.landmarks[metric]!;
+      expect(Array.from(recomputed.toLandmark)).toEqual(Array.from(stored.toLandmark));
+      const tables = Costing.forMetric(loaded.network, metric).tables()!;
+      const kept = Costing.forMetric(current.network, metric).tables()!;
+      // Computed anew, not views on the file.
+      expect(tables.leastCost.buffer).not.toBe(loaded.network.graph.leastCost.buffer);
+      expect(Array.from(tables.leastCost)).toEqual(Array.from(kept.leastCost));
+      expect(Array.from(tables.turnCost)).toEqual(Array.from(kept.turnCost));
+    }
   });
 
   it('settles a fraction of the states a straight-line bound does on New York', () => {

@@ -49,44 +49,47 @@ describe('edge-based A* against a plain Dijkstra on the real graphs', () => {
   }
 });
 
-describe('the per-metric turn and edge cost tables', () => {
-  it('holds exactly what turnCost says for every turn of New York, per profile and mode', () => {
+describe('the cost tables the graph stores', () => {
+  it('hold for every turn of New York what the costing\'s rules say, per profile and mode', () => {
     const network = realGraph('new-york').network;
     const { edgeCount, edgeHead, firstOut } = network.graph;
     const variants: Omit<CostOptions, 'departureMinute'>[] = [
       { profile: 'cycling', supersafe: true, night: false },
       { profile: 'cycling', supersafe: false, night: true },
-      { profile: 'walking', supersafe: false, night: false },
     ];
     for (const variant of variants) {
       const costing = new Costing(network, { ...variant, departureMinute });
-      const table = costing.turnTable();
-      expect(table).not.toBeNull();
+      const table = costing.turnTable()!;
+      // Read in place from the file, not computed.
+      expect(table.buffer).toBe(network.graph.turnCost.buffer);
       let mismatches = 0;
       let finite = 0;
       for (let edge = 0; edge < edgeCount; edge++) {
+        if (!costing.usable(edge)) continue;
         const head = edgeHead[edge]!;
         for (let next = firstOut[head]!; next < firstOut[head + 1]!; next++) {
-          const expected = costing.turnCost(edge, next);
-          const entry = table![network.turnFirst[edge]! + next - firstOut[head]!]!;
-          if ((entry === TURN_FORBIDDEN ? Infinity : entry * 0.5) !== expected) mismatches++;
+          const expected = costing.turnCostByRules(edge, next);
+          const entry = table[network.turnBase(edge) + next]!;
+          if ((entry === TURN_FORBIDDEN ? Infinity : entry * 0.5) !== expected || costing.turnCost(edge, next) !== expected) mismatches++;
           if (expected !== Infinity && expected > 0) finite++;
         }
       }
       expect(mismatches).toBe(0);
-      if (variant.profile === 'cycling') expect(finite).toBeGreaterThan(1000);
+      expect(finite).toBeGreaterThan(1000);
     }
+    // Walking stores none: its turns are asked of the rules.
+    expect(new Costing(network, { profile: 'walking', supersafe: false, night: false, departureMinute }).turnTable()).toBeNull();
   });
 
-  it('holds each edge\'s least cost, which is its cost wherever nothing can raise it', () => {
+  it('hold each edge\'s least cost, which is its cost wherever nothing can raise it', () => {
     const network = realGraph('new-york').network;
     for (const variant of [
       { profile: 'cycling', supersafe: true, night: false },
       { profile: 'cycling', supersafe: false, night: false },
-      { profile: 'walking', supersafe: false, night: false },
     ] as const) {
       const costing = new Costing(network, { ...variant, departureMinute });
-      const table = costing.leastCostTable();
+      const table = costing.leastCostTable()!;
+      expect(table.buffer).toBe(network.graph.leastCost.buffer);
       let mismatches = 0;
       let plain = 0;
       for (let edge = 0; edge < network.graph.edgeCount; edge++) {
@@ -99,5 +102,8 @@ describe('the per-metric turn and edge cost tables', () => {
       expect(mismatches).toBe(0);
       expect(plain).toBeGreaterThan(network.graph.edgeCount / 2);
     }
+    const walking = new Costing(network, { profile: 'walking', supersafe: false, night: false, departureMinute });
+    expect(walking.leastCostTable()).toBeNull();
+    expect(walking.edgeCost(0)).toBe(walking.leastEdgeCost(0));
   });
 });

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { NODE_BARRIER_DISMOUNT, NODE_BARRIER_NO_CYCLING, NODE_BARRIER_NO_WALKING, arrivalControlOf, CONTROL_ALL_WAY_STOP, CONTROL_GIVE_WAY, CONTROL_TRAFFIC_SIGNALS, CONTROL_TWO_WAY_STOP, EDGE_CYCLING, EDGE_DISMOUNT, EDGE_JUNCTION_CONTROLLED, EDGE_RESTRICTION_FROM, EDGE_REVERSED, EDGE_ROADWORKS, EDGE_STEPS, EDGE_WALKING, LIT_ASSUMED, LIT_NO, LIT_YES, litOf, RESTRICTION_SAME_CYCLEWAY, SAFETY_BUSY, safetyClassOf, surfacePenaltyOf, trafficStressOf, WALK_CARRIAGEWAY, walkKindOf } from '../../graph/flags.ts';
 import { isClosed, isWindowActive, restrictionsFrom } from '../../graph/rules.ts';
+import type { CostTableHeader } from '../../graph/layout.ts';
 import { CROSSES_BUSY, CROSSES_MODERATE, type RoutingNetwork } from '../network/network.ts';
+import { storedMetricTables, turnRowFirstOf, TURN_FORBIDDEN, type MetricTables } from './cost-tables.ts';
 import type { RouteOverlay } from './overlay.ts';
 import { DIRECT_WEIGHTS, SUPERSAFE_WEIGHTS, type CyclingWeights } from './cycling-weights.ts';
 import { CYCLING_SPEED_MPS, WALKING_SPEED_MPS, type Profile } from './profile.ts';
@@ -59,8 +61,9 @@ function controlDelays(weights: CyclingWeights): Float64Array {
 const COSTING_REVISION = 3;
 
 /**
- * Identifies every input of the time-independent costs. A graph whose landmark tables were built
- * under another fingerprint has them recomputed on load, since stale bounds could overestimate.
+ * Identifies every input of the time-independent costs. A graph whose cost tables or landmark
+ * tables were built under another fingerprint has them recomputed on load: stale costs would route
+ * by old weights, and stale bounds could overestimate.
  */
 export const COSTING_FINGERPRINT = createHash('sha256')
   .update(
@@ -98,20 +101,25 @@ export function climbSeconds(ascent: number, length: number): number {
   return ascent * HILL_SECONDS_PER_METRE * (1 + (grade / HILL_STEEP_GRADE) ** 2);
 }
 
-/** `Costing.turnTable`'s entry for a turn that is never allowed. */
-export const TURN_FORBIDDEN = 255;
+export { TURN_FORBIDDEN };
+
+/**
+ * The metrics whose cost tables graphs store (cost-tables.ts): the cycling ones, which every
+ * directions request uses. Walking stores none: its edge cost is a length times a factor and its
+ * turn cost two tests of flags, as cheap to compute in the search as to read, while its tables
+ * would take about 7 bytes per directed edge more.
+ */
+export const STORED_COST_METRICS: readonly CostMetric[] = ['cycling-supersafe', 'cycling-direct'];
 
 /** `Costing.turnRestriction` and `viaWayStep`: the turn breaks a turn restriction in force at the departure. */
 export const TURN_RESTRICTED = -2;
 /** `Costing.turnRestriction` and `viaWayStep`: no restriction in force forbids the turn or follows on from it. */
 export const TURN_UNRESTRICTED = -1;
 
-/** Per graph, per metric: `Costing.turnTable`'s tables (null where one could not be stored exactly). */
-const turnTables = new WeakMap<RoutingNetwork, Map<CostMetric, Uint8Array | null>>();
-/** Per graph, per metric and hill preference: `Costing.leastCostTable`'s tables. */
-const leastCostTables = new WeakMap<RoutingNetwork, Map<EdgeCostKey, Float64Array>>();
-/** A metric, or a cycling metric with the hill preference on top. */
-type EdgeCostKey = CostMetric | `${CostMetric}+hills`;
+/** Per graph, per metric: `Costing.tables()` (null for a metric without tables). */
+const metricTables = new WeakMap<RoutingNetwork, Map<CostMetric, MetricTables | null>>();
+/** Per graph, per cycling metric: `leastEdgeCost` with the hill preference on top (computed on first use, never stored). */
+const hillyLeastCosts = new WeakMap<RoutingNetwork, Map<CostMetric, Float32Array>>();
 
 /** The table `compute` makes for this graph and key, made on the first call and kept with the graph. */
 function perGraphAndMetric<K extends string, T>(cache: WeakMap<RoutingNetwork, Map<K, T>>, network: RoutingNetwork, metric: K, compute: () => T): T {
@@ -139,11 +147,13 @@ export class Costing {
   private readonly controlDelays: Float64Array;
   /** Cycling with the hill preference: climbing adds `climbSeconds` to edge costs (never to the metric's bounds). */
   readonly avoidsHills: boolean;
-  private readonly edgeCostKey: EdgeCostKey;
-  private readonly usableFlag: number;
+  /** The edge flag of the edges the profile may use. */
+  readonly usableFlag: number;
+  /** The metric stores its tables, whose least costs are single precision. */
+  private readonly storesTables: boolean;
   private readonly closureCache = new Map<number, boolean>();
-  /** `leastCostTable()`, fetched on the first `edgeCost`. */
-  private leastCosts: Float64Array | null = null;
+  /** `leastCostTable()`, fetched on the first `edgeCost` (undefined until then). */
+  private leastCosts: Float32Array | null | undefined = undefined;
 
   constructor(
     readonly network: RoutingNetwork,
@@ -163,9 +173,19 @@ export class Costing {
     this.weights = cycling && options.supersafe ? SUPERSAFE_WEIGHTS : DIRECT_WEIGHTS;
     this.controlDelays = controlDelays(this.weights);
     this.avoidsHills = cycling && options.avoidHills === true;
-    this.edgeCostKey = this.avoidsHills ? `${this.metric}+hills` : this.metric;
+    this.storesTables = STORED_COST_METRICS.includes(this.metric);
     const fastest = cycling ? CYCLING_SPEED_MPS : WALKING_SPEED_MPS;
     this.minSecondsPerMetre = (cycling ? Math.min(...this.weights.classFactors) * Math.min(...this.weights.stressFactors) : 1) / fastest;
+  }
+
+  /** The costing whose least costs and turn costs define a metric (departure and lighting do not enter them). */
+  static forMetric(network: RoutingNetwork, metric: CostMetric): Costing {
+    return new Costing(network, {
+      profile: metric === 'walking' ? 'walking' : 'cycling',
+      supersafe: metric === 'cycling-supersafe',
+      night: false,
+      departureMinute: 0,
+    });
   }
 
   usable(edge: number): boolean {
@@ -195,15 +215,36 @@ export class Costing {
   }
 
   /**
-   * `leastEdgeCost` of every edge, computed once per graph, metric and hill preference and shared
-   * by every costing of the same. Where `mayCostMoreThanLeast` is false, an edge's `edgeCost` is its entry.
+   * The metric's cost tables (cost-tables.ts), shared by every costing of the metric on this graph:
+   * the graph's own when it stores them under today's costing (COSTING_FINGERPRINT), else computed
+   * on first use (`prepareCostTables` computes them when the router loads such a graph, so no
+   * query does). Null for a metric that stores none (walking): the search then asks
+   * `leastEdgeCost` and `turnCost`.
    */
-  leastCostTable(): Float64Array {
-    return perGraphAndMetric(leastCostTables, this.network, this.edgeCostKey, () => {
-      const table = new Float64Array(this.network.graph.edgeCount);
+  tables(): MetricTables | null {
+    return perGraphAndMetric(metricTables, this.network, this.metric, () => {
+      if (!this.storesTables) return null;
+      return storedMetricTables(this.network.graph, this.metric, COSTING_FINGERPRINT) ?? this.computeTables();
+    });
+  }
+
+  /**
+   * `leastEdgeCost` of every edge (`tables()`, or with the hill preference a table of its own per
+   * graph and metric); where `mayCostMoreThanLeast` is false, an edge's `edgeCost` is its entry.
+   */
+  leastCostTable(): Float32Array | null {
+    const flat = this.tables()?.leastCost ?? null;
+    if (!this.avoidsHills || flat === null) return flat;
+    return perGraphAndMetric(hillyLeastCosts, this.network, this.metric, () => {
+      const table = new Float32Array(flat.length);
       for (let edge = 0; edge < table.length; edge++) table[edge] = this.leastEdgeCost(edge);
       return table;
     });
+  }
+
+  /** Every turn's cost without the overlay, half-seconds, at `RoutingNetwork.turnBase(from) + to` (`tables()`). */
+  turnTable(): Uint8Array | null {
+    return this.tables()?.turnCost ?? null;
   }
 
   /**
@@ -217,7 +258,8 @@ export class Costing {
 
   /** Seconds of cost to travel the whole edge, or Infinity where it may not be used now. */
   edgeCost(edge: number): number {
-    const cost = (this.leastCosts ??= this.leastCostTable())[edge]!;
+    if (this.leastCosts === undefined) this.leastCosts = this.leastCostTable();
+    const cost = this.leastCosts ? this.leastCosts[edge]! : this.leastEdgeCost(edge);
     if (this.options.profile === 'walking' || cost === Infinity) return cost;
     if (this.noRide?.[edge]) return Infinity;
     const graph = this.network.graph;
@@ -242,14 +284,16 @@ export class Costing {
    * The least the edge can ever cost under this costing's metric and hill preference, whatever
    * the time: by day and with every closure open. Never more than `edgeCost`, so search bounds
    * built on it stay valid; with the hill preference never less than without it, so the metric's
-   * bounds stay valid too.
+   * bounds stay valid too. Single precision for a metric that stores its tables (the tables hold
+   * what this answers).
    */
   leastEdgeCost(edge: number): number {
-    const cost = this.flatEdgeCost(edge);
-    return this.avoidsHills && cost !== Infinity ? cost + this.climbPenalty(edge) : cost;
+    const flat = this.flatEdgeCost(edge);
+    const cost = this.avoidsHills && flat !== Infinity ? flat + this.climbPenalty(edge) : flat;
+    return this.storesTables ? Math.fround(cost) : cost;
   }
 
-  /** `leastEdgeCost` without the hill preference: what the metric's landmark bounds are computed from. */
+  /** `leastEdgeCost` without the hill preference and in double precision: what the metric's landmark bounds are computed from. */
   private flatEdgeCost(edge: number): number {
     const graph = this.network.graph;
     const flags = graph.edgeFlags[edge]!;
@@ -338,35 +382,70 @@ export class Costing {
     return window === 0 || isWindowActive(graph, window - 1, this.options.departureMinute);
   }
 
-  /**
-   * `turnCost` for every turn of the graph, without the overlay, indexed as
-   * `RoutingNetwork.turnFirst` says, in half-seconds (TURN_FORBIDDEN where the turn is never
-   * allowed): computed once per graph and metric and shared by every costing of the metric (turn
-   * costs depend on nothing else). Null where a cost is not a whole number of half-seconds below
-   * 127 s; the search then asks `turnCost`.
-   */
-  turnTable(): Uint8Array | null {
-    return perGraphAndMetric(turnTables, this.network, this.metric, () => this.computeTurnTable());
+  /** The metric's tables computed from the graph (a graph built without them, or under other weights); null when they cannot be stored. */
+  private computeTables(): MetricTables | null {
+    const graph = this.network.graph;
+    const leastCost = new Float32Array(graph.edgeCount);
+    for (let edge = 0; edge < leastCost.length; edge++) leastCost[edge] = this.leastEdgeCost(edge);
+    const turnCost = this.computeTurnTable();
+    return turnCost ? { leastCost, turnCost } : null;
   }
 
+  /**
+   * `turnCost` without the overlay for every turn of the graph's turn rows (cost-tables.ts), in
+   * half-seconds (TURN_FORBIDDEN where the turn is never allowed). Null where the graph's turn
+   * rows do not cover the profile's edges, or a cost is not a whole number of half-seconds below
+   * 127 s; the search then asks `turnCost`.
+   */
   private computeTurnTable(): Uint8Array | null {
     const network = this.network;
-    const { edgeCount, edgeHead, firstOut } = network.graph;
-    const table = new Uint8Array(network.turnCount);
-    for (let edge = 0; edge < edgeCount; edge++) {
-      const head = edgeHead[edge]!;
-      let turn = network.turnFirst[edge]!;
-      for (let next = firstOut[head]!, end = firstOut[head + 1]!; next < end; next++, turn++) {
-        const seconds = this.turnCostWithoutOverlay(edge, next);
-        if (seconds === Infinity) table[turn] = TURN_FORBIDDEN;
-        else if (Number.isInteger(seconds * 2) && seconds >= 0 && seconds * 2 < TURN_FORBIDDEN) table[turn] = seconds * 2;
-        else return null;
+    const { nodeCount, edgeFlags, firstOut, firstIn, inEdges, turnRowFirst } = network.graph;
+    const rowFlags = network.turnRowFlags;
+    if ((this.usableFlag & rowFlags) !== this.usableFlag || turnRowFirst.length !== nodeCount + 1) return null;
+    const table = new Uint8Array(turnRowFirst[nodeCount]!);
+    const leaving: number[] = [];
+    for (let node = 0; node < nodeCount; node++) {
+      const first = firstOut[node]!;
+      const end = firstOut[node + 1]!;
+      for (let next = first; next < end; next++) leaving[next - first] = network.startBearing(next);
+      const busiest = network.busiestRoadAt(node);
+      let turn = turnRowFirst[node]!;
+      for (let i = firstIn[node]!; i < firstIn[node + 1]!; i++) {
+        const edge = inEdges[i]!;
+        if (!(edgeFlags[edge]! & rowFlags)) continue;
+        const arriving = network.endBearing(edge);
+        for (let next = first; next < end; next++, turn++) {
+          const seconds = this.turnSeconds(edge, next, arriving, leaving[next - first]!, busiest);
+          if (seconds === Infinity) table[turn] = TURN_FORBIDDEN;
+          else if (Number.isInteger(seconds * 2) && seconds >= 0 && seconds * 2 < TURN_FORBIDDEN) table[turn] = seconds * 2;
+          else return null;
+        }
       }
     }
     return table;
   }
 
   private turnCostWithoutOverlay(from: number, to: number): number {
+    const table = this.turnTable();
+    if (table !== null && this.usable(from)) {
+      const entry = table[this.network.turnBase(from) + to]!;
+      return entry === TURN_FORBIDDEN ? Infinity : entry * 0.5;
+    }
+    return this.turnCostByRules(from, to);
+  }
+
+  /** The turn's cost by the costing's rules, without the tables and the overlay: what the turn table holds. */
+  turnCostByRules(from: number, to: number): number {
+    const network = this.network;
+    const node = network.graph.edgeHead[from]!;
+    return this.turnSeconds(from, to, network.endBearing(from), network.startBearing(to), network.busiestRoadAt(node));
+  }
+
+  /**
+   * The turn's cost from its parts: the bearings it arrives and leaves with (whole degrees) and,
+   * the busiest road at the junction (RoutingNetwork.busiestRoadAt).
+   */
+  private turnSeconds(from: number, to: number, arriving: number, leaving: number, busiest: number): number {
     const network = this.network;
     const graph = network.graph;
     if (network.reverseOf(from) === to) {
@@ -385,7 +464,7 @@ export class Costing {
     const toFlags = graph.edgeFlags[to]!;
     const weights = this.weights;
     // Bearings are whole degrees in [0, 360): bearingDifference in integer steps.
-    const difference = Math.abs(network.endBearing[from]! - network.startBearing[to]!);
+    const difference = Math.abs(arriving - leaving);
     const angle = difference > 180 ? 360 - difference : difference;
     const turns = weights.turnSeconds;
     let seconds = angle < 25 ? turns.straight : angle < 60 ? turns.slight : angle < 120 ? turns.turn : turns.sharp;
@@ -394,7 +473,6 @@ export class Costing {
     if (toFlags & EDGE_DISMOUNT && !(fromFlags & EDGE_DISMOUNT)) seconds += weights.dismountSeconds;
 
     if (!(fromFlags & EDGE_JUNCTION_CONTROLLED) && safetyClassOf(fromFlags) !== SAFETY_BUSY) {
-      const busiest = network.busiestRoadAt[graph.edgeHead[from]!]!;
       if (busiest === CROSSES_BUSY) seconds += weights.uncontrolledCrossingSeconds.busy;
       else if (busiest === CROSSES_MODERATE) seconds += weights.uncontrolledCrossingSeconds.moderate;
     }
@@ -411,3 +489,51 @@ export class Costing {
   }
 }
 
+/** The stored metrics' cost tables as graph sections, and their header (the builder's `cost-tables` stage). */
+export interface CostTableSections {
+  readonly header: CostTableHeader;
+  readonly sections: { readonly turnRowFirst: Uint32Array; readonly leastCost: Float32Array; readonly turnCost: Uint8Array };
+}
+
+/** The edge flags whose edges have turn rows: those any stored metric's profile may use. */
+export const TURN_ROW_FLAGS = STORED_COST_METRICS.reduce((flags, metric) => flags | (metric === 'walking' ? EDGE_WALKING : EDGE_CYCLING), 0);
+
+/** The turn rows of a graph's arrays (cost-tables.ts), for the builder to store before the tables. */
+export const turnRowFirst = (graph: Parameters<typeof turnRowFirstOf>[0]): Uint32Array => turnRowFirstOf(graph, TURN_ROW_FLAGS);
+
+/**
+ * Computes every stored metric's tables on a network whose graph holds the turn rows but no tables
+ * yet (the builder). A metric whose turn costs cannot be stored is left out; the router computes
+ * its costs as it goes.
+ */
+export function costTableSections(network: RoutingNetwork): CostTableSections {
+  const graph = network.graph;
+  const computed = STORED_COST_METRICS.map((metric) => ({ metric, tables: Costing.forMetric(network, metric).tables() }))
+    .filter((entry): entry is { metric: CostMetric; tables: MetricTables } => entry.tables !== null);
+  const edges = graph.edgeCount;
+  const turns = graph.turnRowFirst[graph.nodeCount]!;
+  const leastCost = new Float32Array(computed.length * edges);
+  const turnCost = new Uint8Array(computed.length * turns);
+  computed.forEach(({ tables }, index) => {
+    leastCost.set(tables.leastCost, index * edges);
+    turnCost.set(tables.turnCost, index * turns);
+  });
+  return {
+    header: { costing: COSTING_FINGERPRINT, row_flags: TURN_ROW_FLAGS, metrics: computed.map((entry) => entry.metric) },
+    sections: { turnRowFirst: graph.turnRowFirst, leastCost, turnCost },
+  };
+}
+
+/**
+ * Makes every stored metric's tables ready on a freshly loaded graph, so no query computes them:
+ * views on the file when it stores them under today's costing, else computed now (a graph built
+ * under other weights). Answers whether any had to be computed.
+ */
+export function prepareCostTables(network: RoutingNetwork): boolean {
+  let computed = false;
+  for (const metric of STORED_COST_METRICS) {
+    if (!storedMetricTables(network.graph, metric, COSTING_FINGERPRINT)) computed = true;
+    Costing.forMetric(network, metric).tables();
+  }
+  return computed;
+}

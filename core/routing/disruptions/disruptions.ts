@@ -1,10 +1,11 @@
 import { DateTime } from 'luxon';
 import { COORDINATE_SCALE, type Graph } from '../../graph/layout.ts';
 import { EDGE_ROADWORKS } from '../../graph/flags.ts';
+import { forEachSegmentCell } from '../../graph/grid.ts';
 import { isClosed } from '../../graph/rules.ts';
 import { LocalProjection } from '../../geo.ts';
 import type { RoutingNetwork } from '../network/network.ts';
-import type { AvoidanceEffect } from '../../avoidances.ts';
+import type { AvoidanceEffect, AvoidanceItem } from '../../avoidances.ts';
 import type { LocatedAvoidance } from '../avoidances/locate.ts';
 import type { Position } from '../../geo.ts';
 
@@ -38,33 +39,128 @@ export const NEAR_ROUTE_METRES = 60;
 const SCAN_STEP_MINUTES = 5;
 const SCAN_LIMIT_MINUTES = 8 * 24 * 60;
 
-function segmentsNear(network: RoutingNetwork, route: Position[]): Set<number> {
-  const graph = network.graph;
-  const grid = graph.header.grid;
-  const segments = new Set<number>();
+/** Grid cells near a route, and the columns and rows they span. */
+interface CellsNear {
+  readonly cells: Set<number>;
+  readonly west: number;
+  readonly east: number;
+  readonly south: number;
+  readonly north: number;
+}
+
+/**
+ * The grid cells within one cell of a route point, in the order the route first comes near them
+ * (the spatial index of docs/graph-format.md): what "near the route" is searched in. Consecutive
+ * points in one cell add nothing new, so they are skipped.
+ */
+function cellsNear(network: RoutingNetwork, route: Position[]): CellsNear {
+  const grid = network.graph.header.grid;
   const cells = new Set<number>();
+  let lastX = NaN;
+  let lastY = NaN;
+  let west = Infinity;
+  let east = -Infinity;
+  let south = Infinity;
+  let north = -Infinity;
   for (const [lon, lat] of route) {
     const x = Math.floor((lon * COORDINATE_SCALE - grid.min_lon_e7) / grid.cell_lon_e7);
     const y = Math.floor((lat * COORDINATE_SCALE - grid.min_lat_e7) / grid.cell_lat_e7);
+    if (x === lastX && y === lastY) continue;
+    lastX = x;
+    lastY = y;
+    west = Math.min(west, x - 1);
+    east = Math.max(east, x + 1);
+    south = Math.min(south, y - 1);
+    north = Math.max(north, y + 1);
     for (let dy = -1; dy <= 1; dy++) {
       for (let dx = -1; dx <= 1; dx++) {
         if (x + dx >= 0 && x + dx < grid.cols && y + dy >= 0 && y + dy < grid.rows) cells.add((y + dy) * grid.cols + x + dx);
       }
     }
   }
-  for (const cell of cells) {
-    for (let i = graph.gridFirst[cell]!; i < graph.gridFirst[cell + 1]!; i++) segments.add(graph.gridSegments[i]!);
-  }
-  return segments;
+  return { cells, west, east, south, north };
 }
 
+/**
+ * The segments with a closure rule or roadworks that the cells near the route list, in the order
+ * the cells and the grid list them, found through the graph's disruption index (the few cells
+ * that list such a segment; docs/graph-format.md) rather than by reading every segment near the
+ * route.
+ */
+function disruptedSegmentsNear(network: RoutingNetwork, route: Position[]): Set<number> {
+  const { disruptionCells, disruptionCellFirst, disruptionCellSegments } = network.graph;
+  const found = new Set<number>();
+  if (disruptionCells.length === 0) return found;
+  for (const cell of cellsNear(network, route).cells) {
+    let low = 0;
+    let high = disruptionCells.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (disruptionCells[middle]! < cell) low = middle + 1;
+      else high = middle;
+    }
+    if (disruptionCells[low] !== cell) continue;
+    for (let i = disruptionCellFirst[low]!; i < disruptionCellFirst[low + 1]!; i++) found.add(disruptionCellSegments[i]!);
+  }
+  return found;
+}
+
+/**
+ * Whether a cell near the route lists the segment (as the grid lists it: forEachSegmentCell). The
+ * cells listing a segment lie within the columns and rows its points span, so a segment whose span
+ * misses the cells' is not listed in them.
+ */
+function listedNear(network: RoutingNetwork, segment: number, near: CellsNear): boolean {
+  const graph = network.graph;
+  const grid = graph.header.grid;
+  let west = Infinity;
+  let east = -Infinity;
+  let south = Infinity;
+  let north = -Infinity;
+  for (let p = graph.segmentFirstPoint[segment]!; p < graph.segmentFirstPoint[segment + 1]!; p++) {
+    const x = Math.floor((graph.pointCoords[2 * p]! - grid.min_lon_e7) / grid.cell_lon_e7);
+    const y = Math.floor((graph.pointCoords[2 * p + 1]! - grid.min_lat_e7) / grid.cell_lat_e7);
+    west = Math.min(west, x);
+    east = Math.max(east, x);
+    south = Math.min(south, y);
+    north = Math.max(north, y);
+  }
+  if (west > near.east || east < near.west || south > near.north || north < near.south) return false;
+  let listed = false;
+  forEachSegmentCell(graph.pointCoords, graph.segmentFirstPoint, grid, segment, (cell) => {
+    if (near.cells.has(cell)) listed = true;
+  });
+  return listed;
+}
+
+/**
+ * The segment's point nearest to a route point, and how far it is; only route points within
+ * NEAR_ROUTE_METRES of the segment's extent are measured (a farther one cannot be near enough to
+ * matter), so a segment with none reads as infinitely far.
+ */
 function nearestPoint(network: RoutingNetwork, segment: number, route: Position[], projection: LocalProjection): { point: Position; metres: number } {
   const graph = network.graph;
+  const first = graph.segmentFirstPoint[segment]!;
+  const last = graph.segmentFirstPoint[segment + 1]!;
+  let west = Infinity;
+  let east = -Infinity;
+  let south = Infinity;
+  let north = -Infinity;
+  for (let p = first; p < last; p++) {
+    west = Math.min(west, network.pointLon(p));
+    east = Math.max(east, network.pointLon(p));
+    south = Math.min(south, network.pointLat(p));
+    north = Math.max(north, network.pointLat(p));
+  }
+  // A metre more than the limit, so rounding never leaves out a point at the limit.
+  const marginLon = (NEAR_ROUTE_METRES + 1) / projection.metresPerDegreeLon;
+  const marginLat = (NEAR_ROUTE_METRES + 1) / projection.metresPerDegreeLat;
+  const close = route.filter(([lon, lat]) => lon >= west - marginLon && lon <= east + marginLon && lat >= south - marginLat && lat <= north + marginLat);
   let best = { point: [0, 0] as Position, metres: Infinity };
-  for (let p = graph.segmentFirstPoint[segment]!; p < graph.segmentFirstPoint[segment + 1]!; p++) {
+  for (let p = first; p < last; p++) {
     const lon = network.pointLon(p);
     const lat = network.pointLat(p);
-    for (const [routeLon, routeLat] of route) {
+    for (const [routeLon, routeLat] of close) {
       const metres = Math.hypot(projection.x(lon - routeLon), projection.y(lat - routeLat));
       if (metres < best.metres) best = { point: [lon, lat], metres };
     }
@@ -103,8 +199,9 @@ export function disruptionsNear(network: RoutingNetwork, route: Position[], depa
   const timeZone = graph.header.time_zone;
   const projection = new LocalProjection(route[0]![1]);
   const found = new Map<string, Disruption>();
-  for (const segment of segmentsNear(network, route)) {
-    for (const edge of [graph.segmentForwardEdge[segment]!, graph.segmentBackwardEdge[segment]!]) {
+  for (const segment of disruptedSegmentsNear(network, route)) {
+    for (let side = 0; side < 2; side++) {
+      const edge = side === 0 ? graph.segmentForwardEdge[segment]! : graph.segmentBackwardEdge[segment]!;
       if (edge < 0) continue;
       const flags = graph.edgeFlags[edge]!;
       const closure = graph.edgeClosure[edge]! - 1;
@@ -144,6 +241,23 @@ const REPORT_TYPES: Record<AvoidanceEffect, Disruption['type']> = {
   unsafe: 'hazard',
 };
 
+/** A report's period in the city's local time, per report and zone (see reportPeriod). */
+const reportPeriods = new WeakMap<AvoidanceItem, { timeZone: string; starts_at: string | null; ends_at: string | null }>();
+
+/**
+ * When a report applies, as local ISO times: formatted once per report, since the zone
+ * arithmetic costs more than finding the report near a route, and the same reports are listed
+ * on route after route.
+ */
+function reportPeriod(item: AvoidanceItem, timeZone: string): { starts_at: string | null; ends_at: string | null } {
+  const known = reportPeriods.get(item);
+  if (known?.timeZone === timeZone) return { starts_at: known.starts_at, ends_at: known.ends_at };
+  const local = (instant: string) => DateTime.fromISO(instant).setZone(timeZone).toISO({ suppressMilliseconds: true });
+  const period = { timeZone, starts_at: local(item.accepted_at), ends_at: item.until ? local(item.until) : null };
+  reportPeriods.set(item, period);
+  return { starts_at: period.starts_at, ends_at: period.ends_at };
+}
+
 /**
  * Accepted reports acting on roads near the route that are in force at the departure. Reports
  * apply from their acceptance, so none starts later; a temporary closure ends at its `until`.
@@ -152,11 +266,12 @@ export function reportDisruptions(network: RoutingNetwork, avoidances: readonly 
   const graph = network.graph;
   const timeZone = graph.header.time_zone;
   const projection = new LocalProjection(route[0]![1]);
-  const near = segmentsNear(network, route);
+  const inForce = avoidances.filter(({ untilMinute, edges }) => departureMinute < untilMinute && edges.length > 0);
+  if (inForce.length === 0) return [];
+  const near = cellsNear(network, route);
   const found: Disruption[] = [];
-  for (const { item, edges, untilMinute } of avoidances) {
-    if (departureMinute >= untilMinute) continue;
-    const segment = edges.map((edge) => graph.edgeSegment[edge]!).find((candidate) => near.has(candidate));
+  for (const { item, edges } of inForce) {
+    const segment = edges.map((edge) => graph.edgeSegment[edge]!).find((candidate) => listedNear(network, candidate, near));
     if (segment === undefined) continue;
     const closest = nearestPoint(network, segment, route, projection);
     if (closest.metres > NEAR_ROUTE_METRES) continue;
@@ -166,8 +281,7 @@ export function reportDisruptions(network: RoutingNetwork, avoidances: readonly 
       road_name: item.road_name ?? (graph.string(graph.segmentName[segment]!) || null),
       location: [Math.round(closest.point[0] * 1e6) / 1e6, Math.round(closest.point[1] * 1e6) / 1e6],
       active_at_departure: true,
-      starts_at: DateTime.fromISO(item.accepted_at).setZone(timeZone).toISO({ suppressMilliseconds: true }),
-      ends_at: item.until ? DateTime.fromISO(item.until).setZone(timeZone).toISO({ suppressMilliseconds: true }) : null,
+      ...reportPeriod(item, timeZone),
       source: 'report',
       detail: `${item.issue_type}${item.issue_subtype ? `/${item.issue_subtype}` : ''}`,
     });

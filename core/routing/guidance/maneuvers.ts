@@ -232,7 +232,7 @@ function isObviousWayOn(network: RoutingNetwork, usable: (edge: number) => boole
   const wayBack = network.reverseOf(path.edges[arrivingEdgeIndex(path, index)]!.edge);
   for (let edge = graph.firstOut[node]!; edge < graph.firstOut[node + 1]!; edge++) {
     if (edge === taken || edge === wayBack || !usable(edge)) continue;
-    if (Math.abs(turnAngle(bearingBefore, network.startBearing[edge]!)) < Math.abs(angle) + OBVIOUS_MARGIN_DEGREES) return false;
+    if (Math.abs(turnAngle(bearingBefore, network.startBearing(edge))) < Math.abs(angle) + OBVIOUS_MARGIN_DEGREES) return false;
   }
   return true;
 }

@@ -73,8 +73,8 @@ interface StepShape {
   maneuver: Maneuver;
   edges: PathEdge[];
   coordinates: Position[];
-  /** Per edge, the index range in `coordinates` it covers. */
-  ranges: [number, number][];
+  /** Per edge i, the index range in `coordinates` it covers: [ranges[2i], ranges[2i + 1]]. */
+  ranges: number[];
   distance: number;
   name: string;
   ref: string;
@@ -85,62 +85,79 @@ function shapeSteps(maneuvers: Maneuver[], path: RoutedPath): StepShape[] {
     const end = maneuvers[index + 1]?.pathIndex ?? path.edges.length;
     const edges = path.edges.slice(maneuver.pathIndex, end);
     const coordinates: Position[] = [];
-    const ranges: [number, number][] = [];
+    const ranges: number[] = [];
+    let distance = 0;
     for (const edge of edges) {
       const start = Math.max(0, coordinates.length - 1);
       appendPositions(coordinates, edge.coordinates);
-      ranges.push([start, Math.max(start, coordinates.length - 1)]);
+      ranges.push(start, Math.max(start, coordinates.length - 1));
+      distance += edge.length;
     }
     if (coordinates.length === 0) coordinates.push(maneuver.location);
     if (coordinates.length === 1) coordinates.push(coordinates[0]!);
-    return {
-      maneuver,
-      edges,
-      coordinates,
-      ranges,
-      distance: edges.reduce((sum, edge) => sum + edge.length, 0),
-      name: maneuver.name,
-      ref: maneuver.ref,
-    };
+    return { maneuver, edges, coordinates, ranges, distance, name: maneuver.name, ref: maneuver.ref };
   });
 }
 
-/** The class covering the most metres. */
+/** The class covering the most metres (the first met, of classes covering as many). */
 function representativeClass(edges: PathEdge[]): SafetyClass | undefined {
-  const metres = new Map<SafetyClass, number>();
-  for (const edge of edges) metres.set(edge.safety, (metres.get(edge.safety) ?? 0) + edge.length);
-  let best: SafetyClass | undefined;
-  for (const [safety, length] of metres) if (!best || length > metres.get(best)!) best = safety;
-  return best;
+  // A handful of classes at most: kept in the order first met, as the choice among equals needs.
+  const classes: SafetyClass[] = [];
+  const metres: number[] = [];
+  for (const edge of edges) {
+    const known = classes.indexOf(edge.safety);
+    if (known >= 0) metres[known]! += edge.length;
+    else {
+      classes.push(edge.safety);
+      metres.push(edge.length);
+    }
+  }
+  let best = -1;
+  for (let i = 0; i < classes.length; i++) if (best < 0 || metres[i]! > metres[best]!) best = i;
+  return best < 0 ? undefined : classes[best];
 }
 
 /** Routes signed along at least half of the step. */
-function representativeRoutes(edges: PathEdge[]): string[] | null {
-  const total = edges.reduce((sum, edge) => sum + edge.length, 0);
+function representativeRoutes(edges: PathEdge[], total: number): string[] | null {
+  if (edges.every((edge) => edge.cycleRoutes.length === 0)) return null;
   const metres = new Map<string, number>();
   for (const edge of edges) for (const route of edge.cycleRoutes) metres.set(route, (metres.get(route) ?? 0) + edge.length);
   const routes = [...metres].filter(([, length]) => length * 2 >= total && total > 0).map(([route]) => route);
   return routes.length ? routes : null;
 }
 
-const isLit = (edges: PathEdge[]): boolean => {
-  const total = edges.reduce((sum, edge) => sum + edge.length, 0);
-  const lit = edges.filter((edge) => edge.lit === true).reduce((sum, edge) => sum + edge.length, 0);
-  return total > 0 ? lit * 2 >= total : edges.some((edge) => edge.lit === true);
-};
+function isLit(edges: PathEdge[], total: number): boolean {
+  let lit = 0;
+  let any = false;
+  for (const edge of edges) {
+    if (edge.lit !== true) continue;
+    lit += edge.length;
+    any = true;
+  }
+  return total > 0 ? lit * 2 >= total : any;
+}
+
+/** Whether two edges read the same in a step's segments: safety class, lighting and signed routes (as one list). */
+function sameStretch(a: PathEdge, b: PathEdge): boolean {
+  if (a.safety !== b.safety || (a.lit === true) !== (b.lit === true)) return false;
+  const routes = a.cycleRoutes;
+  const others = b.cycleRoutes;
+  if (routes.length === others.length && routes.every((route, i) => route === others[i])) return true;
+  return routes.join(';') === others.join(';');
+}
 
 function stretches(shape: StepShape, profile: Profile): Segment[] {
   const segments: Segment[] = [];
-  const key = (edge: PathEdge) => `${edge.safety}|${edge.cycleRoutes.join(';')}|${edge.lit === true}`;
-  let openKey = '';
+  let open: PathEdge | undefined;
   shape.edges.forEach((edge, index) => {
-    const [start, end] = shape.ranges[index]!;
+    const start = shape.ranges[2 * index]!;
+    const end = shape.ranges[2 * index + 1]!;
     const last = segments[segments.length - 1];
-    if (last && key(edge) === openKey) {
+    if (last && open && sameStretch(edge, open)) {
       last.end_index = end;
       return;
     }
-    openKey = key(edge);
+    open = edge;
     segments.push({
       start_index: start,
       end_index: end,
@@ -238,12 +255,20 @@ export function buildSteps(network: RoutingNetwork, usable: (edge: number) => bo
     }
 
     const lastEdge = edges[edges.length - 1] ?? path.edges[path.edges.length - 1]!;
+    let duration = 0;
+    let ascent = 0;
+    let descent = 0;
+    for (const edge of edges) {
+      duration += edge.duration;
+      ascent += edge.ascent;
+      descent += edge.descent;
+    }
     return {
       distance: round1(distance),
-      duration: round1(edges.reduce((sum, edge) => sum + edge.duration, 0)),
-      delta_elevation: round1(edges.reduce((sum, edge) => sum + edge.ascent - edge.descent, 0)),
-      elevation_gain: round1(edges.reduce((sum, edge) => sum + edge.ascent, 0)),
-      elevation_loss: round1(edges.reduce((sum, edge) => sum + edge.descent, 0)),
+      duration: round1(duration),
+      delta_elevation: round1(ascent - descent),
+      elevation_gain: round1(ascent),
+      elevation_loss: round1(descent),
       name: shape.name,
       mode,
       safety_code: safety ? SAFETY_CODES[safety] : SAFETY_CODES[lastEdge.safety],
@@ -258,8 +283,8 @@ export function buildSteps(network: RoutingNetwork, usable: (edge: number) => bo
       },
       exits: maneuver.exit ? String(maneuver.exit) : '',
       geometry: { type: 'LineString', coordinates: shape.coordinates },
-      cycle_routes: arrive ? null : representativeRoutes(edges),
-      ...(mode === 'cycling' ? { lit: arrive ? lastEdge.lit === true : isLit(edges) } : {}),
+      cycle_routes: arrive ? null : representativeRoutes(edges, distance),
+      ...(mode === 'cycling' ? { lit: arrive ? lastEdge.lit === true : isLit(edges, distance) } : {}),
       segments: arrive ? [] : stretches(shape, mode),
       voice_instructions: voice,
       banner_instructions: banners,

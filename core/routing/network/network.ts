@@ -1,13 +1,15 @@
 import { COORDINATE_SCALE, type Graph } from '../../graph/layout.ts';
 import { EDGE_REVERSED, EDGE_CYCLING, SAFETY_BUSY, SAFETY_MODERATE, safetyClassOf } from '../../graph/flags.ts';
 import { bearingDegrees } from '../../geo.ts';
-import { computeOpenCore } from './open-core.ts';
+import { computeOpenCore, storedOpenCore } from './open-core.ts';
+import { reverseEdgeOf } from '../../graph/reverse-edge.ts';
 
 /**
- * A loaded graph plus the few derived arrays the router needs, computed once per graph when it
- * is loaded and shared by every query: the bearing at each end of every edge (for turn costs and
- * guidance), per node the busiest road meeting there (for the supersafe crossing penalty), and
- * per edge whether it belongs to its region's open core (for snapping; open-core.ts).
+ * A loaded graph as the router reads it. Everything that can be computed when the graph is built
+ * is in the file and read in place (the open core, the turn rows of the cost tables, the tables
+ * themselves, the landmarks); what is left is answered on demand from the stored arrays (the
+ * bearing at each end of an edge, the edge back over the same segment, the busiest road at a
+ * node).
  */
 
 export const CROSSES_NOTHING = 0;
@@ -15,63 +17,18 @@ export const CROSSES_MODERATE = 1;
 export const CROSSES_BUSY = 2;
 
 export class RoutingNetwork {
-  /** Degrees [0, 360) leaving the tail of each edge. */
-  readonly startBearing: Uint16Array;
-  /** Degrees [0, 360) arriving at the head of each edge. */
-  readonly endBearing: Uint16Array;
-  /** CROSSES_* of the busiest cycling road at each node. */
-  readonly busiestRoadAt: Uint8Array;
   /**
-   * OPEN_CORE_* bits (open-core.ts): the edge lies in its region's open core for the profile, the
-   * network every departure leaves open and connected. Whatever the hour, an edge there reaches
-   * and is reached from the rest of its region; snapping checks only points off the core.
+   * OPEN_CORE_* bits per edge (open-core.ts): the edge lies in its region's open core for the
+   * profile, the network every departure leaves open and connected. The graph's stored bits, or
+   * computed on load for a graph built without them or under another definition.
    */
   readonly openCore: Uint8Array;
-  /** The edge over the same segment the other way, or -1 (read on every turn the search weighs). */
-  readonly reverseEdge: Int32Array;
-  /**
-   * Per edge, where the turns out of it start in a per-turn table: the turn from `edge` onto
-   * `next` (an edge leaving its head) is entry `turnFirst[edge] + next - firstOut[head]`.
-   */
-  readonly turnFirst: Uint32Array;
-  /** Entries of a per-turn table: every pair of an edge and an edge leaving its head. */
-  readonly turnCount: number;
+  /** Edge flags of the edges with a turn row in the stored turn tables (header `cost_tables.row_flags`). */
+  readonly turnRowFlags: number;
 
   constructor(readonly graph: Graph) {
-    const edges = graph.edgeCount;
-    this.reverseEdge = new Int32Array(edges);
-    for (let edge = 0; edge < edges; edge++) {
-      const segment = graph.edgeSegment[edge]!;
-      const forward = graph.segmentForwardEdge[segment]!;
-      const backward = graph.segmentBackwardEdge[segment]!;
-      this.reverseEdge[edge] = edge === forward ? backward : edge === backward ? forward : -1;
-    }
-    this.turnFirst = new Uint32Array(edges);
-    let turns = 0;
-    for (let edge = 0; edge < edges; edge++) {
-      this.turnFirst[edge] = turns;
-      const head = graph.edgeHead[edge]!;
-      turns += graph.firstOut[head + 1]! - graph.firstOut[head]!;
-    }
-    this.turnCount = turns;
-    this.startBearing = new Uint16Array(edges);
-    this.endBearing = new Uint16Array(edges);
-    for (let edge = 0; edge < edges; edge++) {
-      const count = this.pointCount(edge);
-      this.startBearing[edge] = Math.round(this.bearingBetween(edge, 0, 1)) % 360;
-      this.endBearing[edge] = Math.round(this.bearingBetween(edge, count - 2, count - 1)) % 360;
-    }
-    this.busiestRoadAt = new Uint8Array(graph.nodeCount);
-    for (let edge = 0; edge < edges; edge++) {
-      const flags = graph.edgeFlags[edge]!;
-      if (!(flags & EDGE_CYCLING)) continue;
-      const safety = safetyClassOf(flags);
-      const level = safety === SAFETY_BUSY ? CROSSES_BUSY : safety === SAFETY_MODERATE ? CROSSES_MODERATE : CROSSES_NOTHING;
-      for (const node of [graph.edgeTail[edge]!, graph.edgeHead[edge]!]) {
-        if (level > this.busiestRoadAt[node]!) this.busiestRoadAt[node] = level;
-      }
-    }
-    this.openCore = computeOpenCore(graph, this.reverseEdge);
+    this.turnRowFlags = graph.header.cost_tables.row_flags;
+    this.openCore = storedOpenCore(graph) ?? computeOpenCore(graph);
   }
 
   nodeLon(node: number): number {
@@ -106,7 +63,50 @@ export class RoutingNetwork {
 
   /** The edge over the same segment in the other direction, or -1. */
   reverseOf(edge: number): number {
-    return this.reverseEdge[edge]!;
+    return reverseEdgeOf(this.graph, edge);
+  }
+
+  /** Whole degrees [0, 360) leaving the tail of the edge. */
+  startBearing(edge: number): number {
+    return Math.round(this.bearingBetween(edge, 0, 1)) % 360;
+  }
+
+  /** Whole degrees [0, 360) arriving at the head of the edge. */
+  endBearing(edge: number): number {
+    const count = this.pointCount(edge);
+    return Math.round(this.bearingBetween(edge, count - 2, count - 1)) % 360;
+  }
+
+  /** CROSSES_* of the busiest cycling road meeting at the node. */
+  busiestRoadAt(node: number): number {
+    const graph = this.graph;
+    let busiest = CROSSES_NOTHING;
+    const meet = (edge: number) => {
+      const flags = graph.edgeFlags[edge]!;
+      if (!(flags & EDGE_CYCLING)) return;
+      const safety = safetyClassOf(flags);
+      const level = safety === SAFETY_BUSY ? CROSSES_BUSY : safety === SAFETY_MODERATE ? CROSSES_MODERATE : CROSSES_NOTHING;
+      if (level > busiest) busiest = level;
+    };
+    for (let edge = graph.firstOut[node]!; edge < graph.firstOut[node + 1]!; edge++) meet(edge);
+    for (let i = graph.firstIn[node]!; i < graph.firstIn[node + 1]!; i++) meet(graph.inEdges[i]!);
+    return busiest;
+  }
+
+  /**
+   * Where the turns out of `edge` sit in a stored turn table: the turn onto `next` (an edge
+   * leaving the edge's head) is entry `turnBase(edge) + next`; NaN for an edge without a turn row
+   * (one no stored metric may use). Node v's turns form a matrix (docs/graph-format.md): a row per
+   * arriving edge with a turn row, a column per leaving edge. The search inlines this.
+   */
+  turnBase(edge: number): number {
+    const graph = this.graph;
+    if (!(graph.edgeFlags[edge]! & this.turnRowFlags)) return NaN;
+    const node = graph.edgeHead[edge]!;
+    let row = 0;
+    for (let i = graph.firstIn[node]!; graph.inEdges[i] !== edge; i++) if (graph.edgeFlags[graph.inEdges[i]!]! & this.turnRowFlags) row++;
+    const first = graph.firstOut[node]!;
+    return graph.turnRowFirst[node]! + row * (graph.firstOut[node + 1]! - first) - first;
   }
 
   private bearingBetween(edge: number, i: number, j: number): number {

@@ -1,5 +1,6 @@
 import { EDGE_CYCLING, EDGE_RESTRICTION_FROM, EDGE_WALKING, NODE_BARRIER_NO_CYCLING, NODE_BARRIER_NO_WALKING, RESTRICTION_SAME_CYCLEWAY } from '../../graph/flags.ts';
 import type { Graph } from '../../graph/layout.ts';
+import { reverseEdgeOf } from '../../graph/reverse-edge.ts';
 import { DisjointSets } from './disjoint-sets.ts';
 
 /**
@@ -18,17 +19,29 @@ import { DisjointSets } from './disjoint-sets.ts';
  * walking, which ignores one-way and restrictions, it is the largest set of never-closed walking
  * edges joined through nodes no barrier closes to pedestrians.
  *
- * One byte per edge, computed on load and kept apart from the rest of the network's arrays so that
- * a graph file could carry it.
+ * One byte per edge, computed when the graph is built (stage `open-core`) and read in place by the
+ * router; a graph built without it, or under another definition, has it computed on load.
  */
 
 /** Bits of the open-core array: the edge is in its region's core for the profile. */
 export const OPEN_CORE_CYCLING = 1;
 export const OPEN_CORE_WALKING = 2;
 
-export function computeOpenCore(graph: Graph, reverseEdge: Int32Array): Uint8Array {
+/**
+ * Names what `computeOpenCore` computes, recorded in the graph header (`open_core`) beside the
+ * stored section: change it whenever the definition changes, so that a router never trusts a
+ * stored open core computed under another one.
+ */
+export const OPEN_CORE_DEFINITION = 'per-region-strongly-connected/1';
+
+/** The graph's stored open core when it was computed under today's definition, else null. */
+export function storedOpenCore(graph: Graph): Uint8Array | null {
+  return graph.header.open_core === OPEN_CORE_DEFINITION && graph.openCore.length === graph.edgeCount ? graph.openCore : null;
+}
+
+export function computeOpenCore(graph: Graph): Uint8Array {
   const core = new Uint8Array(graph.edgeCount);
-  markCyclingCore(graph, reverseEdge, core);
+  markCyclingCore(graph, core);
   markWalkingCore(graph, core);
   return core;
 }
@@ -101,7 +114,7 @@ function everRestrictedTurns(graph: Graph): Map<number, number[]> {
   return forbidden;
 }
 
-function markCyclingCore(graph: Graph, reverseEdge: Int32Array, core: Uint8Array): void {
+function markCyclingCore(graph: Graph, core: Uint8Array): void {
   const { edgeFlags, edgeClosure, edgeHead, firstOut, nodeFlags } = graph;
   const open = (edge: number) => (edgeFlags[edge]! & EDGE_CYCLING) !== 0 && edgeClosure[edge] === 0;
   const forbidden = everRestrictedTurns(graph);
@@ -109,7 +122,7 @@ function markCyclingCore(graph: Graph, reverseEdge: Int32Array, core: Uint8Array
     if (!open(next)) return false;
     const node = edgeHead[edge]!;
     if (nodeFlags[node]! & NODE_BARRIER_NO_CYCLING) return false;
-    if (next === reverseEdge[edge] && firstOut[node + 1]! - firstOut[node]! > 1) return false;
+    if (next === reverseEdgeOf(graph, edge) && firstOut[node + 1]! - firstOut[node]! > 1) return false;
     return !(edgeFlags[edge]! & EDGE_RESTRICTION_FROM) || !forbidden.get(edge)?.includes(next);
   };
   const component = stronglyConnectedEdges(graph, open, allowed);

@@ -62,6 +62,17 @@ export function edgeCoordinates(network: RoutingNetwork, edge: number): Position
   return points;
 }
 
+/** `edgeCoordinates` rounded to the response's precision, without the unrounded copy. */
+function roundedEdgeCoordinates(network: RoutingNetwork, edge: number): Position[] {
+  const count = network.pointCount(edge);
+  const points: Position[] = [];
+  for (let i = 0; i < count; i++) {
+    const index = network.pointIndex(edge, i);
+    points.push([roundCoordinate(network.pointLon(index)), roundCoordinate(network.pointLat(index))]);
+  }
+  return points;
+}
+
 /** The part of a polyline between two fractions of its length. */
 export function slicePolyline(points: Position[], from: number, to: number): Position[] {
   if (points.length < 2) return points.slice();
@@ -109,10 +120,9 @@ export function buildPath(network: RoutingNetwork, result: SearchResult, profile
   result.edges.forEach((edge, index) => {
     const from = index === 0 ? result.startFraction : 0;
     const to = index === last ? result.endFraction : 1;
-    const whole = edgeCoordinates(network, edge);
-    const coordinates = (from === 0 && to === 1 ? whole : slicePolyline(whole, from, to)).map(
-      ([lon, lat]) => [roundCoordinate(lon), roundCoordinate(lat)] as Position,
-    );
+    const coordinates = from === 0 && to === 1
+      ? roundedEdgeCoordinates(network, edge)
+      : slicePolyline(edgeCoordinates(network, edge), from, to).map(([lon, lat]) => [roundCoordinate(lon), roundCoordinate(lat)] as Position);
     const segment = graph.edgeSegment[edge]!;
     const flags = graph.edgeFlags[edge]!;
     const share = Math.max(0, to - from);

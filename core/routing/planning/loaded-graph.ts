@@ -1,14 +1,15 @@
 import type { CityId } from '../../cities/index.ts';
 import { openGraph } from '../../graph/layout.ts';
+import { prepareCostTables } from '../costing/costing.ts';
 import { RoutingNetwork } from '../network/network.ts';
-import { computeLandmarks, LANDMARK_METRICS, metricCosting, storedLandmarks } from '../search/landmarks.ts';
+import { computeLandmarkSections, landmarkSet, storedLandmarks } from '../search/landmarks.ts';
 import { SearchWorkspace } from '../search/search.ts';
 
 /**
- * A city graph as a router holds it: the file's typed-array views, the network's derived arrays
- * and the search's reusable buffers, built from the graph file's bytes without parsing. Where the
- * bytes come from (S3, refreshed as new versions are published) is functions/routing/graph-store.ts;
- * a tool or a test can read them from a file.
+ * A city graph as a router holds it: the file's typed-array views (the cost tables and landmark
+ * bounds among them), the network's open core and the search's reusable buffers, built from the
+ * graph file's bytes without parsing. Where the bytes come from (S3, refreshed as new versions are
+ * published) is functions/routing/graph-store.ts; a tool or a test can read them from a file.
  */
 
 export interface LoadedGraph {
@@ -20,8 +21,11 @@ export interface LoadedGraph {
 }
 
 export interface LoadOptions {
-  /** Told when the file's landmark bounds were built under other costing weights and are being recomputed. */
-  onStaleLandmarks?: (graphVersion: string) => void;
+  /**
+   * Told when the file's cost tables or landmark bounds were built under other costing weights and
+   * are being recomputed (`what` says which), so that no query routes by stale costs.
+   */
+  onStaleTables?: (graphVersion: string, what: 'cost tables' | 'landmarks') => void;
 }
 
 /** Builds the in-memory graph from file bytes: typed-array views plus the router's derived arrays. */
@@ -29,11 +33,13 @@ export function loadGraph(city: CityId, bytes: Uint8Array, options: LoadOptions 
   const started = performance.now();
   const graph = openGraph(bytes);
   const network = new RoutingNetwork(graph);
+  // Stale tables are computed now, not by the first query; landmarks are computed from them.
+  if (prepareCostTables(network)) options.onStaleTables?.(graph.header.graph_version, 'cost tables');
   let landmarks = storedLandmarks(graph);
   if (!landmarks) {
     // Built under other costing weights: stored bounds could overestimate, so compute them anew.
-    options.onStaleLandmarks?.(graph.header.graph_version);
-    landmarks = Object.fromEntries(LANDMARK_METRICS.map((metric) => [metric, computeLandmarks(metricCosting(network, metric))]));
+    options.onStaleTables?.(graph.header.graph_version, 'landmarks');
+    landmarks = landmarkSet(computeLandmarkSections(network), graph.edgeCount);
   }
   return {
     city,

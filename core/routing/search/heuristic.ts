@@ -20,55 +20,52 @@ export class CostStillToCome {
   private readonly scale: number;
   private readonly landmarkBound: LandmarkBound | null;
   private readonly edgeHead: Uint32Array;
+  private readonly nodeBound: Float32Array;
   /**
    * Per edge, in half-seconds, the least wait for leaving it that the landmark bounds add to its
-   * head's bound; null without landmarks. With `nodeBound`, `nodeStamp` and `fromNode`, what the
-   * search's inner loop reads itself (`afterEdge` is the same, as a call).
+   * head's bound; null without landmarks. With the workspace's `nodeBound` and `fromNode`, what
+   * the search's inner loop reads itself (`afterEdge` is the same, as a call).
    */
   readonly leaveHalfSeconds: Uint8Array | null;
-  readonly nodeBound: Float64Array;
-  readonly nodeStamp: Uint32Array;
+  /** The landmark tables say the ends lie in separate networks: there is no route. */
+  readonly separated: boolean;
 
   constructor(
     private readonly costing: Costing,
-    workspace: SearchWorkspace,
+    private readonly workspace: SearchWorkspace,
     sources: readonly EdgePosition[],
     targets: readonly EdgePosition[],
     targetPoint: readonly [number, number],
-    /** The query's reached stamp: where `nodeStamp` holds it, `nodeBound` is this query's. */
-    private readonly stamp: number,
   ) {
     const graph = costing.network.graph;
     this.edgeHead = graph.edgeHead;
     this.nodeBound = workspace.nodeBound;
-    this.nodeStamp = workspace.nodeStamp;
     [this.targetLon, this.targetLat] = targetPoint;
     this.cosLat = Math.cos((this.targetLat * Math.PI) / 180);
     // 0.98 absorbs the flat-earth approximation so the bound stays below the true distance.
     this.scale = costing.minSecondsPerMetre * METRES_PER_DEGREE * 0.98;
     const landmarks = workspace.landmarks[costing.metric];
-    this.landmarkBound = landmarks
-      ? new LandmarkBound(landmarks, graph.nodeCount, targets.map((target) => graph.edgeTail[target.edge]!), sources.map((source) => graph.edgeHead[source.edge]!))
+    this.landmarkBound = landmarks && sources.length > 0 && targets.length > 0
+      ? new LandmarkBound(landmarks, targets.map((target) => graph.edgeTail[target.edge]!), sources.map((source) => graph.edgeHead[source.edge]!))
       : null;
+    this.separated = this.landmarkBound?.separated ?? false;
     this.leaveHalfSeconds = landmarks ? landmarks.leaveHalfSeconds : null;
   }
 
   /** The bound after arriving along `edge`: its head's bound plus, with landmarks, the edge's own share. */
   afterEdge(edge: number): number {
     const head = this.edgeHead[edge]!;
-    const bound = this.nodeStamp[head] === this.stamp ? this.nodeBound[head]! : this.fromNode(head);
+    let bound = this.nodeBound[head]!;
+    if (bound < 0) bound = this.fromNode(head);
     return this.leaveHalfSeconds !== null ? this.leaveHalfSeconds[edge]! * 0.5 + bound : bound;
   }
 
-  /** The node's bound, computed and kept for the rest of the query (read `nodeBound` first where `nodeStamp` says it is there). */
+  /** The node's bound, computed and kept for the rest of the query (read the workspace's `nodeBound` first: -1 where it is not there). */
   fromNode(node: number): number {
     const network = this.costing.network;
     const dx = (network.nodeLon(node) - this.targetLon) * this.cosLat;
     const dy = network.nodeLat(node) - this.targetLat;
     const straightLine = Math.sqrt(dx * dx + dy * dy) * this.scale;
-    const bound = this.landmarkBound ? this.landmarkBound.fromNode(node, straightLine) : straightLine;
-    this.nodeBound[node] = bound;
-    this.nodeStamp[node] = this.stamp;
-    return bound;
+    return this.workspace.keepBound(node, this.landmarkBound ? this.landmarkBound.fromNode(node, straightLine) : straightLine);
   }
 }

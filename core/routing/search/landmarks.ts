@@ -1,14 +1,23 @@
 import { COSTING_FINGERPRINT, Costing, type CostMetric } from '../costing/costing.ts';
 import type { Graph, LandmarkHeader } from '../../graph/layout.ts';
+import { DisjointSets } from '../network/disjoint-sets.ts';
 import { MinHeap } from './heap.ts';
 import type { RoutingNetwork } from '../network/network.ts';
 
 /**
  * Landmarks for A* (ALT: A*, landmarks and the triangle inequality; Goldberg and Harrelson, 2005).
- * For a few nodes L spread around the city's edge the graph stores the least cost from L to every
- * node and from every node to L. For any u and t, d(u,t) >= d(L,t) - d(L,u) and
- * d(u,t) >= d(u,L) - d(t,L), which bounds the cost still to come far more tightly than a straight
- * line does where waits at signals and turns are a large part of a route's cost, as on a city grid.
+ * For a few nodes L the graph stores the least cost from L to every node and from every node to L.
+ * For any u and t, d(u,t) >= d(L,t) - d(L,u) and d(u,t) >= d(u,L) - d(t,L), which bounds the cost
+ * still to come far more tightly than a straight line does where waits at signals and turns are a
+ * large part of a route's cost, as on a city grid.
+ *
+ * A city's graph can be several networks that do not touch (London is six extracts; the tiled
+ * city is many copies): its regions, the connected pieces of the landmark metrics' edges. A route
+ * never leaves its region, and a landmark in another region bounds nothing, so every region has L
+ * landmarks of its own. The tables hold one row per node such an edge touches: slot l of a row is
+ * the distance to or from the l-th landmark of the row's region, so the tables are L rows deep
+ * however many regions there are, and nodes only walkers use take no room. Ends in two regions
+ * have no route at all, which the search answers without searching.
  *
  * Distances are over a node graph whose edge weight is the edge's least cost plus the least cost
  * of leaving it onto any next edge (every turn cost includes the wait at the junction the edge
@@ -21,6 +30,7 @@ import type { RoutingNetwork } from '../network/network.ts';
  * one unit above the true difference, and every bound gives that unit back.
  */
 
+/** Landmarks per region. */
 export const LANDMARK_COUNT = 10;
 /**
  * Landmarks consulted per query: those that bound the distance between its ends best (every
@@ -34,16 +44,56 @@ export const LANDMARK_METRICS: readonly CostMetric[] = ['cycling-supersafe', 'cy
 const UNREACHABLE = 0xffff;
 const LARGEST_DISTANCE = UNREACHABLE - 1;
 const NO_FOLLOWING_EDGE = 0xff;
+/** `landmarkNodes`' entry for a slot a small region cannot fill. */
+export const NO_LANDMARK = 0xffffffff;
+/** Regions are numbered in 16 bits. */
+const MOST_REGIONS = 0xffff;
+
+/** Set bits of a 32-bit word. */
+function bitCount(word: number): number {
+  let v = word - ((word >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
+/** Which nodes have rows in the landmark tables, and the region of each row. */
+export class LandmarkRows {
+  constructor(
+    /** Bit v % 32 of word v / 32: node v has a row. */
+    readonly bits: Uint32Array,
+    /** Per word, the rows of the nodes before it. */
+    readonly rank: Uint32Array,
+    /** Per row, its region. */
+    readonly region: Uint16Array,
+  ) {}
+
+  get count(): number {
+    return this.region.length;
+  }
+
+  /** The node's row, or -1 for a node no landmark metric's edge touches. */
+  rowOf(node: number): number {
+    const word = node >>> 5;
+    const bit = node & 31;
+    const bits = this.bits[word]!;
+    if (!((bits >>> bit) & 1)) return -1;
+    return this.rank[word]! + (bit === 0 ? 0 : bitCount(bits << (32 - bit)));
+  }
+}
 
 /** One metric's tables, as views on the graph file or freshly computed. */
 export class Landmarks {
   constructor(
+    readonly rows: LandmarkRows,
+    /** Landmarks per region (L): the slots of a row. */
+    readonly count: number,
+    /** [region * count + slot]: the landmark node, or NO_LANDMARK. */
     readonly nodes: Uint32Array,
     /** Least cost of any turn out of each edge, half-seconds; NO_FOLLOWING_EDGE where none follows. */
     readonly leaveHalfSeconds: Uint8Array,
-    /** [landmark * nodeCount + node], in `unit`s. */
+    /** [slot * rows + row], in `unit`s. */
     readonly fromLandmark: Uint16Array,
-    /** [landmark * nodeCount + node], in `unit`s. */
+    /** [slot * rows + row], in `unit`s. */
     readonly toLandmark: Uint16Array,
     /** Seconds per step of the distance tables. */
     readonly unit: number,
@@ -54,104 +104,147 @@ export type LandmarkSet = Partial<Record<CostMetric, Landmarks>>;
 
 export interface LandmarkSections {
   header: LandmarkHeader;
-  sections: { landmarkNodes: Uint32Array; landmarkLeave: Uint8Array; landmarkFrom: Uint16Array; landmarkTo: Uint16Array };
+  sections: {
+    landmarkNodes: Uint32Array;
+    landmarkRowBits: Uint32Array;
+    landmarkRowRank: Uint32Array;
+    landmarkRowRegion: Uint16Array;
+    landmarkLeave: Uint8Array;
+    landmarkFrom: Uint16Array;
+    landmarkTo: Uint16Array;
+  };
 }
 
 /** The costing whose least costs define a metric (departure and lighting do not enter them). */
-export function metricCosting(network: RoutingNetwork, metric: CostMetric): Costing {
-  return new Costing(network, {
-    profile: metric === 'walking' ? 'walking' : 'cycling',
-    supersafe: metric === 'cycling-supersafe',
-    night: false,
-    departureMinute: 0,
-  });
-}
+export const metricCosting = (network: RoutingNetwork, metric: CostMetric): Costing => Costing.forMetric(network, metric);
 
-/** The graph's tables if they were computed under today's costing, else null. */
-export function storedLandmarks(graph: Graph): LandmarkSet | null {
-  const header = graph.header.landmarks;
-  if (header.costing !== COSTING_FINGERPRINT || header.metrics.length === 0) return null;
-  const { nodeCount, edgeCount } = graph;
-  const count = header.count;
+/** Every metric's tables of a set of landmark sections (a graph's, or computed), as the search reads them. */
+export function landmarkSet({ header, sections }: LandmarkSections, edgeCount: number): LandmarkSet {
+  const rows = new LandmarkRows(sections.landmarkRowBits, sections.landmarkRowRank, sections.landmarkRowRegion);
+  const { count, regions } = header;
   const set: LandmarkSet = {};
   header.metrics.forEach(({ name, unit }, m) => {
-    const table = m * count * nodeCount;
+    const table = m * count * rows.count;
     set[name as CostMetric] = new Landmarks(
-      graph.landmarkNodes.subarray(m * count, (m + 1) * count),
-      graph.landmarkLeave.subarray(m * edgeCount, (m + 1) * edgeCount),
-      graph.landmarkFrom.subarray(table, table + count * nodeCount),
-      graph.landmarkTo.subarray(table, table + count * nodeCount),
+      rows,
+      count,
+      sections.landmarkNodes.subarray(m * regions * count, (m + 1) * regions * count),
+      sections.landmarkLeave.subarray(m * edgeCount, (m + 1) * edgeCount),
+      sections.landmarkFrom.subarray(table, table + count * rows.count),
+      sections.landmarkTo.subarray(table, table + count * rows.count),
       unit,
     );
   });
   return set;
 }
 
+/** The graph's tables if they were computed under today's costing, else null. */
+export function storedLandmarks(graph: Graph): LandmarkSet | null {
+  const header = graph.header.landmarks;
+  if (header.costing !== COSTING_FINGERPRINT || header.metrics.length === 0) return null;
+  return landmarkSet({ header, sections: graph }, graph.edgeCount);
+}
+
 /**
- * Computes the landmark sections for every metric in LANDMARK_METRICS (the builder stores them).
- * Each metric's tables are quantized straight into their place in the sections, so no metric's
- * tables are held twice; a metric that finds fewer than `count` landmarks (a tiny graph) shrinks
- * every metric's rows to its count at the end, as the file keeps one count for all.
+ * Which nodes have rows (those an edge of a landmark metric touches) and the regions: the
+ * connected pieces of those edges, ignoring direction, numbered in the order of their first row.
+ */
+function landmarkRows(network: RoutingNetwork, usable: (edge: number) => boolean): LandmarkRows {
+  const graph = network.graph;
+  const { nodeCount, edgeCount } = graph;
+  const sets = new DisjointSets(nodeCount);
+  const words = Math.ceil(nodeCount / 32);
+  const bits = new Uint32Array(words);
+  for (let edge = 0; edge < edgeCount; edge++) {
+    if (!usable(edge)) continue;
+    const tail = graph.edgeTail[edge]!;
+    const head = graph.edgeHead[edge]!;
+    sets.union(tail, head);
+    bits[tail >>> 5]! |= 1 << (tail & 31);
+    bits[head >>> 5]! |= 1 << (head & 31);
+  }
+  const rank = new Uint32Array(words);
+  let rows = 0;
+  for (let word = 0; word < words; word++) {
+    rank[word] = rows;
+    rows += bitCount(bits[word]!);
+  }
+  const region = new Uint16Array(rows);
+  const regionOfRoot = new Map<number, number>();
+  let row = 0;
+  for (let node = 0; node < nodeCount; node++) {
+    if (!((bits[node >>> 5]! >>> (node & 31)) & 1)) continue;
+    const root = sets.find(node);
+    let id = regionOfRoot.get(root);
+    if (id === undefined) {
+      id = regionOfRoot.size;
+      if (id >= MOST_REGIONS) throw new Error(`The graph has more than ${MOST_REGIONS} separate cycling networks; landmark regions are numbered in 16 bits`);
+      regionOfRoot.set(root, id);
+    }
+    region[row++] = id;
+  }
+  return new LandmarkRows(bits, rank, region);
+}
+
+/**
+ * Computes the landmark sections for every metric in LANDMARK_METRICS (the builder stores them;
+ * a router computes them for a graph built under other costing weights). Each metric's tables are
+ * quantized straight into their place in the sections, so no metric's tables are held twice.
  */
 export function computeLandmarkSections(network: RoutingNetwork, count = LANDMARK_COUNT): LandmarkSections {
-  const { nodeCount, edgeCount } = network.graph;
+  const { edgeCount } = network.graph;
+  const costings = LANDMARK_METRICS.map((metric) => metricCosting(network, metric));
+  const rows = landmarkRows(network, (edge) => costings.some((costing) => costing.usable(edge)));
+  const regions = rows.region.reduce((most, region) => Math.max(most, region + 1), 0);
   const metrics = LANDMARK_METRICS.length;
-  const full = {
-    landmarkNodes: new Uint32Array(metrics * count),
+  const sections: LandmarkSections['sections'] = {
+    landmarkNodes: new Uint32Array(metrics * regions * count),
+    landmarkRowBits: rows.bits,
+    landmarkRowRank: rows.rank,
+    landmarkRowRegion: rows.region,
     landmarkLeave: new Uint8Array(metrics * edgeCount),
-    landmarkFrom: new Uint16Array(metrics * count * nodeCount),
-    landmarkTo: new Uint16Array(metrics * count * nodeCount),
+    landmarkFrom: new Uint16Array(metrics * count * rows.count),
+    landmarkTo: new Uint16Array(metrics * count * rows.count),
   };
-  const found: { nodes: number; unit: number }[] = LANDMARK_METRICS.map((metric, m) => {
-    const table = m * count * nodeCount;
-    const landmarks = computeLandmarks(metricCosting(network, metric), count, {
-      fromLandmark: full.landmarkFrom.subarray(table, table + count * nodeCount),
-      toLandmark: full.landmarkTo.subarray(table, table + count * nodeCount),
+  const units = costings.map((costing, m) => {
+    const table = m * count * rows.count;
+    const landmarks = computeLandmarks(costing, rows, count, {
+      nodes: sections.landmarkNodes.subarray(m * regions * count, (m + 1) * regions * count),
+      leaveHalfSeconds: sections.landmarkLeave.subarray(m * edgeCount, (m + 1) * edgeCount),
+      fromLandmark: sections.landmarkFrom.subarray(table, table + count * rows.count),
+      toLandmark: sections.landmarkTo.subarray(table, table + count * rows.count),
     });
-    full.landmarkNodes.set(landmarks.nodes, m * count);
-    full.landmarkLeave.set(landmarks.leaveHalfSeconds, m * edgeCount);
-    return { nodes: landmarks.nodes.length, unit: landmarks.unit };
+    return landmarks.unit;
   });
-  const landmarkCount = Math.min(...found.map((metric) => metric.nodes));
-  const sections = landmarkCount === count ? full : {
-    landmarkNodes: new Uint32Array(metrics * landmarkCount),
-    landmarkLeave: full.landmarkLeave,
-    landmarkFrom: new Uint16Array(metrics * landmarkCount * nodeCount),
-    landmarkTo: new Uint16Array(metrics * landmarkCount * nodeCount),
-  };
-  if (sections !== full) {
-    for (let m = 0; m < metrics; m++) {
-      sections.landmarkNodes.set(full.landmarkNodes.subarray(m * count, m * count + landmarkCount), m * landmarkCount);
-      const from = m * count * nodeCount;
-      sections.landmarkFrom.set(full.landmarkFrom.subarray(from, from + landmarkCount * nodeCount), m * landmarkCount * nodeCount);
-      sections.landmarkTo.set(full.landmarkTo.subarray(from, from + landmarkCount * nodeCount), m * landmarkCount * nodeCount);
-    }
-  }
   return {
-    header: {
-      costing: COSTING_FINGERPRINT,
-      count: landmarkCount,
-      metrics: LANDMARK_METRICS.map((name, m) => ({ name, unit: found[m]!.unit })),
-    },
+    header: { costing: COSTING_FINGERPRINT, count, regions, metrics: LANDMARK_METRICS.map((name, m) => ({ name, unit: units[m]! })) },
     sections,
   };
 }
 
-/** Where computeLandmarks may write its distance tables (count * nodeCount entries each). */
+/** Where computeLandmarks writes one metric's tables. */
 export interface LandmarkTablesTarget {
+  readonly nodes: Uint32Array;
+  readonly leaveHalfSeconds: Uint8Array;
   readonly fromLandmark: Uint16Array;
   readonly toLandmark: Uint16Array;
 }
 
-/** Computes one metric's tables from the costing's least edge costs and turn costs. */
-export function computeLandmarks(costing: Costing, count = LANDMARK_COUNT, target?: LandmarkTablesTarget): Landmarks {
+/**
+ * Computes one metric's tables from the costing's least edge costs and turn costs, choosing each
+ * region's landmarks the farthest way: the first is the region's node farthest from its centre,
+ * each next one the node whose cost to and from the nearest chosen landmark is greatest, so the
+ * landmarks spread around the region's edge as the costs (not the map) see it.
+ */
+export function computeLandmarks(costing: Costing, rows: LandmarkRows, count: number, target: LandmarkTablesTarget): Landmarks {
   const network = costing.network;
   const graph = network.graph;
   const { edgeCount, nodeCount } = graph;
+  const regions = target.nodes.length / count;
 
   const leastCost = new Float64Array(edgeCount);
   for (let edge = 0; edge < edgeCount; edge++) leastCost[edge] = costing.leastEdgeCost(edge);
-  const leaveHalfSeconds = new Uint8Array(edgeCount);
+  const leaveHalfSeconds = target.leaveHalfSeconds;
   const weight = new Float64Array(edgeCount);
   for (let edge = 0; edge < edgeCount; edge++) {
     let least = Infinity;
@@ -169,72 +262,87 @@ export function computeLandmarks(costing: Costing, count = LANDMARK_COUNT, targe
     leaveHalfSeconds[edge] = least === Infinity ? NO_FOLLOWING_EDGE : Math.min(NO_FOLLOWING_EDGE - 1, Math.floor(least * 2));
   }
 
-  const forward: Adjacency = { first: graph.firstOut, node: graph.edgeHead, weight };
-  const backward: Adjacency = {
-    first: graph.firstIn,
-    node: graph.inEdges.map((edge) => graph.edgeTail[edge]!),
-    weight: Float64Array.from(graph.inEdges, (edge) => weight[edge]!),
-  };
-  const hasEdge = (adjacency: Adjacency, node: number) => {
-    for (let i = adjacency.first[node]!, end = adjacency.first[node + 1]!; i < end; i++) if (adjacency.weight[i] !== Infinity) return true;
-    return false;
-  };
-  const nodes = selectLandmarkNodes(network, (node) => hasEdge(forward, node) && hasEdge(backward, node), count);
-
-  const exact = [new Float64Array(nodes.length * nodeCount), new Float64Array(nodes.length * nodeCount)] as const;
-  const heap = new MinHeap(4096);
-  let greatest = 0;
-  nodes.forEach((landmark, index) => {
-    [forward, backward].forEach((adjacency, direction) => {
-      const distance = exact[direction]!.subarray(index * nodeCount, (index + 1) * nodeCount);
-      nodeDijkstra(landmark, adjacency, distance, heap);
-      for (let node = 0; node < nodeCount; node++) if (distance[node]! !== Infinity && distance[node]! > greatest) greatest = distance[node]!;
-    });
+  const forward = adjacency(nodeCount, (node, visit) => {
+    for (let edge = graph.firstOut[node]!; edge < graph.firstOut[node + 1]!; edge++) if (weight[edge] !== Infinity) visit(graph.edgeHead[edge]!, weight[edge]!);
   });
-  const unit = Math.max(greatest, 1) / LARGEST_DISTANCE;
-  const quantize = (distances: Float64Array, into: Uint16Array = new Uint16Array(distances.length)) => {
-    for (let i = 0; i < distances.length; i++) {
-      const distance = distances[i]!;
-      into[i] = distance === Infinity ? UNREACHABLE : Math.min(LARGEST_DISTANCE, Math.floor(distance / unit));
+  const backward = adjacency(nodeCount, (node, visit) => {
+    for (let i = graph.firstIn[node]!; i < graph.firstIn[node + 1]!; i++) {
+      const edge = graph.inEdges[i]!;
+      if (weight[edge] !== Infinity) visit(graph.edgeTail[edge]!, weight[edge]!);
     }
-    return into.subarray(0, distances.length);
+  });
+  const rowNodes = new Uint32Array(rows.count);
+  for (let node = 0, row = 0; node < nodeCount && row < rows.count; node++) if (rows.rowOf(node) >= 0) rowNodes[row++] = node;
+
+  // Exact distances per slot and row, quantized once every slot is known (the unit is the largest).
+  const exact = [new Float64Array(count * rows.count), new Float64Array(count * rows.count)] as const;
+  const distance = new Float64Array(nodeCount);
+  const nearest = new Float64Array(rows.count).fill(Infinity);
+  const heap = new MinHeap(4096);
+  let chosen = firstLandmarks(network, rows, rowNodes, regions);
+  let greatest = 0;
+  for (let slot = 0; slot < count; slot++) {
+    chosen.forEach((node, region) => (target.nodes[region * count + slot] = node));
+    const starts = Array.from(chosen).filter((node) => node !== NO_LANDMARK);
+    [forward, backward].forEach((adjacency, direction) => {
+      nodeDijkstra(starts, adjacency, distance, heap);
+      const into = exact[direction]!.subarray(slot * rows.count, (slot + 1) * rows.count);
+      for (let row = 0; row < rows.count; row++) {
+        const value = distance[rowNodes[row]!]!;
+        into[row] = value;
+        if (value !== Infinity && value > greatest) greatest = value;
+      }
+    });
+    // The next slot: per region, the row whose nearest chosen landmark (there and back) is farthest.
+    chosen = new Uint32Array(regions).fill(NO_LANDMARK);
+    const farthest = new Float64Array(regions);
+    for (let row = 0; row < rows.count; row++) {
+      const there = exact[0][slot * rows.count + row]! + exact[1][slot * rows.count + row]!;
+      if (there < nearest[row]!) nearest[row] = there;
+      const region = rows.region[row]!;
+      if (nearest[row]! !== Infinity && nearest[row]! > farthest[region]!) {
+        farthest[region] = nearest[row]!;
+        chosen[region] = rowNodes[row]!;
+      }
+    }
+  }
+  const unit = Math.max(greatest, 1) / LARGEST_DISTANCE;
+  const quantize = (distances: Float64Array, into: Uint16Array) => {
+    for (let i = 0; i < distances.length; i++) {
+      const value = distances[i]!;
+      into[i] = value === Infinity ? UNREACHABLE : Math.min(LARGEST_DISTANCE, Math.floor(value / unit));
+    }
   };
-  return new Landmarks(Uint32Array.from(nodes), leaveHalfSeconds, quantize(exact[0], target?.fromLandmark), quantize(exact[1], target?.toLandmark), unit);
+  quantize(exact[0], target.fromLandmark);
+  quantize(exact[1], target.toLandmark);
+  return new Landmarks(rows, count, target.nodes, leaveHalfSeconds, target.fromLandmark, target.toLandmark, unit);
 }
 
-/**
- * Picks landmarks the planar way: split the plane around the graph's centre into equal sectors
- * and take, in each, the usable node farthest from the centre.
- */
-function selectLandmarkNodes(network: RoutingNetwork, usableNode: (node: number) => boolean, count: number): number[] {
-  const nodeCount = network.graph.nodeCount;
-  let sumLon = 0;
-  let sumLat = 0;
-  let usable = 0;
-  for (let node = 0; node < nodeCount; node++) {
-    if (!usableNode(node)) continue;
-    sumLon += network.nodeLon(node);
-    sumLat += network.nodeLat(node);
-    usable++;
+/** Per region, its node farthest from the centre of its nodes (NO_LANDMARK for a region without). */
+function firstLandmarks(network: RoutingNetwork, rows: LandmarkRows, rowNodes: Uint32Array, regions: number): Uint32Array {
+  const sumLon = new Float64Array(regions);
+  const sumLat = new Float64Array(regions);
+  const members = new Float64Array(regions);
+  for (let row = 0; row < rows.count; row++) {
+    const region = rows.region[row]!;
+    sumLon[region]! += network.nodeLon(rowNodes[row]!);
+    sumLat[region]! += network.nodeLat(rowNodes[row]!);
+    members[region]!++;
   }
-  if (usable === 0) return [];
-  const centreLon = sumLon / usable;
-  const centreLat = sumLat / usable;
-  const cosLat = Math.cos((centreLat * Math.PI) / 180);
-  const best = new Array<number>(count).fill(-1);
-  const bestDistance = new Array<number>(count).fill(-1);
-  for (let node = 0; node < nodeCount; node++) {
-    if (!usableNode(node)) continue;
-    const dx = (network.nodeLon(node) - centreLon) * cosLat;
+  const chosen = new Uint32Array(regions).fill(NO_LANDMARK);
+  const farthest = new Float64Array(regions).fill(-1);
+  for (let row = 0; row < rows.count; row++) {
+    const region = rows.region[row]!;
+    const node = rowNodes[row]!;
+    const centreLat = sumLat[region]! / members[region]!;
+    const dx = (network.nodeLon(node) - sumLon[region]! / members[region]!) * Math.cos((centreLat * Math.PI) / 180);
     const dy = network.nodeLat(node) - centreLat;
-    const sector = Math.min(count - 1, Math.floor(((Math.atan2(dy, dx) + Math.PI) / (2 * Math.PI)) * count));
-    const distance = dx * dx + dy * dy;
-    if (distance > bestDistance[sector]!) {
-      bestDistance[sector] = distance;
-      best[sector] = node;
+    if (dx * dx + dy * dy > farthest[region]!) {
+      farthest[region] = dx * dx + dy * dy;
+      chosen[region] = node;
     }
   }
-  return best.filter((node) => node >= 0);
+  return chosen;
 }
 
 interface Adjacency {
@@ -245,12 +353,38 @@ interface Adjacency {
   weight: Float64Array;
 }
 
-function nodeDijkstra(start: number, adjacency: Adjacency, distance: Float64Array, heap: MinHeap): void {
+/**
+ * The node graph of the landmark distances as compressed rows of its usable entries only (edges
+ * the metric cannot use, such as footways for cycling, are most of a city's): `neighbours` visits
+ * a node's entries.
+ */
+function adjacency(nodeCount: number, neighbours: (node: number, visit: (other: number, weight: number) => void) => void): Adjacency {
+  const first = new Uint32Array(nodeCount + 1);
+  for (let node = 0; node < nodeCount; node++) {
+    let entries = 0;
+    neighbours(node, () => entries++);
+    first[node + 1] = first[node]! + entries;
+  }
+  const node = new Uint32Array(first[nodeCount]!);
+  const weight = new Float64Array(first[nodeCount]!);
+  for (let from = 0, at = 0; from < nodeCount; from++) {
+    neighbours(from, (other, cost) => {
+      node[at] = other;
+      weight[at++] = cost;
+    });
+  }
+  return { first, node, weight };
+}
+
+/** Least costs from the nearest of `starts` to every node (Infinity where none reaches it). */
+function nodeDijkstra(starts: readonly number[], adjacency: Adjacency, distance: Float64Array, heap: MinHeap): void {
   const { first, node: neighbour, weight } = adjacency;
   distance.fill(Infinity);
-  distance[start] = 0;
   heap.clear();
-  heap.push(0, start);
+  for (const start of starts) {
+    distance[start] = 0;
+    heap.push(0, start);
+  }
   while (heap.size > 0) {
     const reached = heap.peekKey();
     const node = heap.pop();
@@ -271,33 +405,42 @@ function nodeDijkstra(start: number, adjacency: Adjacency, distance: Float64Arra
  * target edges' tails, from the landmarks that bound the distance between the query's ends best.
  */
 export class LandmarkBound {
-  /** Per active landmark: where its rows start in the tables (landmark * nodeCount). */
+  /** Per active landmark: where its slot starts in the tables (slot * rows). */
   private readonly offsets: Int32Array;
   /** Per active landmark: least d(L, t) over the targets t, and greatest d(t, L). */
   private readonly landmarkToTarget: Int32Array;
   private readonly targetToLandmark: Int32Array;
+  /** The ends lie in different regions: there is no route. */
+  readonly separated: boolean;
 
   constructor(
     private readonly landmarks: Landmarks,
-    nodeCount: number,
     targetNodes: readonly number[],
     sourceNodes: readonly number[],
     activeCount = ACTIVE_LANDMARKS,
   ) {
-    const { fromLandmark, toLandmark } = landmarks;
+    const { fromLandmark, toLandmark, rows } = landmarks;
+    const targetRows = targetNodes.map((node) => rows.rowOf(node));
+    const sourceRows = sourceNodes.map((node) => rows.rowOf(node));
+    const regionsOf = (ends: number[]) => new Set(ends.map((row) => (row < 0 ? -1 : rows.region[row]!)));
+    const targetRegions = regionsOf(targetRows);
+    const sourceRegions = regionsOf(sourceRows);
+    this.separated = !targetRegions.has(-1) && !sourceRegions.has(-1) && ![...sourceRegions].some((region) => targetRegions.has(region));
     const candidates: { offset: number; from: number; to: number; score: number }[] = [];
-    for (let landmark = 0; landmark < landmarks.nodes.length; landmark++) {
-      const offset = landmark * nodeCount;
+    // A slot means one landmark only within one region: ends spread over several go without.
+    const oneRegion = targetRegions.size === 1 && sourceRegions.size === 1 && !targetRegions.has(-1) && targetRegions.has([...sourceRegions][0]!);
+    for (let slot = 0; oneRegion && slot < landmarks.count; slot++) {
+      const offset = slot * rows.count;
       let from = UNREACHABLE;
       let to = 0;
-      for (const node of targetNodes) {
-        from = Math.min(from, fromLandmark[offset + node]!);
-        to = Math.max(to, toLandmark[offset + node]!);
+      for (const row of targetRows) {
+        from = Math.min(from, fromLandmark[offset + row]!);
+        to = Math.max(to, toLandmark[offset + row]!);
       }
       // A landmark that cannot reach a target, or that a target cannot reach, bounds nothing.
       if (from === UNREACHABLE || to === UNREACHABLE) continue;
       let score = Infinity;
-      for (const node of sourceNodes) score = Math.min(score, Math.max(from - fromLandmark[offset + node]!, toLandmark[offset + node]! - to));
+      for (const row of sourceRows) score = Math.min(score, Math.max(from - fromLandmark[offset + row]!, toLandmark[offset + row]! - to));
       candidates.push({ offset, from, to, score });
     }
     candidates.sort((a, b) => b.score - a.score);
@@ -319,14 +462,18 @@ export class LandmarkBound {
 
   /** The part of `remaining` that depends on the node alone (the search caches it per node). */
   fromNode(node: number, atLeast: number): number {
+    const { offsets } = this;
+    if (offsets.length === 0) return atLeast;
+    const row = this.landmarks.rows.rowOf(node);
+    if (row < 0) return atLeast;
     const { fromLandmark, toLandmark } = this.landmarks;
-    const { offsets, landmarkToTarget, targetToLandmark } = this;
+    const { landmarkToTarget, targetToLandmark } = this;
     let steps = 1;
     for (let i = 0; i < offsets.length; i++) {
-      const offset = offsets[i]!;
-      const ahead = landmarkToTarget[i]! - fromLandmark[offset + node]!;
+      const offset = offsets[i]! + row;
+      const ahead = landmarkToTarget[i]! - fromLandmark[offset]!;
       if (ahead > steps) steps = ahead;
-      const behind = toLandmark[offset + node]! - targetToLandmark[i]!;
+      const behind = toLandmark[offset]! - targetToLandmark[i]!;
       if (behind > steps) steps = behind;
     }
     return Math.max(atLeast, (steps - 1) * this.landmarks.unit);

@@ -1,3 +1,4 @@
+import type { Graph } from '../../graph/layout.ts';
 import { TURN_FORBIDDEN, TURN_RESTRICTED, type Costing } from '../costing/costing.ts';
 import { MinHeap } from './heap.ts';
 import { CostStillToCome } from './heuristic.ts';
@@ -34,30 +35,47 @@ export interface SearchResult {
   endFraction: number;
 }
 
+/** `SearchWorkspace.parent` of a source: reached from nothing. */
+const PARENT_NONE = 255;
+/** `SearchWorkspace.parent` of a state reached from a via-way state (kept in `viaParent`). */
+const PARENT_VIA = 254;
+/**
+ * Edges arriving at one node that `SearchWorkspace.parent` can tell apart; the builder refuses a
+ * graph with a node that has more (road junctions have a handful).
+ */
+export const MAX_ARRIVING_EDGES = PARENT_VIA;
+
 /** Search buffers sized for one graph, reused by every query on it (queries never interleave). */
 export class SearchWorkspace {
-  readonly cost: Float64Array;
-  readonly parent: Int32Array;
   /**
-   * Per state, which query last touched it: 2g when query g reached it (its cost and parent are
-   * current), 2g+1 once it settled. Anything older reads as unreached, so nothing is cleared.
+   * Per state (directed edge), the query's cost of arriving along it, Infinity where the query has
+   * not reached it. The next query resets the states this one touched (`touched`), so nothing is
+   * cleared whole and no generation stamps are kept; a heap entry is stale when its key is no
+   * longer the state's cost plus its bound, so no settled marks are kept either.
    */
-  readonly stamp: Uint32Array;
+  readonly cost: Float64Array;
+  /**
+   * Per state, the state it was reached from, as the place of that state's edge among the edges
+   * arriving at the state's tail (`inEdges`): a byte where a state number would take four. A
+   * source has PARENT_NONE; a state reached from a via-way state has PARENT_VIA and the via-way
+   * state in `viaParent`.
+   */
+  readonly parent: Uint8Array;
+  /** The via-way state each state with PARENT_VIA was reached from. */
+  readonly viaParent = new Map<number, number>();
+  /** The states the query reached, in `touched[0 .. touchedCount - 1]` (grown as needed). */
+  touched: Int32Array = new Int32Array(1024);
+  touchedCount = 0;
   readonly heap = new MinHeap(4096);
-  generation = 0;
   /**
    * Per node, the heuristic's bound on the cost still to come from it (before the edge's own
-   * share), computed once per query: a node is reached along several edges. Valid where
-   * `nodeStamp` holds the query's reached stamp; allocated on the first search.
+   * share), computed once per query (a node is reached along several edges); -1 where not yet.
+   * Reset the same way from `boundNodes`; allocated on the first search. Single precision,
+   * rounded down so that it stays a lower bound.
    */
-  nodeBound = new Float64Array(0);
-  nodeStamp = new Uint32Array(0);
-  /**
-   * Per edge, its cost under the query's costing, computed once per query (an edge is relaxed
-   * from every edge settled at its tail); valid where `edgeCostStamp` holds the reached stamp.
-   */
-  readonly edgeCost: Float64Array;
-  readonly edgeCostStamp: Uint32Array;
+  nodeBound: Float32Array = new Float32Array(0);
+  boundNodes: Int32Array = new Int32Array(1024);
+  boundNodeCount = 0;
   /** States beyond the edges: via-way restrictions being followed. */
   readonly viaWays: ViaWayStates;
 
@@ -66,29 +84,44 @@ export class SearchWorkspace {
     /** Precomputed bounds per costing metric; a metric without them falls back to the straight line. */
     readonly landmarks: LandmarkSet = {},
   ) {
-    this.cost = new Float64Array(edgeCount);
-    this.parent = new Int32Array(edgeCount);
-    this.stamp = new Uint32Array(edgeCount);
-    this.edgeCost = new Float64Array(edgeCount);
-    this.edgeCostStamp = new Uint32Array(edgeCount);
+    this.cost = new Float64Array(edgeCount).fill(Infinity);
+    this.parent = new Uint8Array(edgeCount);
     this.viaWays = new ViaWayStates(edgeCount);
   }
 
-  /** Starts a query on a graph of `nodeCount` nodes: returns its reached stamp (settled is one more). */
-  startQuery(nodeCount: number): number {
-    if (this.nodeStamp.length !== nodeCount) {
-      this.nodeBound = new Float64Array(nodeCount);
-      this.nodeStamp = new Uint32Array(nodeCount);
-    }
-    if (++this.generation === 0x7fffffff) {
-      this.stamp.fill(0);
-      this.nodeStamp.fill(0);
-      this.edgeCostStamp.fill(0);
-      this.generation = 1;
-    }
+  /** Starts a query on a graph of `nodeCount` nodes: forgets what the last one reached. */
+  startQuery(nodeCount: number): void {
+    if (this.nodeBound.length !== nodeCount) this.nodeBound = new Float32Array(nodeCount).fill(-1);
+    const { cost, touched, nodeBound, boundNodes } = this;
+    for (let i = 0; i < this.touchedCount; i++) cost[touched[i]!] = Infinity;
+    for (let i = 0; i < this.boundNodeCount; i++) nodeBound[boundNodes[i]!] = -1;
+    this.touchedCount = 0;
+    this.boundNodeCount = 0;
     this.heap.clear();
     this.viaWays.clear();
-    return 2 * this.generation;
+    this.viaParent.clear();
+  }
+
+  /** `touched`, twice as long, for the states still to come. */
+  growTouched(): Int32Array {
+    const grown = new Int32Array(this.touched.length * 2);
+    grown.set(this.touched);
+    return (this.touched = grown);
+  }
+
+  /** Keeps the node's bound for the rest of the query, in single precision below it; answers what is kept. */
+  keepBound(node: number, bound: number): number {
+    if (this.boundNodeCount === this.boundNodes.length) {
+      const grown = new Int32Array(this.boundNodes.length * 2);
+      grown.set(this.boundNodes);
+      this.boundNodes = grown;
+    }
+    this.boundNodes[this.boundNodeCount++] = node;
+    // Rounding to single precision moves a number by at most 2^-24 of it: lowered first by 2^-22,
+    // the bound is never rounded up, so it still never overestimates.
+    const kept = Math.fround(bound * (1 - 2 ** -22));
+    this.nodeBound[node] = kept;
+    return kept;
   }
 }
 
@@ -107,43 +140,52 @@ export function findRoute(
 ): SearchResult | null {
   const graph = costing.network.graph;
   const edgeCount = graph.edgeCount;
-  const reachedStamp = workspace.startQuery(graph.nodeCount);
-  const settledStamp = reachedStamp + 1;
-  const { cost, parent, stamp, heap, edgeCostStamp, viaWays } = workspace;
-  const edgeCostCache = workspace.edgeCost;
-  const { edgeHead, firstOut } = graph;
-  const stillToCome = new CostStillToCome(costing, workspace, sources, targets, targetPoint, reachedStamp);
+  workspace.startQuery(graph.nodeCount);
+  if (stats) stats.settled = 0;
+  const { cost, parent, heap, viaWays } = workspace;
+  const { edgeHead, firstOut, firstIn, inEdges, edgeFlags } = graph;
+  const stillToCome = new CostStillToCome(costing, workspace, sources, targets, targetPoint);
+  // Ends in two separate networks (regions of the landmark tables): no route, and nothing to search.
+  if (stillToCome.separated) return null;
   const ends = new RouteEnds(costing, targets);
-  const direct = seedSources(costing, workspace, sources, ends, stillToCome, reachedStamp);
+  const direct = seedSources(costing, workspace, sources, ends, stillToCome);
   let bestCost = direct.cost;
   let bestParent = -1;
   let bestEdge = direct.edge;
 
   // Most queries have one or two target edges: compared directly in the inner loop.
   const { first: firstTarget, second: secondTarget, more: moreTargets } = ends;
-  // Turn costs from the metric's shared table; the overlay's removed turns checked apart.
+  // Turn costs from the metric's stored table (each node's turns a matrix, RoutingNetwork.turnBase,
+  // inlined below); the overlay's removed turns checked apart.
   const turnTable = costing.turnTable();
-  const turnFirst = costing.network.turnFirst;
+  const { turnRowFlags } = costing.network;
+  const { turnRowFirst } = graph;
   const hasOverlay = costing.overlay !== null;
   // The heuristic's per-node cache, read here on the hot path (stillToCome.afterEdge, inlined).
-  const { nodeBound, nodeStamp, leaveHalfSeconds } = stillToCome;
+  const { nodeBound } = workspace;
+  const { leaveHalfSeconds } = stillToCome;
   // Edge costs: the metric's least costs, except where the departure, night or a report can
-  // raise them (computed once per query there).
+  // raise them.
   const leastCosts = costing.leastCostTable();
+  let { touched, touchedCount } = workspace;
 
   let settled = 0;
   while (heap.size > 0) {
-    if (heap.peekKey() >= bestCost) break;
+    const key = heap.peekKey();
+    if (key >= bestCost) break;
     const state = heap.pop();
     let edge: number;
     let reached: number;
     /** The via-way state's entry, or -1 for a plain edge. */
     let via = -1;
     if (state < edgeCount) {
-      if (stamp[state] === settledStamp) continue;
-      stamp[state] = settledStamp;
-      edge = state;
       reached = cost[state]!;
+      // An entry pushed before the state's cost last fell is stale: its key is not the state's
+      // key now. (A state that settled is searched again if it is reached cheaper after all: the
+      // landmark bound, quantized, is consistent only to within a unit.)
+      const head = edgeHead[state]!;
+      if (key !== reached + (leaveHalfSeconds !== null ? leaveHalfSeconds[state]! * 0.5 + nodeBound[head]! : nodeBound[head]!)) continue;
+      edge = state;
     } else {
       via = state - edgeCount;
       if (viaWays.settled[via]) continue;
@@ -154,20 +196,21 @@ export function findRoute(
     settled++;
     const node = edgeHead[edge]!;
     const restricts = costing.restrictsTurnsFrom(edge);
-    const turnBase = turnFirst[edge]! - firstOut[node]!;
+    const firstNext = firstOut[node]!;
+    const endNext = firstOut[node + 1]!;
+    // The edge's place among the edges arriving at the node (the parent it gives the states it
+    // reaches), and its row in the node's turn matrix: the arriving edges with a row before it.
+    let arrival = 0;
+    let row = 0;
+    for (let i = firstIn[node]!; inEdges[i] !== edge; i++, arrival++) if (edgeFlags[inEdges[i]!]! & turnRowFlags) row++;
+    const reachedFrom = via >= 0 ? PARENT_VIA : arrival;
+    const turnBase = turnTable !== null ? turnRowFirst[node]! + row * (endNext - firstNext) - firstNext : 0;
 
-    for (let next = firstOut[node]!, end = firstOut[node + 1]!; next < end; next++) {
-      let nextCost: number;
-      if (!costing.mayCostMoreThanLeast(next)) nextCost = leastCosts[next]!;
-      else if (edgeCostStamp[next] === reachedStamp) nextCost = edgeCostCache[next]!;
-      else {
-        nextCost = costing.edgeCost(next);
-        edgeCostCache[next] = nextCost;
-        edgeCostStamp[next] = reachedStamp;
-      }
+    for (let next = firstNext; next < endNext; next++) {
+      const nextCost = costing.mayCostMoreThanLeast(next) ? costing.edgeCost(next) : leastCosts !== null ? leastCosts[next]! : costing.leastEdgeCost(next);
       if (nextCost === Infinity) continue;
       let turn: number;
-      if (turnTable) {
+      if (turnTable !== null) {
         const halfSeconds = turnTable[turnBase + next]!;
         if (halfSeconds === TURN_FORBIDDEN) continue;
         turn = halfSeconds * 0.5;
@@ -200,20 +243,27 @@ export function findRoute(
       }
       const total = arrive + nextCost;
       if (nextState < edgeCount) {
-        if (stamp[nextState]! >= reachedStamp && total >= cost[nextState]!) continue;
-        stamp[nextState] = reachedStamp;
+        const known = cost[nextState]!;
+        if (total >= known) continue;
+        if (known === Infinity) {
+          if (touchedCount === touched.length) touched = workspace.growTouched();
+          touched[touchedCount++] = nextState;
+        }
         cost[nextState] = total;
-        parent[nextState] = state;
+        parent[nextState] = reachedFrom;
+        if (reachedFrom === PARENT_VIA) workspace.viaParent.set(nextState, state);
         // A key at or above the best route found is never popped (the search stops first).
         const nextHead = edgeHead[next]!;
-        const bound = nodeStamp[nextHead] === reachedStamp ? nodeBound[nextHead]! : stillToCome.fromNode(nextHead);
-        const key = total + (leaveHalfSeconds !== null ? leaveHalfSeconds[next]! * 0.5 + bound : bound);
-        if (key < bestCost) heap.push(key, nextState);
+        let bound = nodeBound[nextHead]!;
+        if (bound < 0) bound = stillToCome.fromNode(nextHead);
+        const nextKey = total + (leaveHalfSeconds !== null ? leaveHalfSeconds[next]! * 0.5 + bound : bound);
+        if (nextKey < bestCost) heap.push(nextKey, nextState);
       } else if (viaWays.improve(nextState, total, state)) heap.push(total + stillToCome.afterEdge(next), nextState);
     }
   }
+  workspace.touchedCount = touchedCount;
   if (stats) stats.settled = settled;
-  return bestEdge < 0 ? null : traceRoute(workspace, sources, ends, { cost: bestCost, edge: bestEdge, parent: bestParent, startFraction: direct.startFraction });
+  return bestEdge < 0 ? null : traceRoute(graph, workspace, sources, ends, { cost: bestCost, edge: bestEdge, parent: bestParent, startFraction: direct.startFraction });
 }
 
 /** The target edges of a query and where on them the route ends (a handful: scanned, not hashed). */
@@ -267,8 +317,8 @@ interface BestRoute {
  * Puts each usable source edge, from the start point on, on the heap; answers the best route that
  * starts and ends on one edge ahead of the start, which needs no search (cost Infinity for none).
  */
-function seedSources(costing: Costing, workspace: SearchWorkspace, sources: readonly EdgePosition[], ends: RouteEnds, stillToCome: CostStillToCome, reachedStamp: number): Omit<BestRoute, 'parent'> {
-  const { cost, parent, stamp, heap } = workspace;
+function seedSources(costing: Costing, workspace: SearchWorkspace, sources: readonly EdgePosition[], ends: RouteEnds, stillToCome: CostStillToCome): Omit<BestRoute, 'parent'> {
+  const { cost, parent, heap } = workspace;
   const best = { cost: Infinity, edge: -1, startFraction: 0 };
   for (const source of sources) {
     const edgeCost = costing.edgeCost(source.edge);
@@ -280,10 +330,13 @@ function seedSources(costing: Costing, workspace: SearchWorkspace, sources: read
       if (direct < best.cost) Object.assign(best, { cost: direct, edge: source.edge, startFraction: source.fraction });
     }
     const initial = joining + (1 - source.fraction) * edgeCost;
-    if (stamp[source.edge]! < reachedStamp || initial < cost[source.edge]!) {
-      stamp[source.edge] = reachedStamp;
+    if (initial < cost[source.edge]!) {
+      if (cost[source.edge] === Infinity) {
+        if (workspace.touchedCount === workspace.touched.length) workspace.growTouched();
+        workspace.touched[workspace.touchedCount++] = source.edge;
+      }
       cost[source.edge] = initial;
-      parent[source.edge] = -1;
+      parent[source.edge] = PARENT_NONE;
       heap.push(initial + stillToCome.afterEdge(source.edge), source.edge);
     }
   }
@@ -291,10 +344,15 @@ function seedSources(costing: Costing, workspace: SearchWorkspace, sources: read
 }
 
 /** The route's edges in travel order, from the best route's last edge back along the parents. */
-function traceRoute(workspace: SearchWorkspace, sources: readonly EdgePosition[], ends: RouteEnds, best: BestRoute): SearchResult {
-  const { parent, viaWays, edgeCount } = workspace;
+function traceRoute(graph: Graph, workspace: SearchWorkspace, sources: readonly EdgePosition[], ends: RouteEnds, best: BestRoute): SearchResult {
+  const { parent, viaWays, viaParent, edgeCount } = workspace;
+  const { firstIn, inEdges, edgeTail } = graph;
   const edgeOf = (state: number) => (state < edgeCount ? state : viaWays.edge[state - edgeCount]!);
-  const parentOf = (state: number) => (state < edgeCount ? parent[state]! : viaWays.parent[state - edgeCount]!);
+  const parentOf = (state: number): number => {
+    if (state >= edgeCount) return viaWays.parent[state - edgeCount]!;
+    const from = parent[state]!;
+    return from === PARENT_NONE ? -1 : from === PARENT_VIA ? viaParent.get(state)! : inEdges[firstIn[edgeTail[state]!]! + from]!;
+  };
   const edges = [best.edge];
   let startFraction = best.startFraction;
   for (let state = best.parent; state >= 0; state = parentOf(state)) {
