@@ -7,6 +7,7 @@ import { localMinutes } from '../../core/local-time.ts';
 import { EDGE_CYCLING, SAFETY_CLASSES, type SafetyClass } from '../../core/graph/flags.ts';
 import { loadGraphBytes, type LoadedGraph } from '../../functions/routing/graph-store.ts';
 import { buildSteps } from '../../core/routing/guidance/steps.ts';
+import { DisjointSets } from '../../core/routing/network/disjoint-sets.ts';
 import type { RoutingNetwork } from '../../core/routing/network/network.ts';
 import { buildPath } from '../../core/routing/path/path.ts';
 import { findRoute } from '../../core/routing/search/search.ts';
@@ -58,17 +59,35 @@ export function loadMeasured(city: CityId, bytes: Uint8Array): LoadedForBench {
  * Node pairs whose straight-line distance lies in [minMetres, maxMetres], from a fixed seed; drawn
  * from `nodes` when given (such as `cyclingNodes`), else from every node.
  */
-export function randomPairs(network: RoutingNetwork, count: number, minMetres: number, maxMetres: number, seed: number, nodes?: Uint32Array): [number, number][] {
+export function randomPairs(
+  network: RoutingNetwork,
+  count: number,
+  minMetres: number,
+  maxMetres: number,
+  seed: number,
+  nodes?: Uint32Array,
+  /** When given, both ends lie in one region (`cyclingRegions`): a city of separate extracts has no route between them. */
+  regionOf?: (node: number) => number,
+): [number, number][] {
   const random = seededRandom(seed);
   const pick = nodes ? () => nodes[Math.floor(random() * nodes.length)]! : () => Math.floor(random() * network.graph.nodeCount);
   const pairs: [number, number][] = [];
   for (let attempt = 0; pairs.length < count && attempt < count * 10_000; attempt++) {
     const a = pick();
     const b = pick();
+    if (regionOf && regionOf(a) !== regionOf(b)) continue;
     const metres = haversineMetres(network.nodeLon(a), network.nodeLat(a), network.nodeLon(b), network.nodeLat(b));
     if (metres >= minMetres && metres <= maxMetres) pairs.push([a, b]);
   }
   return pairs;
+}
+
+/** Per node, its region of the cycling network (ways joined at all): pairs in two regions have no route. */
+export function cyclingRegions(network: RoutingNetwork): (node: number) => number {
+  const graph = network.graph;
+  const sets = new DisjointSets(graph.nodeCount);
+  for (let edge = 0; edge < graph.edgeCount; edge++) if (graph.edgeFlags[edge]! & EDGE_CYCLING) sets.union(graph.edgeTail[edge]!, graph.edgeHead[edge]!);
+  return (node) => sets.find(node);
 }
 
 /**

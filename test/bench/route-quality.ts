@@ -7,7 +7,7 @@ import { legPositions, planWaypoints } from '../../core/routing/planning/leg.ts'
 import type { LoadedGraph } from '../../core/routing/planning/loaded-graph.ts';
 import { departureIn } from '../../core/routing/time/departure.ts';
 import { boundToTargets, constrainedBest, shortestMetres, type EdgeWeight } from './frontier.ts';
-import { cyclingNodes, percentile, randomPairs } from './measure.ts';
+import { cyclingNodes, cyclingRegions, percentile, randomPairs } from './measure.ts';
 
 /**
  * Route quality on seeded real pairs, as an outside checker judges it: how long each mode's route
@@ -109,7 +109,7 @@ export function measurePairs(city: CityId, loaded: LoadedGraph, options: { count
   const network = loaded.network;
   const direct = costingFor(context, { profile: 'cycling', supersafe: false, night: false });
   const pairs: PairQuality[] = [];
-  for (const [a, b] of randomPairs(network, options.count, options.minMetres ?? 1000, options.maxMetres ?? 4000, options.seed, cyclingNodes(network))) {
+  for (const [a, b] of randomPairs(network, options.count, options.minMetres ?? 1000, options.maxMetres ?? 4000, options.seed, cyclingNodes(network), cyclingRegions(network))) {
     const from: [number, number] = [network.nodeLon(a), network.nodeLat(a)];
     const to: [number, number] = [network.nodeLon(b), network.nodeLat(b)];
     const routes = planBoth(context, from, to);

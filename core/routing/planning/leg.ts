@@ -111,15 +111,19 @@ export interface PlannedWaypoints {
 /**
  * The legs through a request's coordinates in order, as directions plans them: every coordinate
  * snapped (the last as an end), then one leg per pair; `bearing` constrains how the first leaves.
+ * A stop between is snapped twice, as the end of the leg arriving and the start of the leg
+ * leaving: the directions of a way that connect differ by role (a block entered only one way may
+ * be left only the other), and a leg arriving must end on one it can reach.
  */
 export function planWaypoints(costing: Costing, context: RoutingContext, coordinates: readonly LonLat[], options: Omit<LegOptions, 'ridingSpeed'>): PlannedWaypoints {
   const last = coordinates.length - 1;
   const snaps = coordinates.map((coordinate, index) => snapPoint(costing, coordinate, index === last ? 'to' : 'from'));
-  if (snaps.some((snapped) => snapped === null)) return { snaps, legs: null };
+  const arrivals = coordinates.map((coordinate, index) => (index === 0 || index === last ? snaps[index]! : snapPoint(costing, coordinate, 'to')));
+  if (snaps.some((snapped) => snapped === null) || arrivals.some((snapped) => snapped === null)) return { snaps, legs: null };
   const legs: PlannedLeg[] = [];
   for (let index = 0; index < last; index++) {
     const bearing = index === 0 ? options.bearing : undefined;
-    const leg = routeLeg(costing, context, snaps[index]!, snaps[index + 1]!, { language: options.language, bearing });
+    const leg = routeLeg(costing, context, snaps[index]!, arrivals[index + 1]!, { language: options.language, bearing });
     if (!leg) return { snaps, legs: null };
     legs.push(leg);
   }
