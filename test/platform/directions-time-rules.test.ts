@@ -95,7 +95,9 @@ describe('time rules through POST /directions/v2/ on New York', () => {
       expect(geometryTurns(outside.route.geometry.coordinates, from, to), `turn ${from}->${to} allowed`).toBe(true);
       if (inside.route) {
         expect(geometryTurns(inside.route.geometry.coordinates, from, to), `turn ${from}->${to} in force`).toBe(false);
-        expect(inside.route.duration).toBeGreaterThan(outside.route.duration);
+        // How long the route inside is says nothing more: where the restricted turn is the only way
+        // off the start's block, the start or end may join a way beside it (docs/routing.md, "Never
+        // stranded", "A few metres farther"), which can be shorter than the turn it avoids.
       }
     }
   });
