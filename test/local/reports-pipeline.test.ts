@@ -6,13 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { Context, SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { projectRoot } from '../../core/paths.ts';
 import { toAuthorizerContext, type ApiKeyPrincipal } from '../../functions/auth/principal.ts';
 import { dynamo } from '../../functions/platform/aws.ts';
+import { scanAll } from '../../functions/platform/dynamo-pages.ts';
 import { logger } from '../../functions/platform/logger.ts';
 import { withClockOffset } from '../../functions/platform/clock.ts';
 import { queueUrl, queues, tableName } from '../../functions/platform/resources.ts';
@@ -75,16 +76,7 @@ const analyseEntries = async (id: string) => (await auditTrail(id)).filter((entr
 
 /** Every stored report whose description is `marker`. */
 async function reportsDescribed(marker: string): Promise<Record<string, unknown>[]> {
-  const found: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo().send(
-      new ScanCommand({ TableName: tableName('reports'), FilterExpression: 'description = :marker', ExpressionAttributeValues: { ':marker': marker }, ExclusiveStartKey: start }),
-    );
-    found.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return found;
+  return scanAll({ TableName: tableName('reports'), FilterExpression: 'description = :marker', ExpressionAttributeValues: { ':marker': marker } });
 }
 
 const authorizer = Object.fromEntries(Object.entries(toAuthorizerContext(principal)).map(([name, value]) => [name, String(value)]));

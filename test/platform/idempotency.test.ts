@@ -4,6 +4,7 @@ import { request } from 'node:http';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { dynamo } from '../../functions/platform/aws.ts';
+import { scanAll } from '../../functions/platform/dynamo-pages.ts';
 import { tableName } from '../../functions/platform/resources.ts';
 import { newRider, registerApp, riderAccessToken, tokensFor } from './oauth-support.ts';
 import { bearer, enterpriseKey, fileReport, keyed, rateBucket, RUSSELL_SQUARE, storedReport, type Credential } from './reports-support.ts';
@@ -22,16 +23,7 @@ const withKey = (key: string) => ({ 'Idempotency-Key': key });
 /** Every stored report whose description is `marker` (each test files its own). */
 async function reportsDescribed(marker: string): Promise<Record<string, unknown>[]> {
   useLocalAws();
-  const found: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo().send(
-      new ScanCommand({ TableName: tableName('reports'), FilterExpression: 'description = :marker', ExpressionAttributeValues: { ':marker': marker }, ExclusiveStartKey: start }),
-    );
-    found.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return found;
+  return scanAll({ TableName: tableName('reports'), FilterExpression: 'description = :marker', ExpressionAttributeValues: { ':marker': marker } });
 }
 
 describe('Idempotency-Key on POST /reports/', () => {
