@@ -15,7 +15,7 @@
  */
 
 export const GRAPH_MAGIC = 'SPKGRAPH';
-export const GRAPH_FORMAT_VERSION = 3;
+export const GRAPH_FORMAT_VERSION = 4;
 export const PRELUDE_BYTES = 16;
 export const SECTION_ALIGNMENT = 8;
 
@@ -163,10 +163,11 @@ export const sectionTypes = {
   landmarkRowRegion: 'u16',
   /** M*E: least cost of any turn out of each edge, half-seconds (255: none follows). */
   landmarkLeave: 'u8',
-  /** M*L*rows: least cost from the row's region's landmark l to the row's node, in the metric's unit (65535: unreachable). */
-  landmarkFrom: 'u16',
-  /** M*L*rows: least cost from the row's node to its region's landmark l, in the metric's unit (65535: unreachable). */
-  landmarkTo: 'u16',
+  /**
+   * M*rows*L*2: per metric and row, per landmark l of the row's region, the least cost from l to
+   * the row's node, then from the node to l, in the metric's unit (65535: unreachable).
+   */
+  landmarkDistances: 'u16',
 } as const satisfies Record<string, ElementType>;
 
 export type SectionName = keyof typeof sectionTypes;

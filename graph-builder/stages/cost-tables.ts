@@ -3,7 +3,7 @@ import { costTableSections, turnRowFirst, TURN_ROW_FLAGS, type CostTableSections
 import { RoutingNetwork } from '../../core/routing/network/network.ts';
 import { MAX_ARRIVING_EDGES } from '../../core/routing/search/search.ts';
 import type { HeaderWithoutSections } from '../writer.ts';
-import type { LandmarkSectionName } from './landmarks.ts';
+import { noLandmarks, type LandmarkSectionName } from './landmarks.ts';
 
 /**
  * Stage `cost-tables`: every edge's least cost and every turn's cost under the standard metrics,
@@ -25,14 +25,11 @@ export function costTables({ header, sections }: CostTablesInput): CostTableSect
     const arriving = sections.firstIn[node + 1]! - sections.firstIn[node]!;
     if (arriving > MAX_ARRIVING_EDGES) throw new Error(`Node ${node} has ${arriving} arriving edges; the router handles at most ${MAX_ARRIVING_EDGES}`);
   }
-  const noLandmarks = {
-    landmarkNodes: new Uint32Array(0), landmarkRowBits: new Uint32Array(0), landmarkRowRank: new Uint32Array(0), landmarkRowRegion: new Uint16Array(0),
-    landmarkLeave: new Uint8Array(0), landmarkFrom: new Uint16Array(0), landmarkTo: new Uint16Array(0),
-  };
+  const none = noLandmarks();
   const rows = turnRowFirst({ ...sections, nodeCount: header.counts.nodes });
   const graph = graphOf(
-    { ...header, cost_tables: { costing: '', row_flags: TURN_ROW_FLAGS, metrics: [] }, landmarks: { costing: '', count: 0, regions: 0, metrics: [] } },
-    { ...sections, turnRowFirst: rows, leastCost: new Float32Array(0), turnCost: new Uint8Array(0), ...noLandmarks },
+    { ...header, cost_tables: { costing: '', row_flags: TURN_ROW_FLAGS, metrics: [] }, landmarks: none.header },
+    { ...sections, turnRowFirst: rows, leastCost: new Float32Array(0), turnCost: new Uint8Array(0), ...none.sections },
   );
   return costTableSections(new RoutingNetwork(graph));
 }

@@ -11,16 +11,24 @@ import type { HeaderWithoutSections } from '../writer.ts';
 
 export type LandmarkSectionName = keyof LandmarkSections['sections'];
 
+/** The landmark header and sections of a graph without landmarks: how the stages before this one see the graph. */
+export function noLandmarks(): LandmarkSections {
+  return {
+    header: { costing: '', count: 0, regions: 0, metrics: [] },
+    sections: {
+      landmarkNodes: new Uint32Array(0), landmarkRowBits: new Uint32Array(0), landmarkRowRank: new Uint32Array(0), landmarkRowRegion: new Uint16Array(0),
+      landmarkLeave: new Uint8Array(0), landmarkDistances: new Uint16Array(0),
+    },
+  };
+}
+
 export interface LandmarksInput {
   readonly header: Omit<HeaderWithoutSections, 'landmarks'>;
   readonly sections: Omit<GraphSections, LandmarkSectionName>;
 }
 
 export function landmarkTables({ header, sections }: LandmarksInput): LandmarkSections {
-  const noLandmarks = {
-    landmarkNodes: new Uint32Array(0), landmarkRowBits: new Uint32Array(0), landmarkRowRank: new Uint32Array(0), landmarkRowRegion: new Uint16Array(0),
-    landmarkLeave: new Uint8Array(0), landmarkFrom: new Uint16Array(0), landmarkTo: new Uint16Array(0),
-  };
-  const graph = graphOf({ ...header, landmarks: { costing: '', count: 0, regions: 0, metrics: [] } }, { ...sections, ...noLandmarks });
+  const none = noLandmarks();
+  const graph = graphOf({ ...header, landmarks: none.header }, { ...sections, ...none.sections });
   return computeLandmarkSections(new RoutingNetwork(graph));
 }

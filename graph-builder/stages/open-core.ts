@@ -2,7 +2,7 @@ import { graphOf, type GraphSections } from '../../core/graph/layout.ts';
 import { computeOpenCore, OPEN_CORE_DEFINITION } from '../../core/routing/network/open-core.ts';
 import type { HeaderWithoutSections } from '../writer.ts';
 import type { CostTableSectionName } from './cost-tables.ts';
-import type { LandmarkSectionName } from './landmarks.ts';
+import { noLandmarks, type LandmarkSectionName } from './landmarks.ts';
 
 /**
  * Stage `open-core`: per edge, whether it lies in a profile's open core (the network snapping
@@ -24,13 +24,13 @@ export interface OpenCoreOutput {
 }
 
 export function openCoreTable({ header, sections }: OpenCoreInput): OpenCoreOutput {
+  const none = noLandmarks();
   const later = {
     openCore: new Uint8Array(0), turnRowFirst: new Uint32Array(0), leastCost: new Float32Array(0), turnCost: new Uint8Array(0),
-    landmarkNodes: new Uint32Array(0), landmarkRowBits: new Uint32Array(0), landmarkRowRank: new Uint32Array(0), landmarkRowRegion: new Uint16Array(0),
-    landmarkLeave: new Uint8Array(0), landmarkFrom: new Uint16Array(0), landmarkTo: new Uint16Array(0),
+    ...none.sections,
   } satisfies Pick<GraphSections, LaterSectionName>;
   const graph = graphOf(
-    { ...header, open_core: '', cost_tables: { costing: '', row_flags: 0, metrics: [] }, landmarks: { costing: '', count: 0, regions: 0, metrics: [] } },
+    { ...header, open_core: '', cost_tables: { costing: '', row_flags: 0, metrics: [] }, landmarks: none.header },
     { ...sections, ...later },
   );
   return { definition: OPEN_CORE_DEFINITION, openCore: computeOpenCore(graph) };

@@ -1,4 +1,3 @@
-import { fork } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +10,7 @@ import { openGraph, type Graph } from '../../core/graph/layout.ts';
 import { buildCity, type BuildReport } from '../../graph-builder/build.ts';
 import { stronglyConnectedComponents } from '../../graph-builder/components.ts';
 import { tiledCity } from '../../graph-builder/tiled-city.ts';
+import { buildInChild } from './build-in-child.ts';
 
 /**
  * Measures the builder and writes the graph-builder section of docs/benchmarks.md:
@@ -30,19 +30,10 @@ const SCALE_SECTION_START = '<!-- graph-builder-scale:start -->';
 const SCALE_SECTION_END = '<!-- graph-builder-scale:end -->';
 const print = (line: string): boolean => process.stdout.write(`${line}\n`);
 
-/** Runs this script as a child that builds one city (given as JSON) and exits. */
-async function buildInChild(city: BuildableCity, dataPath: string): Promise<BuildReport> {
+/** One build in a fresh process, into a folder of its own: its report. */
+async function buildReport(city: BuildableCity, dataPath: string): Promise<BuildReport> {
   const outDir = await mkdtemp(join(tmpdir(), 'graph-bench-'));
-  const configPath = join(outDir, 'city.json');
-  await writeFile(configPath, JSON.stringify({ city, dataPath, outDir }));
-  const code = await new Promise<number>((done) => fork(process.argv[1]!, ['--child', configPath], { stdio: 'inherit' }).on('exit', (exit) => done(exit ?? 1)));
-  if (code !== 0) throw new Error(`build of ${city.id} failed`);
-  return JSON.parse(await readFile(join(outDir, 'cities', city.id, 'report.json'), 'utf8')) as BuildReport;
-}
-
-async function childBuild(configPath: string): Promise<void> {
-  const { city, dataPath, outDir } = JSON.parse(await readFile(configPath, 'utf8')) as { city: BuildableCity; dataPath: string; outDir: string };
-  await buildCity({ city, dataPath, outDir });
+  return (await buildInChild(city, { dataPath, outDir })).report;
 }
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -149,14 +140,10 @@ function lambdaSizing(mbPerSecond: number, memoryPerMb: number): string[] {
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      child: { type: 'string' }, tiles: { type: 'string', default: '5' }, runs: { type: 'string', default: '3' },
+      tiles: { type: 'string', default: '5' }, runs: { type: 'string', default: '3' },
       'scale-only': { type: 'boolean', default: false }, 'tiles-dir': { type: 'string' },
     },
   });
-  if (values.child) {
-    await childBuild(values.child);
-    return;
-  }
   if (values['scale-only']) {
     const tiles = Number(values.tiles);
     await scaleOnly(tiles, values['tiles-dir'] ?? join(localStateDir(), `tiled-${tiles}`));
@@ -177,7 +164,7 @@ async function main(): Promise<void> {
   let newYorkGraph: Graph | null = null;
   for (const city of buildableCities) {
     const reports: BuildReport[] = [];
-    for (let run = 0; run < runs; run++) reports.push(await buildInChild(city, dataPath));
+    for (let run = 0; run < runs; run++) reports.push(await buildReport(city, dataPath));
     const report = reports.sort((a, b) => a.build_seconds - b.build_seconds)[Math.floor(runs / 2)]!;
     lines.push(`| ${city.name} | ${((await inputBytes(city, dataPath)) / 2 ** 20).toFixed(1)} MB in ${city.graph.extracts.length} files | ${report.nodes.toLocaleString('en')} | ${report.edges.toLocaleString('en')} | ${report.build_seconds.toFixed(2)} s / ${report.cpu_seconds.toFixed(2)} s | ${report.peak_rss_mb} MB | ${(report.output_bytes / 2 ** 20).toFixed(1)} MB (${(report.output_bytes / report.edges).toFixed(0)} B/edge) |`);
     print(`${city.id}: ${report.build_seconds} s, ${report.peak_rss_mb} MB`);
@@ -192,7 +179,7 @@ async function main(): Promise<void> {
 
   const workDir = await mkdtemp(join(tmpdir(), 'graph-bench-tiled-'));
   const { city: scaleCity, tiled } = await tiledCity(dataPath, tiles, workDir);
-  const scale = await buildInChild(scaleCity, workDir);
+  const scale = await buildReport(scaleCity, workDir);
   const megabytes = tiled.bytes / 2 ** 20;
   lines.push(
     `City-scale build: the Lower Manhattan extract tiled ${tiles} x ${tiles} (${tiled.nodes.toLocaleString('en')} OSM nodes, ${tiled.ways.toLocaleString('en')} ways, ${megabytes.toFixed(0)} MB of PBF in ${tiles * tiles} files): ${scale.nodes.toLocaleString('en')} graph nodes, ${scale.edges.toLocaleString('en')} directed edges, built in ${scale.build_seconds.toFixed(1)} s (${scale.cpu_seconds.toFixed(1)} s CPU) with ${scale.peak_rss_mb} MB peak RSS into a ${(scale.output_bytes / 2 ** 20).toFixed(0)} MB graph: ${(megabytes / scale.build_seconds).toFixed(1)} MB of PBF per second, ${((scale.peak_rss_mb - 130) / megabytes).toFixed(1)} MB of memory per MB of PBF above Node's baseline.`,
@@ -241,7 +228,7 @@ async function cachedTiledCity(dataPath: string, tiles: number, dir: string): Pr
 async function scaleOnly(tiles: number, tilesDir: string): Promise<void> {
   const load = loadavg()[0]!;
   const { city, tiled } = await cachedTiledCity(sharedDataPath(), tiles, tilesDir);
-  const scale = await buildInChild(city, tilesDir);
+  const scale = await buildReport(city, tilesDir);
   const megabytes = tiled.bytes / 2 ** 20;
   const lines = [
     SCALE_SECTION_START,

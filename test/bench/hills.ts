@@ -1,5 +1,4 @@
-import { fork } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -11,9 +10,10 @@ import { costingFor, type RoutingContext } from '../../core/routing/planning/con
 import { planWaypoints } from '../../core/routing/planning/leg.ts';
 import { routeBody, type RouteBody } from '../../core/routing/planning/route-body.ts';
 import { departureIn } from '../../core/routing/time/departure.ts';
-import { buildCity, type BuildReport } from '../../graph-builder/build.ts';
+import type { BuildReport } from '../../graph-builder/build.ts';
 import { buildableCity, type BuildableCity } from '../../graph-builder/cities.ts';
 import { realGraph, seededRandom } from '../routing/real-graphs.ts';
+import { buildInChild } from './build-in-child.ts';
 import { measuredOn, replaceDocSection } from './doc-section.ts';
 import { percentile } from './measure.ts';
 
@@ -97,15 +97,11 @@ function hillRuns(pairCount: number): { pairs: number; runs: HillRun[] } {
   return { pairs: pairs.length, runs };
 }
 
-/** Builds the city in a fresh process (this script with --child), with its models or none; its report. */
-async function buildInChild(city: BuildableCity): Promise<BuildReport> {
+/** Builds the city in a fresh process, with its models or none; its report. */
+async function buildReport(city: BuildableCity): Promise<BuildReport> {
   const outDir = await mkdtemp(join(tmpdir(), 'hills-bench-'));
   try {
-    const configPath = join(outDir, 'city.json');
-    await writeFile(configPath, JSON.stringify({ city, dataPath: sharedDataPath(), outDir }));
-    const code = await new Promise<number>((done) => fork(process.argv[1]!, ['--child', configPath], { stdio: 'inherit' }).on('exit', (exit) => done(exit ?? 1)));
-    if (code !== 0) throw new Error(`build of ${city.id} failed`);
-    return JSON.parse(await readFile(join(outDir, 'cities', city.id, 'report.json'), 'utf8')) as BuildReport;
+    return (await buildInChild(city, { dataPath: sharedDataPath(), outDir })).report;
   } finally {
     await rm(outDir, { recursive: true, force: true });
   }
@@ -133,8 +129,8 @@ async function buildCosts(runs: number): Promise<BuildCost[]> {
     const without: BuildReport[] = [];
     const withModels: BuildReport[] = [];
     for (let run = 0; run < runs; run++) {
-      without.push(await buildInChild(flat));
-      withModels.push(await buildInChild(city));
+      without.push(await buildReport(flat));
+      withModels.push(await buildReport(city));
     }
     const stage = (report: BuildReport) => report.stages?.find((entry) => entry.name === 'elevation')?.seconds ?? 0;
     costs.push({
@@ -156,13 +152,8 @@ async function buildCosts(runs: number): Promise<BuildCost[]> {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { child: { type: 'string' }, pairs: { type: 'string', default: '200' }, runs: { type: 'string', default: '3' }, 'no-docs': { type: 'boolean', default: false } },
+    options: { pairs: { type: 'string', default: '200' }, runs: { type: 'string', default: '3' }, 'no-docs': { type: 'boolean', default: false } },
   });
-  if (values.child) {
-    const { city, dataPath, outDir } = JSON.parse(await readFile(values.child, 'utf8')) as { city: BuildableCity; dataPath: string; outDir: string };
-    await buildCity({ city, dataPath, outDir });
-    return;
-  }
   const loadAtStart = loadavg()[0]!;
   const hills = hillRuns(Number(values.pairs));
   const costs = await buildCosts(Number(values.runs));

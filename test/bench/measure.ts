@@ -48,7 +48,7 @@ export function loadMeasured(city: CityId, bytes: Uint8Array): LoadedForBench {
     const stored = Costing.forMetric(network, metric).tables();
     return stored ? [stored.leastCost, stored.turnCost] : [];
   });
-  const landmarks = Object.values(workspace.landmarks).flatMap((set) => [set.fromLandmark, set.toLandmark, set.leaveHalfSeconds]);
+  const landmarks = Object.values(workspace.landmarks).flatMap((set) => [set.distances, set.leaveHalfSeconds]);
   const computed = [network.openCore, ...tables, ...landmarks].filter((array) => array.buffer !== bytes.buffer);
   const derivedBytes = [...computed, workspace.cost, workspace.parent, workspace.nodeBound, workspace.touched, workspace.boundNodes]
     .reduce((total, array) => total + array.byteLength, 0);

@@ -18,14 +18,17 @@
  * steps with voice and banner instructions, the route body and the disruptions near the route),
  * timed phase by phase.
  *
- * One warm-up round per system, then BENCH_ROUTINO_RUNS rounds (default 3); in every round each
- * extract runs every system one after another on all its pairs. The tables give the median over
+ * One warm-up round per system, then BENCH_ROUTINO_RUNS rounds (default 4); in every round each
+ * extract runs every system one after another on all its pairs, and each round starts with the
+ * next system, so none always runs first on an extract, with caches cold from the one before
+ * (that was Spoke direct, which ran measurably slower than supersafe on the same small extract
+ * for it). The tables give the median over
  * the rounds of each round's p50 and p95, over the pairs that every system routed; every pair a
  * system could not snap or route is counted, never timed silently. BENCH_ROUTINO_EXTRACTS limits
  * the extracts (labels, comma-separated).
  */
 import { spawn, spawnSync, execFileSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
@@ -45,7 +48,6 @@ import { costingFor, disruptionsAlong, type RoutingContext } from '../../core/ro
 import { snapPoint } from '../../core/routing/planning/leg.ts';
 import { routeBody, safetyBreakdown } from '../../core/routing/planning/route-body.ts';
 import { departureIn } from '../../core/routing/time/departure.ts';
-import { buildCity } from '../../graph-builder/build.ts';
 import { buildableCity, type BuildableCity } from '../../graph-builder/cities.ts';
 import { loadGraphBytes, type LoadedGraph } from '../../functions/routing/graph-store.ts';
 import { buildOverlay } from '../../functions/routing/report-overlay.ts';
@@ -53,11 +55,13 @@ import { findRoute } from '../../core/routing/search/search.ts';
 import { positionsAt, snapForCosting } from '../../core/routing/snap/snap.ts';
 import { seededRandom } from '../routing/real-graphs.ts';
 import { percentile } from './measure.ts';
+import { buildInChild } from './build-in-child.ts';
 import { replaceDocSection, measuredOn } from './doc-section.ts';
 
 const PAIRS = Number(process.env.BENCH_ROUTINO_PAIRS ?? 500);
 const EXTRACTS = process.env.BENCH_ROUTINO_EXTRACTS?.split(',').map((label) => label.trim());
-const RUNS = Number(process.env.BENCH_ROUTINO_RUNS ?? 3);
+/** One round starting with each of the four systems. */
+const RUNS = Number(process.env.BENCH_ROUTINO_RUNS ?? 4);
 const REPORTS = Number(process.env.BENCH_ROUTINO_REPORTS ?? 60);
 const WRITE_DOCS = process.env.BENCH_WRITE_DOCS !== '0';
 const ROUTINO_SHARE = '/usr/share/routino';
@@ -68,6 +72,8 @@ const DEPARTURE_MINUTE = localMinutes(2026, 6, 15, 8, 30);
 interface Extract {
   label: string;
   city: BuildableCity;
+  /** Seeds the extract's pairs and reports: its place in the full list, so a run limited to some extracts draws the same. */
+  seed: number;
 }
 
 function extracts(): Extract[] {
@@ -79,7 +85,8 @@ function extracts(): Extract[] {
     { label: 'Central London', city: { ...london, graph: { ...london.graph, extracts: ['osm/london/adnathanail-broute/central-london-latest.osm.pbf'], nightlySources: [] } } },
     { label: 'London', city: london },
   ];
-  return EXTRACTS ? all.filter((extract) => EXTRACTS.includes(extract.label)) : all;
+  const seeded = all.map((extract, seed) => ({ ...extract, seed }));
+  return EXTRACTS ? seeded.filter((extract) => EXTRACTS.includes(extract.label)) : seeded;
 }
 
 type Pair = [LonLat, LonLat];
@@ -294,15 +301,16 @@ async function routinoInputs(paths: readonly string[], workDir: string, prefix: 
 async function prepare(extract: Extract, workDir: string, binary: string, index: number): Promise<Prepared> {
   const dataPath = sharedDataPath();
   const outDir = join(workDir, `spoke-${index}`);
-  const built = await buildCity({ city: extract.city, dataPath, outDir, now: new Date('2026-06-01T00:00:00Z') });
+  await mkdir(outDir);
+  const built = await buildInChild(extract.city, { dataPath, outDir, now: new Date('2026-06-01T00:00:00Z') });
   const loaded = loadGraphBytes(extract.city.id, await readFile(built.graphPath));
-  const cityOverlay = buildOverlay(loaded, seededReports(loaded, REPORTS, 4242 + index));
+  const cityOverlay = buildOverlay(loaded, seededReports(loaded, REPORTS, 4242 + extract.seed));
   const city = cities[extract.city.id];
   const reports: LocatedReports = { overlay: cityOverlay.overlay, avoidances: cityOverlay.avoidances };
   const context: RoutingContext = { city, loaded, departure: departureIn(city.timeZone, DEPARTURE, new Date(0)), reports };
   const overlayEdges = cityOverlay.avoidances.reduce((sum, avoidance) => sum + avoidance.edges.length, 0);
   const reportsLocated = cityOverlay.avoidances.filter((avoidance) => avoidance.edges.length > 0).length;
-  const pairs = coordinatePairs(loaded, PAIRS, 2026 + index);
+  const pairs = coordinatePairs(loaded, PAIRS, 2026 + extract.seed);
   const prefix = `extract${index}`;
   const routinoStarted = performance.now();
   const inputs = await routinoInputs(extract.city.graph.extracts.map((path) => join(dataPath, path)), workDir, prefix);
@@ -347,7 +355,8 @@ export async function routinoComparison(): Promise<string[]> {
   try {
     for (const item of prepared) for (const system of SYSTEMS) await runSystem(item, system); // warm-up
     for (let round = 0; round < RUNS; round++) {
-      for (const item of prepared) for (const system of SYSTEMS) item.rounds[system].push(await runSystem(item, system));
+      const order = [...SYSTEMS.slice(round % SYSTEMS.length), ...SYSTEMS.slice(0, round % SYSTEMS.length)];
+      for (const item of prepared) for (const system of order) item.rounds[system].push(await runSystem(item, system));
       console.log(`round ${round + 1} of ${RUNS} done`);
     }
   } finally {
@@ -359,7 +368,7 @@ export async function routinoComparison(): Promise<string[]> {
   emit();
   emit(`Measured by \`BENCH_SECTIONS=routino npm run bench\` (\`test/bench/routino.ts\`) on ${measuredOn()}: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}, ${routinoVersion} through libroutino's C API (\`test/bench/routino/routino-bench.c\`, built with cc -O2), its bicycle profile, quickest route. Load average at the start: ${startLoad.toFixed(2)}, at the end: ${endLoad.toFixed(2)}.`);
   emit();
-  emit(`Per extract ${PAIRS} seeded coordinate pairs 1 to 6 km apart (each end within about 15 m of a random node of the cycling network), the same for both routers. London is the graph the platform serves: its seven extracts (graph-builder/cities.ts), which do not all touch (the City of London and Holborn among them is a network of its own), so pairs whose ends lie in two of them have no route in either router. A query is the snap of both ends plus the search, timed inside each process (Spoke: costing, \`snapForCosting\` at both ends, \`findRoute\`, as the directions endpoint runs them before building the path; Routino: \`Routino_FindWaypoint\` twice and \`Routino_CalculateRoute\`), never process start or loading. Spoke routes with an overlay of ${REPORTS} accepted reports per extract (closures, one-way, removed turns, hazards; a third temporary) and the graph's dated closures and time-limited restrictions at a Monday 08:30 departure. One warm-up round, then ${RUNS} rounds; each round runs, per extract, Spoke direct, Spoke supersafe, Spoke's whole planner and Routino one after the other. Figures are the median over the rounds of each round's percentile, over the pairs all of them routed; failures are counted per system (Spoke's include pairs that the overlay's closures cut off, which Routino, routing without the overlay, does not see). The target: Spoke's snap + search at most a third of Routino's at p50 and half at p95, and the whole planner at p50 no slower than Routino's bare route.`);
+  emit(`Per extract ${PAIRS} seeded coordinate pairs 1 to 6 km apart (each end within about 15 m of a random node of the cycling network), the same for both routers. London is the graph the platform serves: its seven extracts (graph-builder/cities.ts), which do not all touch (the City of London and Holborn among them is a network of its own), so pairs whose ends lie in two of them have no route in either router. A query is the snap of both ends plus the search, timed inside each process (Spoke: costing, \`snapForCosting\` at both ends, \`findRoute\`, as the directions endpoint runs them before building the path; Routino: \`Routino_FindWaypoint\` twice and \`Routino_CalculateRoute\`), never process start or loading. Spoke routes with an overlay of ${REPORTS} accepted reports per extract (closures, one-way, removed turns, hazards; a third temporary) and the graph's dated closures and time-limited restrictions at a Monday 08:30 departure. One warm-up round, then ${RUNS} rounds; each round runs, per extract, Spoke direct, Spoke supersafe, Spoke's whole planner and Routino one after the other, each round starting one system later, so that no system always meets an extract first with cold caches. Figures are the median over the rounds of each round's percentile, over the pairs all of them routed; failures are counted per system (Spoke's include pairs that the overlay's closures cut off, which Routino, routing without the overlay, does not see). The target: Spoke's snap + search at most a third of Routino's at p50 and half at p95, and the whole planner at p50 no slower than Routino's bare route.`);
   emit();
   const table = (rows: string[][]) => {
     emit(`| ${rows[0]!.join(' | ')} |`);

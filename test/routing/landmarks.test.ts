@@ -25,7 +25,7 @@ describe('landmark bounds on the real graphs', () => {
       const computed = fresh[metric]!;
       expect(kept.unit).toBe(computed.unit);
       expect(Array.from(kept.nodes)).toEqual(Array.from(computed.nodes));
-      for (const table of ['leaveHalfSeconds', 'fromLandmark', 'toLandmark'] as const) expect(bytes(kept[table]).equals(bytes(computed[table])), table).toBe(true);
+      for (const table of ['leaveHalfSeconds', 'distances'] as const) expect(bytes(kept[table]).equals(bytes(computed[table])), table).toBe(true);
       expect(bytes(kept.rows.region).equals(bytes(computed.rows.region))).toBe(true);
     }
   });
@@ -45,8 +45,8 @@ describe('landmark bounds on the real graphs', () => {
         // Each landmark's own row reads 0 both ways in its slot.
         nodes.forEach((node, slot) => {
           const row = landmarks.rows.rowOf(node);
-          expect(landmarks.fromLandmark[slot * landmarks.rows.count + row]).toBe(0);
-          expect(landmarks.toLandmark[slot * landmarks.rows.count + row]).toBe(0);
+          expect(landmarks.distances[landmarks.at(row, slot)]).toBe(0);
+          expect(landmarks.distances[landmarks.at(row, slot) + 1]).toBe(0);
         });
       }
     }
@@ -127,7 +127,7 @@ describe('landmark bounds on the real graphs', () => {
     for (const metric of LANDMARK_METRICS) {
       const recomputed = loaded.workspace.landmarks[metric]!;
       const stored = current.workspace.landmarks[metric]!;
-      expect(Array.from(recomputed.toLandmark)).toEqual(Array.from(stored.toLandmark));
+      expect(Array.from(recomputed.distances)).toEqual(Array.from(stored.distances));
       const tables = Costing.forMetric(loaded.network, metric).tables()!;
       const kept = Costing.forMetric(current.network, metric).tables()!;
       // Computed anew, not views on the file.

@@ -121,6 +121,17 @@ const metricTables = new WeakMap<RoutingNetwork, Map<CostMetric, MetricTables | 
 /** Per graph, per cycling metric: `leastEdgeCost` with the hill preference on top (computed on first use, never stored). */
 const hillyLeastCosts = new WeakMap<RoutingNetwork, Map<CostMetric, Float32Array>>();
 
+/**
+ * The edges whose cost a query may raise above the least cost (`Costing.mayCostMoreThanLeast`),
+ * as arrays a search's inner loop reads directly: every edge, or those with a closure rule
+ * (non-zero in `closures`) or an accepted report (1 in `reports`).
+ */
+export interface CostlierEdges {
+  readonly every: boolean;
+  readonly closures: Uint16Array | null;
+  readonly reports: Uint8Array | null;
+}
+
 /** The table `compute` makes for this graph and key, made on the first call and kept with the graph. */
 function perGraphAndMetric<K extends string, T>(cache: WeakMap<RoutingNetwork, Map<K, T>>, network: RoutingNetwork, metric: K, compute: () => T): T {
   let tables = cache.get(network);
@@ -154,6 +165,8 @@ export class Costing {
   private readonly closureCache = new Map<number, boolean>();
   /** `leastCostTable()`, fetched on the first `edgeCost` (undefined until then). */
   private leastCosts: Float32Array | null | undefined = undefined;
+  /** Which edges `edgeCost` may raise above `leastEdgeCost` (`mayCostMoreThanLeast`). */
+  readonly costlier: CostlierEdges;
 
   constructor(
     readonly network: RoutingNetwork,
@@ -176,6 +189,9 @@ export class Costing {
     this.storesTables = STORED_COST_METRICS.includes(this.metric);
     const fastest = cycling ? CYCLING_SPEED_MPS : WALKING_SPEED_MPS;
     this.minSecondsPerMetre = (cycling ? Math.min(...this.weights.classFactors) * Math.min(...this.weights.stressFactors) : 1) / fastest;
+    this.costlier = cycling
+      ? { every: options.night || noRide !== null, closures: network.graph.edgeClosure, reports: overlay?.marked ?? null }
+      : { every: false, closures: null, reports: null };
   }
 
   /** The costing whose least costs and turn costs define a metric (departure and lighting do not enter them). */
@@ -250,10 +266,11 @@ export class Costing {
   /**
    * Whether `edgeCost` may be more than `leastEdgeCost` on this edge: always at night or with
    * no-ride zones; otherwise only where a closure rule or an accepted report touches the edge.
+   * Never for walking, whose costs are not tabled.
    */
   mayCostMoreThanLeast(edge: number): boolean {
-    if (this.options.profile === 'walking') return false;
-    return this.options.night || this.noRide !== null || this.network.graph.edgeClosure[edge] !== 0 || (this.overlay !== null && this.overlay.marks(edge));
+    const { every, closures, reports } = this.costlier;
+    return every || (closures !== null && closures[edge] !== 0) || (reports !== null && reports[edge] === 1);
   }
 
   /** Seconds of cost to travel the whole edge, or Infinity where it may not be used now. */

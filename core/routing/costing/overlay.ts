@@ -27,8 +27,8 @@ interface EdgeEffects {
 }
 
 export class RouteOverlay {
-  /** Edges with any effect: the one check on the search's hot path. */
-  private readonly marked: Uint8Array;
+  /** Edges with any effect (1): the one check on the search's hot path. */
+  readonly marked: Uint8Array;
   private readonly effects = new Map<number, EdgeEffects>();
   /** What each effect came from, per edge, for disruptions. */
   readonly sources = new Map<number, OverlayEffectSource[]>();

@@ -7,9 +7,9 @@ const METRES_PER_DEGREE = 111_194.9;
 
 /**
  * The A* heuristic of one query: a lower bound on the cost still to come after arriving along an
- * edge, the larger of two: the straight-line distance to the target at the cheapest cost per
- * metre any edge can have, and, where the graph carries them for the costing's metric, landmark
- * bounds (landmarks.ts), which also count the waits at junctions. Neither overestimates, so the
+ * edge: where the graph carries them for the costing's metric, landmark bounds (landmarks.ts),
+ * which also count the waits at junctions; elsewhere the straight-line distance to the target at
+ * the cheapest cost per metre any edge can have. Neither overestimates, so the
  * route is optimal. The part that depends on the node alone is computed once per node and query
  * (a node is reached along several edges), in the workspace's per-node buffers.
  */
@@ -60,12 +60,18 @@ export class CostStillToCome {
     return this.leaveHalfSeconds !== null ? this.leaveHalfSeconds[edge]! * 0.5 + bound : bound;
   }
 
-  /** The node's bound, computed and kept for the rest of the query (read the workspace's `nodeBound` first: -1 where it is not there). */
+  /**
+   * The node's bound, computed and kept for the rest of the query (read the workspace's `nodeBound`
+   * first: -1 where it is not there). Where the landmarks bound the node, their bound alone: the
+   * straight line is seldom the larger (New York settles 1% more states without it), and leaving
+   * it out spares every node's coordinates and a square root.
+   */
   fromNode(node: number): number {
+    const landmarks = this.landmarkBound !== null ? this.landmarkBound.fromNode(node, -1) : -1;
+    if (landmarks >= 0) return this.workspace.keepBound(node, landmarks);
     const network = this.costing.network;
     const dx = (network.nodeLon(node) - this.targetLon) * this.cosLat;
     const dy = network.nodeLat(node) - this.targetLat;
-    const straightLine = Math.sqrt(dx * dx + dy * dy) * this.scale;
-    return this.workspace.keepBound(node, this.landmarkBound ? this.landmarkBound.fromNode(node, straightLine) : straightLine);
+    return this.workspace.keepBound(node, Math.sqrt(dx * dx + dy * dy) * this.scale);
   }
 }

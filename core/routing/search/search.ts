@@ -160,13 +160,13 @@ export function findRoute(
   const turnTable = costing.turnTable();
   const { turnRowFlags } = costing.network;
   const { turnRowFirst } = graph;
-  const hasOverlay = costing.overlay !== null;
   // The heuristic's per-node cache, read here on the hot path (stillToCome.afterEdge, inlined).
   const { nodeBound } = workspace;
   const { leaveHalfSeconds } = stillToCome;
   // Edge costs: the metric's least costs, except where the departure, night or a report can
-  // raise them.
+  // raise them (costing.mayCostMoreThanLeast, inlined).
   const leastCosts = costing.leastCostTable();
+  const { every: everyCostlier, closures, reports } = costing.costlier;
   let { touched, touchedCount } = workspace;
 
   let settled = 0;
@@ -207,7 +207,8 @@ export function findRoute(
     const turnBase = turnTable !== null ? turnRowFirst[node]! + row * (endNext - firstNext) - firstNext : 0;
 
     for (let next = firstNext; next < endNext; next++) {
-      const nextCost = costing.mayCostMoreThanLeast(next) ? costing.edgeCost(next) : leastCosts !== null ? leastCosts[next]! : costing.leastEdgeCost(next);
+      const costlier = everyCostlier || (closures !== null && closures[next] !== 0) || (reports !== null && reports[next] === 1);
+      const nextCost = costlier ? costing.edgeCost(next) : leastCosts !== null ? leastCosts[next]! : costing.leastEdgeCost(next);
       if (nextCost === Infinity) continue;
       let turn: number;
       if (turnTable !== null) {
@@ -218,7 +219,8 @@ export function findRoute(
         turn = costing.turnCost(edge, next);
         if (turn === Infinity) continue;
       }
-      if (hasOverlay && costing.overlayForbidsTurn(edge, next)) continue;
+      // Only an edge a report marks can have its entry removed.
+      if (reports !== null && reports[next] === 1 && costing.overlayForbidsTurn(edge, next)) continue;
 
       let nextState = next;
       if (via >= 0) {

@@ -104,6 +104,13 @@ export function snapCandidates(network: RoutingNetwork, usable: (edge: number) =
     let bestPiece = -1;
     let bx = projection.x(network.pointLon(first));
     let by = projection.y(network.pointLat(first));
+    // Every point of the segment lies within its length (along it) of its first point, so none is
+    // nearer than the first point's distance less that length: a segment that far beyond the bar
+    // is passed over without measuring its pieces (1% and a metre allow for how the builder
+    // measured the length).
+    const forward = graph.segmentForwardEdge[segment]!;
+    const length = graph.edgeLength[forward >= 0 ? forward : graph.segmentBackwardEdge[segment]!]!;
+    if (Math.hypot(px - bx, py - by) - (length * 1.01 + 1) > bar()) return;
     for (let point = first; point < last; point++) {
       const ax = bx;
       const ay = by;
@@ -129,7 +136,7 @@ export function snapCandidates(network: RoutingNetwork, usable: (edge: number) =
     const bestHere = { distance: Math.hypot(px - bestX, py - bestY), along: bestAlong, x: bestX, y: bestY, piece: bestPiece };
     if (bestHere.distance > bar()) return;
     const piece = bestHere.piece;
-    found.push({
+    const candidate: Snap = {
       segment,
       fraction: travelled === 0 ? 0 : bestHere.along / travelled,
       location: [bestHere.x / projection.metresPerDegreeLon, bestHere.y / projection.metresPerDegreeLat],
@@ -139,8 +146,11 @@ export function snapCandidates(network: RoutingNetwork, usable: (edge: number) =
           projection.x(network.pointLon(piece + 1)) - projection.x(network.pointLon(piece)),
           projection.y(network.pointLat(piece + 1)) - projection.y(network.pointLat(piece)),
         ) * 180 / Math.PI + 360) % 360,
-    });
-    found.sort((a, b) => a.distanceMetres - b.distanceMetres);
+    };
+    // Into its place, nearest first (after any as near, as a stable sort would put it).
+    let at = found.length;
+    while (at > 0 && found[at - 1]!.distanceMetres > candidate.distanceMetres) at--;
+    found.splice(at, 0, candidate);
     if (found.length > limit) found.length = limit;
   };
 
