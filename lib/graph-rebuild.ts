@@ -25,8 +25,8 @@ export const BUILD_DISPATCH_ENTRY = 'graph-builder/build-dispatch-handler.ts';
 
 /*
  * Sizing of one city's build, from the measured build of the Lower Manhattan extract tiled 10 x 10
- * (docs/benchmarks.md, "Graph build at city scale"): 248 MB of PBF, 4.06 M ways, peak 1,875 MB
- * resident, 78 s of CPU, a 670 MB graph. Whole-metro extracts of the four cities are that size or
+ * (docs/benchmarks.md, "Graph build at city scale"): 248 MB of PBF, 4.06 M ways, peak 1,970 MB
+ * resident, 127 s of CPU, a 694 MB graph (graph format 4). Whole-metro extracts of the four cities are that size or
  * smaller, so every city gets the same sizing; a city whose extract grows past it needs its own
  * figures here. Revisit these whenever the measurement changes.
  */
@@ -34,20 +34,20 @@ export const BUILD_DISPATCH_ENTRY = 'graph-builder/build-dispatch-handler.ts';
 /** Extract size the sizing covers, MB of PBF (the measured 248 MB, rounded up). */
 export const SIZED_EXTRACT_MB = 250;
 /** Measured peak resident memory of that build, Node included. */
-export const MEASURED_BUILD_PEAK_MB = 1875;
+export const MEASURED_BUILD_PEAK_MB = 1970;
 /**
- * Memory of each city's build function: the measured peak with 60% headroom for extracts that
+ * Memory of each city's build function: the measured peak with half as much again for extracts that
  * grow and for the graph file read back for the upload once the build's arrays are released.
  * Lambda gives CPU in proportion to memory (a full vCPU at 1,769 MB), so this also buys speed.
  */
 export const CITY_BUILD_MEMORY_MB = 3008;
 /**
- * The measured build took 78 s of CPU (310 s of wall time on a 2-core machine at load 10); downloads
+ * The measured build took 127 s of CPU (120 s of wall time on a 2-core machine at load 1); downloads
  * may take up to GRAPH_DOWNLOAD_TIMEOUT_SECONDS (10 minutes). 15 minutes is Lambda's maximum and
  * covers both with room; the download limit keeps a stalled mirror from using it all.
  */
 export const CITY_BUILD_TIMEOUT = Duration.minutes(15);
-/** /tmp holds the extract (250 MB), the graph (670 MB) and the inputs, with room to double. */
+/** /tmp holds the extract (250 MB), the graph (694 MB) and the inputs, with room to double. */
 export const CITY_BUILD_EPHEMERAL_STORAGE = Size.gibibytes(2);
 
 /**

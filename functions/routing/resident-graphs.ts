@@ -8,7 +8,7 @@ import type { CityId } from '../../core/cities/index.ts';
 
 /**
  * Bytes the router derives beside a graph file's own per directed edge (the search's buffers: the
- * file holds the open core and the cost and landmark tables, read in place): 11 B measured on the
+ * file holds the open core and the cost and landmark tables, read in place): 10 B measured on the
  * tiled 10 x 10 city (docs/benchmarks.md, "Router memory at city scale"), rounded up with room for
  * a query's own caches.
  */
@@ -16,8 +16,8 @@ export const DERIVED_BYTES_PER_EDGE = 16;
 
 /**
  * Memory a function keeps besides its graphs' resident bytes: Node (about 130 MB) and what a load
- * allocates on its way and requests in flight (measured: one 646 MB graph, 757 MB resident by
- * `residentBytes`, peaked at 1,450 MB in a fresh process that held the file's bytes twice while
+ * allocates on its way and requests in flight (measured: one 694 MB graph, 806 MB resident by
+ * `residentBytes`, peaked at 1,551 MB in a fresh process that held the file's bytes twice while
  * reading them).
  */
 export const RUNTIME_RESERVE_MB = 600;

@@ -1,7 +1,10 @@
 /**
  * Spoke's router against Routino 3.3.3 (C, its own API through libroutino, bicycle profile) on the
  * same origin-destination pairs, run alternately in one process tree:
- * `BENCH_SECTIONS=routino npm run bench` (or `npx tsx test/bench/routino.ts`).
+ * `BENCH_SECTIONS=routino npm run bench` (or
+ * `node --import ./test/bench/as-deployed/register.mjs test/bench/routino.ts`): compiled the way
+ * the Lambda bundle is, for tsx's development transform (every closure named as it is made) made
+ * Spoke's queries a quarter slower than they run in Lambda.
  *
  * Per extract it builds Spoke's graph with the project's builder and Routino's database with
  * planetsplitter (both into a temp folder), draws BENCH_ROUTINO_PAIRS seeded pairs (default 500) of
@@ -19,10 +22,10 @@
  * timed phase by phase.
  *
  * One warm-up round per system, then BENCH_ROUTINO_RUNS rounds (default 4); in every round each
- * extract runs every system one after another on all its pairs, and each round starts with the
- * next system, so none always runs first on an extract, with caches cold from the one before
- * (that was Spoke direct, which ran measurably slower than supersafe on the same small extract
- * for it). The tables give the median over
+ * extract runs every system one after another on all its pairs, in an order that changes from
+ * round to round (`roundOrder`), so none always runs first on an extract, with caches cold from
+ * the one before (that was Spoke direct, which ran measurably slower than supersafe on the same
+ * small extract for it). The tables give the median over
  * the rounds of each round's p50 and p95, over the pairs that every system routed; every pair a
  * system could not snap or route is counted, never timed silently. BENCH_ROUTINO_EXTRACTS limits
  * the extracts (labels, comma-separated).
@@ -60,7 +63,7 @@ import { replaceDocSection, measuredOn } from './doc-section.ts';
 
 const PAIRS = Number(process.env.BENCH_ROUTINO_PAIRS ?? 500);
 const EXTRACTS = process.env.BENCH_ROUTINO_EXTRACTS?.split(',').map((label) => label.trim());
-/** One round starting with each of the four systems. */
+/** Four rounds: each system first in one of them (`roundOrder`). */
 const RUNS = Number(process.env.BENCH_ROUTINO_RUNS ?? 4);
 const REPORTS = Number(process.env.BENCH_ROUTINO_REPORTS ?? 60);
 const WRITE_DOCS = process.env.BENCH_WRITE_DOCS !== '0';
@@ -270,6 +273,17 @@ class RoutinoProcess {
 const SYSTEMS = ['direct', 'supersafe', 'planner', 'routino'] as const;
 type System = (typeof SYSTEMS)[number];
 
+/**
+ * The systems' order in a round: forwards in even rounds and backwards in odd ones, each pair of
+ * rounds starting one system later, so that no system always runs first on an extract or always
+ * right after the same other one (a rotation alone keeps who follows whom).
+ */
+function roundOrder(round: number): System[] {
+  const base = round % 2 === 0 ? [...SYSTEMS] : [...SYSTEMS].reverse();
+  const shift = Math.floor(round / 2) % base.length;
+  return [...base.slice(shift), ...base.slice(0, shift)];
+}
+
 interface Prepared {
   extract: Extract;
   loaded: LoadedGraph;
@@ -355,7 +369,7 @@ export async function routinoComparison(): Promise<string[]> {
   try {
     for (const item of prepared) for (const system of SYSTEMS) await runSystem(item, system); // warm-up
     for (let round = 0; round < RUNS; round++) {
-      const order = [...SYSTEMS.slice(round % SYSTEMS.length), ...SYSTEMS.slice(0, round % SYSTEMS.length)];
+      const order = roundOrder(round);
       for (const item of prepared) for (const system of order) item.rounds[system].push(await runSystem(item, system));
       console.log(`round ${round + 1} of ${RUNS} done`);
     }
@@ -366,9 +380,9 @@ export async function routinoComparison(): Promise<string[]> {
   const endLoad = loadavg()[0]!;
   emit('## Against Routino (snap + search, and the whole planner)');
   emit();
-  emit(`Measured by \`BENCH_SECTIONS=routino npm run bench\` (\`test/bench/routino.ts\`) on ${measuredOn()}: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}, ${routinoVersion} through libroutino's C API (\`test/bench/routino/routino-bench.c\`, built with cc -O2), its bicycle profile, quickest route. Load average at the start: ${startLoad.toFixed(2)}, at the end: ${endLoad.toFixed(2)}.`);
+  emit(`Measured by \`BENCH_SECTIONS=routino npm run bench\` (\`test/bench/routino.ts\`, its TypeScript compiled by esbuild as the Lambda bundle is, not by tsx: test/bench/as-deployed) on ${measuredOn()}: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}, ${routinoVersion} through libroutino's C API (\`test/bench/routino/routino-bench.c\`, built with cc -O2), its bicycle profile, quickest route. Load average at the start: ${startLoad.toFixed(2)}, at the end: ${endLoad.toFixed(2)}.`);
   emit();
-  emit(`Per extract ${PAIRS} seeded coordinate pairs 1 to 6 km apart (each end within about 15 m of a random node of the cycling network), the same for both routers. London is the graph the platform serves: its seven extracts (graph-builder/cities.ts), which do not all touch (the City of London and Holborn among them is a network of its own), so pairs whose ends lie in two of them have no route in either router. A query is the snap of both ends plus the search, timed inside each process (Spoke: costing, \`snapForCosting\` at both ends, \`findRoute\`, as the directions endpoint runs them before building the path; Routino: \`Routino_FindWaypoint\` twice and \`Routino_CalculateRoute\`), never process start or loading. Spoke routes with an overlay of ${REPORTS} accepted reports per extract (closures, one-way, removed turns, hazards; a third temporary) and the graph's dated closures and time-limited restrictions at a Monday 08:30 departure. One warm-up round, then ${RUNS} rounds; each round runs, per extract, Spoke direct, Spoke supersafe, Spoke's whole planner and Routino one after the other, each round starting one system later, so that no system always meets an extract first with cold caches. Figures are the median over the rounds of each round's percentile, over the pairs all of them routed; failures are counted per system (Spoke's include pairs that the overlay's closures cut off, which Routino, routing without the overlay, does not see). The target: Spoke's snap + search at most a third of Routino's at p50 and half at p95, and the whole planner at p50 no slower than Routino's bare route.`);
+  emit(`Per extract ${PAIRS} seeded coordinate pairs 1 to 6 km apart (each end within about 15 m of a random node of the cycling network), the same for both routers. London is the graph the platform serves: its seven extracts (graph-builder/cities.ts), which do not all touch (the City of London and Holborn among them is a network of its own), so pairs whose ends lie in two of them have no route in either router. A query is the snap of both ends plus the search, timed inside each process (Spoke: costing, \`snapForCosting\` at both ends, \`findRoute\`, as the directions endpoint runs them before building the path; Routino: \`Routino_FindWaypoint\` twice and \`Routino_CalculateRoute\`), never process start or loading. Spoke routes with an overlay of ${REPORTS} accepted reports per extract (closures, one-way, removed turns, hazards; a third temporary) and the graph's dated closures and time-limited restrictions at a Monday 08:30 departure. One warm-up round, then ${RUNS} rounds; each round runs, per extract, Spoke direct, Spoke supersafe, Spoke's whole planner and Routino one after the other, in an order that changes from round to round (forwards and backwards, starting one system later every second round), so that no system always meets an extract first with cold caches or always follows the same other. Figures are the median over the rounds of each round's percentile, over the pairs all of them routed; failures are counted per system (Spoke's include pairs that the overlay's closures cut off, which Routino, routing without the overlay, does not see). The target: Spoke's snap + search at most a third of Routino's at p50 and half at p95, and the whole planner at p50 no slower than Routino's bare route.`);
   emit();
   const table = (rows: string[][]) => {
     emit(`| ${rows[0]!.join(' | ')} |`);

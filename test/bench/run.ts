@@ -1,5 +1,6 @@
 /**
- * `npm run bench`: warm, in-process routing on the largest real graph (New York) and on generated
+ * `npm run bench` (which runs this file compiled as the Lambda bundle is: as-deployed/register.mjs):
+ * warm, in-process routing on the largest real graph (New York) and on generated
  * grid cities up to city scale (over 700k directed edges), each against graphology-shortest-path's
  * bidirectional Dijkstra on the same graph and queries. Prints the tables and rewrites the routing
  * section of docs/benchmarks.md.
