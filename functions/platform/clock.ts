@@ -7,7 +7,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  *
  * Moving time is per request, not global: the local platform's gateway runs a request inside
  * `withClockOffset` when it was started with `SPOKE_TEST_CLOCK=1` and the request carries
- * `X-Spoke-Test-Clock-Offset` (seconds). A global offset would leak into every other test
+ * `X-Spoke-Test-Clock-Offset` (seconds), or `withClockAt` when it carries `X-Spoke-Test-Clock-At`
+ * (an instant). A global offset would leak into every other test
  * running against the same platform at the same moment. Nothing in AWS ever sets an offset.
  */
 
@@ -26,7 +27,15 @@ export function nowSeconds(): number {
   return Math.floor(nowMs() / 1000);
 }
 
-/** Runs `work` as if the clock read `offsetMs` later. Only the local platform's gateway calls this. */
+/** Runs `work` as if the clock read `offsetMs` later. Only the local platform's gateway and tests call this. */
 export function withClockOffset<T>(offsetMs: number, work: () => T): T {
   return offsets.run(offsetMs, work);
+}
+
+/**
+ * Runs `work` as if the clock read `instantMs` as it starts (and ran on from there), so a caller
+ * names the instant it means without reading the wall clock itself.
+ */
+export function withClockAt<T>(instantMs: number, work: () => T): T {
+  return offsets.run(instantMs - Date.now(), work);
 }

@@ -8,7 +8,7 @@ import type {
   APIGatewayRequestAuthorizerEvent,
 } from 'aws-lambda';
 import { LOCAL_MAX_REQUEST_HEADER_BYTES, MAX_REQUEST_BODY_BYTES } from '../../functions/http/gateway-limits.ts';
-import { withClockOffset } from '../../functions/platform/clock.ts';
+import { withClockAt, withClockOffset } from '../../functions/platform/clock.ts';
 import {
   apiDefinitions,
   authorizerEntry,
@@ -201,8 +201,12 @@ export function createGatewayServer(options: GatewayOptions): Server {
 
 /** Seconds to move the clock for one request; only when the platform was started for tests. */
 export const TEST_CLOCK_HEADER = 'x-spoke-test-clock-offset';
+/** The instant (ISO 8601) the clock reads as one request starts; only when the platform was started for tests. */
+export const TEST_CLOCK_AT_HEADER = 'x-spoke-test-clock-at';
 /** Offsets further than this (ten years) are ignored: the clock would leave the dates a Date can hold. */
 const MAX_TEST_CLOCK_OFFSET_SECONDS = 10 * 365 * 24 * 3600;
+/** Instants outside these years are ignored, as departure times are (1970 to 2100). */
+const TEST_CLOCK_AT_RANGE_MS = [Date.UTC(1970, 0, 1), Date.UTC(2100, 0, 1)] as const;
 
 export function createGateway({ api, load, onError, testClock = false }: GatewayOptions) {
   const handlers = new Map<string, Promise<unknown>>();
@@ -371,7 +375,11 @@ export function createGateway({ api, load, onError, testClock = false }: Gateway
   };
 
   return (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const offset = testClock ? Number(request.headers[TEST_CLOCK_HEADER]) : NaN;
+    if (!testClock) return serve(request, response);
+    const at = request.headers[TEST_CLOCK_AT_HEADER];
+    const instant = typeof at === 'string' ? Date.parse(at) : NaN;
+    if (instant >= TEST_CLOCK_AT_RANGE_MS[0] && instant < TEST_CLOCK_AT_RANGE_MS[1]) return withClockAt(instant, () => serve(request, response));
+    const offset = Number(request.headers[TEST_CLOCK_HEADER]);
     return Number.isFinite(offset) && Math.abs(offset) <= MAX_TEST_CLOCK_OFFSET_SECONDS ? withClockOffset(offset * 1000, () => serve(request, response)) : serve(request, response);
   };
 }

@@ -69,8 +69,9 @@ export interface LocalPlatformOptions {
   /** Start from empty tables and buckets. */
   reset?: boolean;
   /**
-   * Honour `X-Spoke-Test-Clock-Offset` (seconds) on requests, running each such request as if
-   * the clock read that much later (functions/platform/clock.ts). For tests only; `SPOKE_TEST_CLOCK=1`.
+   * Honour `X-Spoke-Test-Clock-Offset` (seconds) and `X-Spoke-Test-Clock-At` (an instant) on
+   * requests, running each such request as if the clock read that much later or that instant
+   * (functions/platform/clock.ts). For tests only; `SPOKE_TEST_CLOCK=1`.
    */
   testClock?: boolean;
   /**

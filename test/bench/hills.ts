@@ -3,16 +3,10 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cities, type CityId } from '../../core/cities/index.ts';
-import { haversineMetres, type LonLat } from '../../core/geo.ts';
-import { NODE_ELEVATION_KNOWN } from '../../core/graph/flags.ts';
 import { sharedDataPath } from '../../core/paths.ts';
-import { costingFor, type RoutingContext } from '../../core/routing/planning/context.ts';
-import { planWaypoints } from '../../core/routing/planning/leg.ts';
-import { routeBody, type RouteBody } from '../../core/routing/planning/route-body.ts';
-import { departureIn } from '../../core/routing/time/departure.ts';
 import type { BuildReport } from '../../graph-builder/build.ts';
 import { buildableCity, type BuildableCity } from '../../graph-builder/cities.ts';
-import { realGraph, seededRandom } from '../routing/real-graphs.ts';
+import { hillContext, planHillRoute, seededHillPairs } from '../support/hill-routes.ts';
 import { buildInChild } from './build-in-child.ts';
 import { measuredOn, replaceDocSection } from './doc-section.ts';
 import { percentile } from './measure.ts';
@@ -31,32 +25,6 @@ import { percentile } from './measure.ts';
 const print = (line = ''): boolean => process.stdout.write(`${line}\n`);
 const median = (values: readonly number[]): number => percentile(values, 50);
 
-function contextOf(city: CityId): RoutingContext {
-  return { city: cities[city], loaded: realGraph(city), departure: departureIn(cities[city].timeZone, '2026-06-15T10:30', new Date(0)), reports: null };
-}
-
-function plan(context: RoutingContext, coordinates: readonly LonLat[], options: { supersafe: boolean; avoidHills: boolean }): RouteBody | null {
-  const costing = costingFor(context, { profile: 'cycling', night: false, ...options });
-  const { legs } = planWaypoints(costing, context, coordinates, { language: 'en' });
-  return legs ? routeBody(legs.flatMap((leg) => leg.steps), legs.map((leg) => leg.path)) : null;
-}
-
-/** The pairs test/routing/hills.test.ts draws, with more of them: graph nodes the model measured, 1 to 5 km apart, that supersafe joins. */
-function seededPairs(context: RoutingContext, count: number, seed: number): [LonLat, LonLat][] {
-  const network = context.loaded.network;
-  const graph = network.graph;
-  const random = seededRandom(seed);
-  const pairs: [LonLat, LonLat][] = [];
-  while (pairs.length < count) {
-    const [a, b] = [Math.floor(random() * graph.nodeCount), Math.floor(random() * graph.nodeCount)];
-    if (!(graph.nodeFlags[a]! & graph.nodeFlags[b]! & NODE_ELEVATION_KNOWN)) continue;
-    const pair: [LonLat, LonLat] = [[network.nodeLon(a), network.nodeLat(a)], [network.nodeLon(b), network.nodeLat(b)]];
-    const metres = haversineMetres(pair[0][0], pair[0][1], pair[1][0], pair[1][1]);
-    if (metres < 1000 || metres > 5000 || !plan(context, pair, { supersafe: true, avoidHills: false })) continue;
-    pairs.push(pair);
-  }
-  return pairs;
-}
 
 interface HillRun {
   costing: 'supersafe' | 'direct';
@@ -71,8 +39,8 @@ interface HillRun {
 }
 
 function hillRuns(pairCount: number): { pairs: number; runs: HillRun[] } {
-  const context = contextOf('sf-bay');
-  const pairs = seededPairs(context, pairCount, 2026);
+  const context = hillContext('sf-bay');
+  const pairs = seededHillPairs(context, pairCount, 2026);
   const runs = (['supersafe', 'direct'] as const).map((costing): HillRun => {
     const supersafe = costing === 'supersafe';
     const run: HillRun = { costing, climbWithout: 0, climbWith: 0, detourMedian: 0, detourP90: 0, changed: 0, msWithout: 0, msWith: 0 };
@@ -81,10 +49,10 @@ function hillRuns(pairCount: number): { pairs: number; runs: HillRun[] } {
     const timesWith: number[] = [];
     for (const pair of pairs) {
       let started = performance.now();
-      const without = plan(context, pair, { supersafe, avoidHills: false })!;
+      const without = planHillRoute(context, pair, { supersafe, avoidHills: false })!.body;
       timesWithout.push(performance.now() - started);
       started = performance.now();
-      const withHills = plan(context, pair, { supersafe, avoidHills: true })!;
+      const withHills = planHillRoute(context, pair, { supersafe, avoidHills: true })!.body;
       timesWith.push(performance.now() - started);
       run.climbWithout += without.elevation_gain;
       run.climbWith += withHills.elevation_gain;

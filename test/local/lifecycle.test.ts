@@ -3,13 +3,13 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../core/paths.ts';
 import { API_KEY_RECORD_CACHE_MS } from '../../functions/auth/api-keys.ts';
 import { TEST_CLOCK_HEADER } from '../../lib/local/gateway.ts';
 import { startLocalProcess, type PlatformInfo } from '../support/local-process.ts';
+import { until } from '../support/until.ts';
 
 const run = promisify(execFile);
 
@@ -34,13 +34,10 @@ const portOf = (url: string) => Number(new URL(url).port);
 
 /** The log once the banner is in it: the banner comes before the info file, but reaches the log file through this process's pipe, which a busy machine can hold back. */
 async function logWithBanner(logFile: string): Promise<string> {
-  const deadline = Date.now() + 10_000;
-  let log = await readFile(logFile, 'utf8');
-  while (!log.includes('Ctrl-C stops everything.') && Date.now() < deadline) {
-    await sleep(100);
-    log = await readFile(logFile, 'utf8');
-  }
-  return log;
+  return until(async () => {
+    const log = await readFile(logFile, 'utf8');
+    return log.includes('Ctrl-C stops everything.') && log;
+  }, 10_000, 100);
 }
 
 async function portIsFree(port: number): Promise<boolean> {

@@ -6,14 +6,8 @@ import { LOCAL_CREDENTIALS } from '../../lib/local/provision.ts';
 import { LocalQueue } from '../../lib/local/queue.ts';
 import { listen, closeServer } from '../../lib/local/servers.ts';
 import { sqsRequestListener } from '../../lib/local/sqs-endpoint.ts';
+import { until } from '../support/until.ts';
 
-const until = async (condition: () => boolean, timeoutMs = 5000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-};
 
 describe('the in-process queue (SQS semantics)', () => {
   const queues: LocalQueue[] = [];

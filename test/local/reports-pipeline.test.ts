@@ -30,6 +30,7 @@ import { invoke } from '../../lib/local/invocations.ts';
 import { lambdaContext } from '../../lib/local/queue.ts';
 import { localQueueName } from '../../lib/local/worker-triggers.ts';
 import { submissionEvent, type Submission } from '../support/submission-event.ts';
+import { until as pollUntil } from '../support/until.ts';
 
 /**
  * The reports pipeline on an in-process local platform whose queue retries within a second:
@@ -57,15 +58,8 @@ const GOWER_STREET: [number, number] = [-0.131, 51.521];
 const OAKLAND: [number, number] = [-122.3041, 37.8078];
 const WESTWOOD: [number, number] = [-118.4426, 34.0739];
 
-async function until<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await sleep(50);
-  }
-}
+/** Polls the platform's stores (test/support/until.ts) with the pipeline's longer bound. */
+const until = <T>(probe: () => Promise<T>, timeoutMs = 30_000) => pollUntil(probe, timeoutMs, 50);
 
 const analysed = (id: string) => until(async () => {
   const report = await getReport(id);
@@ -370,7 +364,8 @@ describe('the reports pipeline', () => {
   });
 
   it('queues again, on the next start, reports still waiting when the platform stopped (its queue lives in memory)', async () => {
-    const at = new Date().toISOString();
+    // Any instant: the redrive takes every report still 'received', however old.
+    const at = '2026-06-15T08:30:00.000Z';
     const waiting: ReportItem = {
       report_id: randomUUID(),
       status: 'received',

@@ -2,15 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ScheduledEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LocalScheduler } from '../../lib/local/scheduler.ts';
+import { until } from '../support/until.ts';
 
-/** Waits for a condition; bounds are generous so a busy machine only makes the test slower. */
-async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await sleep(10);
-  }
-}
 
 /** The local scheduler runs jobs as an EventBridge rate() rule invokes its target. */
 describe('the local scheduler', () => {

@@ -3,12 +3,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createCategory, createDestination } from '../../functions/events/catalogue.ts';
 import { decodeRoute, encodeRoute } from '../../functions/events/geometry.ts';
 import { archiveEvent, createEvent, eventById, listEvents, updateEvent } from '../../functions/events/records.ts';
-import { withClockOffset } from '../../functions/platform/clock.ts';
+import { withClockAt } from '../../functions/platform/clock.ts';
 import { call, useLocalAws } from './support.ts';
 
 /**
  * GET {app_base_url}/events/nearby/ (spec 4.8) on the running local platform, with events
- * written to its DynamoDB and requests run at an explicit instant (X-Spoke-Test-Clock-Offset).
+ * written to its DynamoDB and requests run at an explicit instant (X-Spoke-Test-Clock-At).
  * Each test run has its own categories, so the demo events and other runs never interfere.
  */
 
@@ -17,7 +17,7 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const iso = (ms: number) => new Date(ms).toISOString();
 /** Headers that run one request at `ms`. */
-const at = (ms: number) => ({ 'X-Spoke-Test-Clock-Offset': String((ms - Date.now()) / 1000) });
+const at = (ms: number) => ({ 'X-Spoke-Test-Clock-At': new Date(ms).toISOString() });
 
 // Gordon Square, Bloomsbury, and points east of it.
 const P = { lon: -0.1303, lat: 51.5246 };
@@ -129,7 +129,7 @@ describe('events near a point', () => {
     await updateEvent(id, { start_time: iso(T - 3 * DAY - HOUR), end_time: iso(T - 3 * DAY) });
     const listed = names((await nearby(`${base}&categories=${encodeURIComponent(social)}`)).body);
     expect(listed.indexOf(`next week, 400 m ${run}`)).toBeGreaterThan(listed.indexOf(`leisure, 400 m ${run}`));
-    const record = await withClockOffset(T - Date.now(), () => eventById(id));
+    const record = await withClockAt(T, () => eventById(id));
     expect(record).toMatchObject({ id, name: `next week, 400 m ${run}`, is_current_or_future: false, destination: { area_name: 'Bloomsbury' } });
     expect(record).not.toHaveProperty('distance');
     expect(await eventById(999_999_999)).toBeNull();

@@ -48,12 +48,12 @@ export async function storedReport(id: string): Promise<ReportItem> {
 
 /** Polls GET /reports/{id} as a client would (only faster), until `done` holds. */
 export async function pollReport(credential: Credential, id: string, done: (body: any) => boolean, timeoutMs = 20_000): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = performance.now() + timeoutMs;
   for (;;) {
     const response = await readReport(credential, id);
     expect(response.status).toBe(200);
     if (done(response.body)) return response.body;
-    if (Date.now() > deadline) throw new Error(`report ${id} stayed ${JSON.stringify(response.body)}`);
+    if (performance.now() > deadline) throw new Error(`report ${id} stayed ${JSON.stringify(response.body)}`);
     await sleep(200);
   }
 }

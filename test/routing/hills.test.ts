@@ -3,22 +3,20 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fromArrayBuffer } from 'geotiff';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cities, type CityId } from '../../core/cities/index.ts';
 import { haversineMetres, type LonLat, type Position } from '../../core/geo.ts';
-import { EDGE_REVERSED, NODE_ELEVATION_KNOWN } from '../../core/graph/flags.ts';
+import { EDGE_REVERSED } from '../../core/graph/flags.ts';
 import { localMinutes } from '../../core/local-time.ts';
 import { sharedDataPath } from '../../core/paths.ts';
 import { climbSeconds, Costing, HILL_STEEP_GRADE } from '../../core/routing/costing/costing.ts';
-import { costingFor, type RoutingContext } from '../../core/routing/planning/context.ts';
-import { planWaypoints } from '../../core/routing/planning/leg.ts';
-import { elevationProfile, routeBody, type RouteBody } from '../../core/routing/planning/route-body.ts';
+import { type RoutingContext } from '../../core/routing/planning/context.ts';
+import { type RouteBody } from '../../core/routing/planning/route-body.ts';
 import { LandmarkBound, storedLandmarks } from '../../core/routing/search/landmarks.ts';
 import { findRoute, SearchWorkspace } from '../../core/routing/search/search.ts';
 import { positionsAt, snap } from '../../core/routing/snap/snap.ts';
-import { departureIn } from '../../core/routing/time/departure.ts';
 import { buildableCity } from '../../graph-builder/cities.ts';
 import { realGraph, seededRandom } from './real-graphs.ts';
 import { referenceCost } from './reference-search.ts';
+import { hillContext, planHillRoute, seededHillPairs } from '../support/hill-routes.ts';
 
 /**
  * Heights and hills on the real graphs: routes climb what the elevation model says they climb
@@ -29,37 +27,6 @@ import { referenceCost } from './reference-search.ts';
 
 const departureMinute = localMinutes(2026, 6, 15, 10, 30);
 
-function contextOf(city: CityId): RoutingContext {
-  return { city: cities[city], loaded: realGraph(city), departure: departureIn(cities[city].timeZone, '2026-06-15T10:30', new Date(0)), reports: null };
-}
-
-function plan(context: RoutingContext, coordinates: readonly LonLat[], options: { supersafe: boolean; avoidHills: boolean }): { body: RouteBody; profile: ReturnType<typeof elevationProfile> } | null {
-  const costing = costingFor(context, { profile: 'cycling', night: false, ...options });
-  const { legs } = planWaypoints(costing, context, coordinates, { language: 'en' });
-  if (!legs) return null;
-  const paths = legs.map((leg) => leg.path);
-  return { body: routeBody(legs.flatMap((leg) => leg.steps), paths), profile: elevationProfile(context.loaded.network, paths) };
-}
-
-/**
- * Seeded pairs of San Francisco graph nodes 1 to 5 km apart whose heights the model measured,
- * that a supersafe route joins (the graph's two San Francisco networks do not meet).
- */
-function seededPairs(context: RoutingContext, count: number, seed: number): [LonLat, LonLat][] {
-  const network = context.loaded.network;
-  const graph = network.graph;
-  const random = seededRandom(seed);
-  const pairs: [LonLat, LonLat][] = [];
-  while (pairs.length < count) {
-    const [a, b] = [Math.floor(random() * graph.nodeCount), Math.floor(random() * graph.nodeCount)];
-    if (!(graph.nodeFlags[a]! & graph.nodeFlags[b]! & NODE_ELEVATION_KNOWN)) continue;
-    const pair: [LonLat, LonLat] = [[network.nodeLon(a), network.nodeLat(a)], [network.nodeLon(b), network.nodeLat(b)]];
-    const metres = haversineMetres(pair[0][0], pair[0][1], pair[1][0], pair[1][1]);
-    if (metres < 1000 || metres > 5000 || !plan(context, pair, { supersafe: true, avoidHills: false })) continue;
-    pairs.push(pair);
-  }
-  return pairs;
-}
 
 /**
  * The climb along a line by plain re-sampling of a GeoTIFF in degrees: the raster read with the
@@ -110,8 +77,8 @@ describe.skipIf(!existsSync(sfModel))('San Francisco\'s climbs', () => {
   let context: RoutingContext;
   let pairs: [LonLat, LonLat][];
   beforeAll(() => {
-    context = contextOf('sf-bay');
-    pairs = seededPairs(context, 60, 2026);
+    context = hillContext('sf-bay');
+    pairs = seededHillPairs(context, 60, 2026);
   });
 
   it('agree with a plain re-sampling of the model along each route: within 12% or 3 m per route, 5% in all', async () => {
@@ -120,7 +87,7 @@ describe.skipIf(!existsSync(sfModel))('San Francisco\'s climbs', () => {
     let resampled = 0;
     for (const pair of pairs) {
       for (const supersafe of [true, false]) {
-        const { body } = plan(context, pair, { supersafe, avoidHills: false })!;
+        const { body } = planHillRoute(context, pair, { supersafe, avoidHills: false })!;
         const expected = climbOf(body.geometry.coordinates);
         expect(Math.abs(body.elevation_gain - expected), `${JSON.stringify(pair)}: ${body.elevation_gain} m against ${expected.toFixed(1)} m`).toBeLessThanOrEqual(Math.max(3, 0.12 * expected));
         reported += body.elevation_gain;
@@ -133,7 +100,7 @@ describe.skipIf(!existsSync(sfModel))('San Francisco\'s climbs', () => {
 
   it('add up: steps\' climbs to the route\'s, each step\'s delta_elevation to its climb less its descent, the profile to the net climb', () => {
     for (const pair of pairs.slice(0, 20)) {
-      const { body, profile } = plan(context, pair, { supersafe: true, avoidHills: false })!;
+      const { body, profile } = planHillRoute(context, pair, { supersafe: true, avoidHills: false })!;
       const sum = (pick: (step: RouteBody['steps'][number]) => number) => body.steps.reduce((total, step) => total + pick(step), 0);
       expect(sum((step) => step.elevation_gain)).toBeCloseTo(body.elevation_gain, 0);
       expect(sum((step) => step.elevation_loss)).toBeCloseTo(body.elevation_loss, 0);
@@ -153,8 +120,8 @@ describe.skipIf(!existsSync(sfModel))('San Francisco\'s climbs', () => {
       let avoiding = 0;
       const detours: number[] = [];
       for (const pair of pairs) {
-        const without = plan(context, pair, { supersafe, avoidHills: false })!.body;
-        const withHills = plan(context, pair, { supersafe, avoidHills: true })!.body;
+        const without = planHillRoute(context, pair, { supersafe, avoidHills: false })!.body;
+        const withHills = planHillRoute(context, pair, { supersafe, avoidHills: true })!.body;
         flat += without.elevation_gain;
         avoiding += withHills.elevation_gain;
         detours.push(withHills.distance / without.distance);
@@ -242,20 +209,20 @@ describe('the hill preference\'s costs', () => {
 
 describe('climbs elsewhere', () => {
   it('New York: from Brooklyn Bridge Park up to Brooklyn Heights and Downtown Brooklyn', () => {
-    const route = plan(contextOf('new-york'), [[-73.9967, 40.7022], [-73.9903, 40.6932]], { supersafe: true, avoidHills: false })!;
+    const route = planHillRoute(hillContext('new-york'), [[-73.9967, 40.7022], [-73.9903, 40.6932]], { supersafe: true, avoidHills: false })!;
     expect(route.body.elevation_gain).toBeGreaterThan(10);
     expect(route.body.elevation_gain).toBeGreaterThan(route.body.elevation_loss);
     expect(route.profile![0]![1]).toBeLessThan(route.profile!.at(-1)![1]!);
   });
 
   it('London: from Friern Barnet up Colney Hatch Lane towards Muswell Hill', () => {
-    const route = plan(contextOf('london'), [[-0.146, 51.615], [-0.147, 51.599]], { supersafe: true, avoidHills: false })!;
+    const route = planHillRoute(hillContext('london'), [[-0.146, 51.615], [-0.147, 51.599]], { supersafe: true, avoidHills: false })!;
     expect(route.body.elevation_gain).toBeGreaterThan(20);
     expect(route.profile!.every(([, height]) => height !== null && height > 30 && height < 150)).toBe(true);
   });
 
   it('Los Angeles, where no model reaches: flat, and no profile', () => {
-    const route = plan(contextOf('los-angeles'), [[-118.4426, 34.0739], [-118.434, 34.0622]], { supersafe: true, avoidHills: true })!;
+    const route = planHillRoute(hillContext('los-angeles'), [[-118.4426, 34.0739], [-118.434, 34.0622]], { supersafe: true, avoidHills: true })!;
     expect(route.body.elevation_gain).toBe(0);
     expect(route.body.elevation_loss).toBe(0);
     expect(route.body.steps.every((step) => step.delta_elevation === 0)).toBe(true);

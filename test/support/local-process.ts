@@ -54,11 +54,11 @@ export async function startLocalProcess(
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
   const infoFile = join(stateDir, 'local-platform.json');
-  const deadline = Date.now() + 90_000;
+  const deadline = performance.now() + 90_000;
   let info: PlatformInfo | undefined;
   while (!info) {
     if (child.exitCode !== null) throw new Error(`The local platform exited early; see ${logFile}:\n${await readFile(logFile, 'utf8')}`);
-    if (Date.now() > deadline) throw new Error(`The local platform did not start within 90 s; see ${logFile}`);
+    if (performance.now() > deadline) throw new Error(`The local platform did not start within 90 s; see ${logFile}`);
     try {
       const candidate = JSON.parse(await readFile(infoFile, 'utf8')) as PlatformInfo;
       if (candidate.pid === child.pid) info = candidate;
