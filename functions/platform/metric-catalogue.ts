@@ -1,0 +1,44 @@
+/**
+ * Every metric the platform emits, named once: the functions write them (CloudWatch Embedded
+ * Metric Format through Powertools, functions/platform/metrics.ts), the stack's alarms and
+ * dashboard read them (lib/), and the local platform's `npm run admin -- metrics` shows them.
+ * A metric's dimensions are the only ones it is ever emitted with, so alarms and dashboard
+ * widgets name exactly the series that exist.
+ */
+
+/** The CloudWatch namespace of every platform metric. */
+export const METRICS_NAMESPACE = 'Spoke';
+
+/** The dimensions metrics are split by. Values are low-cardinality: never ids, keys or riders. */
+export type MetricDimension = 'City' | 'Costing' | 'Endpoint' | 'Reason' | 'Status' | 'Plan';
+
+export type MetricUnit = 'Count' | 'Milliseconds' | 'Bytes' | 'Hours';
+
+export interface MetricDefinition {
+  readonly unit: MetricUnit;
+  readonly dimensions: readonly MetricDimension[];
+  readonly purpose: string;
+}
+
+export const metricCatalogue = {
+  RoutesPlanned: { unit: 'Count', dimensions: ['City', 'Costing'], purpose: 'Legs planned with a route' },
+  RoutesNull: { unit: 'Count', dimensions: ['City', 'Reason'], purpose: 'Requests answered with route null, by why' },
+  SnapFailures: { unit: 'Count', dimensions: ['City'], purpose: 'Coordinates that could not be snapped to the graph' },
+  SearchTime: { unit: 'Milliseconds', dimensions: ['City', 'Costing'], purpose: 'Snap + search CPU time of one leg' },
+  StatesSettled: { unit: 'Count', dimensions: ['City', 'Costing'], purpose: 'Search states settled for one leg' },
+  GraphLoadTime: { unit: 'Milliseconds', dimensions: ['City'], purpose: 'Bytes to routable for a graph a container loads' },
+  GraphBytes: { unit: 'Bytes', dimensions: ['City'], purpose: 'Size of a graph a container loads' },
+  GraphAge: {
+    unit: 'Hours',
+    dimensions: ['City'],
+    purpose: 'Hours a city has gone without a graph of its newest source (0: up to date); emitted by every build attempt',
+  },
+  ReportsByStatus: { unit: 'Count', dimensions: ['Status'], purpose: 'Reports entering each status' },
+  ReportTimeToAnalysed: { unit: 'Milliseconds', dimensions: [], purpose: 'From submission to in_review' },
+  IdempotentReplays: { unit: 'Count', dimensions: ['Endpoint'], purpose: 'Requests answered with a stored first answer' },
+  IdempotentInProgress: { unit: 'Count', dimensions: ['Endpoint'], purpose: 'Requests refused 409 while the first is running' },
+  AuthorizerRefusals: { unit: 'Count', dimensions: ['Reason'], purpose: 'Credentials the authorizer refused, by why' },
+  RateLimitRefusals: { unit: 'Count', dimensions: ['Plan'], purpose: 'Requests refused 429, by usage plan' },
+} as const satisfies Record<string, MetricDefinition>;
+
+export type MetricName = keyof typeof metricCatalogue;
