@@ -1,82 +1,29 @@
-/**
- * Strongly connected components (spec 1.2.9) with an iterative Tarjan over the CSR arrays, so a
- * city-sized graph needs no recursion and no per-node objects. On London-sized graphs this is
- * faster than graphology's component helpers on the same data (docs/benchmarks.md).
- */
+import { stronglyConnectedComponents as componentsOf, type Components } from '../core/routing/network/strongly-connected.ts';
 
+export type { Components };
+
+/** A city's node graph in compressed sparse rows: the out-edges of node v are [firstOut[v], firstOut[v + 1]). */
 export interface CsrGraph {
   readonly nodeCount: number;
   readonly firstOut: ArrayLike<number>;
   readonly edgeHead: ArrayLike<number>;
 }
 
-export interface Components {
-  /** Component id of every node. */
-  readonly component: Int32Array;
-  readonly count: number;
-}
-
-/** Components of the subgraph of edges for which `usable(edge)` holds. */
+/**
+ * Strongly connected components of the nodes (spec 1.2.9) over the edges for which `usable(edge)`
+ * holds. On London-sized graphs this is faster than graphology's component helpers on the same
+ * data (docs/benchmarks.md).
+ */
 export function stronglyConnectedComponents(graph: CsrGraph, usable: (edge: number) => boolean): Components {
-  const n = graph.nodeCount;
-  const index = new Int32Array(n).fill(-1);
-  const lowLink = new Int32Array(n);
-  const onStack = new Uint8Array(n);
-  const component = new Int32Array(n).fill(-1);
-  const stack = new Int32Array(n);
-  let stackSize = 0;
-  // The explicit call stack: node and the next out-edge to look at.
-  const callNode = new Int32Array(n);
-  const callEdge = new Int32Array(n);
-  let nextIndex = 0;
-  let count = 0;
-
-  for (let root = 0; root < n; root++) {
-    if (index[root] !== -1) continue;
-    let depth = 0;
-    callNode[0] = root;
-    callEdge[0] = graph.firstOut[root]!;
-    index[root] = lowLink[root] = nextIndex++;
-    stack[stackSize++] = root;
-    onStack[root] = 1;
-    while (depth >= 0) {
-      const v = callNode[depth]!;
-      const end = graph.firstOut[v + 1]!;
-      let descended = false;
-      while (callEdge[depth]! < end) {
-        const e = callEdge[depth]!++;
-        if (!usable(e)) continue;
-        const w = graph.edgeHead[e]!;
-        if (index[w] === -1) {
-          index[w] = lowLink[w] = nextIndex++;
-          stack[stackSize++] = w;
-          onStack[w] = 1;
-          depth++;
-          callNode[depth] = w;
-          callEdge[depth] = graph.firstOut[w]!;
-          descended = true;
-          break;
-        }
-        if (onStack[w]) lowLink[v] = Math.min(lowLink[v]!, index[w]!);
-      }
-      if (descended) continue;
-      if (lowLink[v] === index[v]) {
-        let w: number;
-        do {
-          w = stack[--stackSize]!;
-          onStack[w] = 0;
-          component[w] = count;
-        } while (w !== v);
-        count++;
-      }
-      depth--;
-      if (depth >= 0) {
-        const parent = callNode[depth]!;
-        lowLink[parent] = Math.min(lowLink[parent]!, lowLink[v]!);
-      }
-    }
-  }
-  return { component, count };
+  return componentsOf(
+    {
+      vertexCount: graph.nodeCount,
+      arcsBegin: (node) => graph.firstOut[node]!,
+      arcsEnd: (node) => graph.firstOut[node + 1]!,
+      head: (edge) => graph.edgeHead[edge]!,
+    },
+    (_node, edge) => usable(edge),
+  );
 }
 
 export interface KeptComponents {

@@ -2,6 +2,7 @@ import { EDGE_CYCLING, EDGE_RESTRICTION_FROM, EDGE_WALKING, NODE_BARRIER_NO_CYCL
 import type { Graph } from '../../graph/layout.ts';
 import { reverseEdgeOf } from '../../graph/reverse-edge.ts';
 import { DisjointSets } from './disjoint-sets.ts';
+import { stronglyConnectedComponents } from './strongly-connected.ts';
 
 /**
  * The open core of each region of a graph: per edge, whether it lies in the largest network of
@@ -138,64 +139,17 @@ function markWalkingCore(graph: Graph, core: Uint8Array): void {
 }
 
 /**
- * Strongly connected sets of the edge graph whose arcs are the allowed turns (iterative Tarjan,
- * in typed arrays): per edge its component's id, -1 for an edge that is not `open`.
+ * Strongly connected sets of the edge graph whose arcs are the allowed turns: per edge its
+ * component's id, -1 for an edge that is not `open`. An arc from an edge is the out-edge of its
+ * head node it turns onto, so the edge graph needs no arrays of its own.
  */
 function stronglyConnectedEdges(graph: Graph, open: (edge: number) => boolean, allowed: (edge: number, next: number) => boolean): Int32Array {
   const { edgeCount, edgeHead, firstOut } = graph;
-  const component = new Int32Array(edgeCount).fill(-1);
-  const index = new Int32Array(edgeCount).fill(-1);
-  const low = new Int32Array(edgeCount);
-  const onStack = new Uint8Array(edgeCount);
-  const stack = new Int32Array(edgeCount);
-  const callEdge = new Int32Array(edgeCount);
-  const callNext = new Int32Array(edgeCount);
-  let stackSize = 0;
-  let counter = 0;
-  let components = 0;
-  for (let root = 0; root < edgeCount; root++) {
-    if (index[root] !== -1 || !open(root)) continue;
-    let depth = 0;
-    callEdge[0] = root;
-    callNext[0] = firstOut[edgeHead[root]!]!;
-    index[root] = low[root] = counter++;
-    stack[stackSize++] = root;
-    onStack[root] = 1;
-    while (depth >= 0) {
-      const edge = callEdge[depth]!;
-      const end = firstOut[edgeHead[edge]! + 1]!;
-      let descended = false;
-      while (callNext[depth]! < end) {
-        const next = callNext[depth]!++;
-        if (!allowed(edge, next)) continue;
-        if (index[next] === -1) {
-          index[next] = low[next] = counter++;
-          stack[stackSize++] = next;
-          onStack[next] = 1;
-          depth++;
-          callEdge[depth] = next;
-          callNext[depth] = firstOut[edgeHead[next]!]!;
-          descended = true;
-          break;
-        }
-        if (onStack[next] && index[next]! < low[edge]!) low[edge] = index[next]!;
-      }
-      if (descended) continue;
-      if (low[edge] === index[edge]) {
-        let member: number;
-        do {
-          member = stack[--stackSize]!;
-          onStack[member] = 0;
-          component[member] = components;
-        } while (member !== edge);
-        components++;
-      }
-      depth--;
-      if (depth >= 0) {
-        const parent = callEdge[depth]!;
-        if (low[edge]! < low[parent]!) low[parent] = low[edge]!;
-      }
-    }
-  }
-  return component;
+  const edgeGraph = {
+    vertexCount: edgeCount,
+    arcsBegin: (edge: number) => firstOut[edgeHead[edge]!]!,
+    arcsEnd: (edge: number) => firstOut[edgeHead[edge]! + 1]!,
+    head: (next: number) => next,
+  };
+  return stronglyConnectedComponents(edgeGraph, allowed, open).component;
 }
