@@ -37,6 +37,7 @@ export const importBoundaries = {
  * `core/routing/` (files directly in the folder count as one more part).
  */
 export const acyclicFolders = ['functions', 'core/routing'];
+// Files never import each other in a circle anywhere in the project (`fileGraph` below), type-only imports included.
 
 /**
  * The only files that may `import()` or `require()` a module whose name is not a plain string,
@@ -126,6 +127,20 @@ function importPath(graph, from, to) {
   return null;
 }
 
+/** The project's own files that import each other (every folder of `importBoundaries`), from the files on disk. */
+function fileGraph() {
+  const roots = [...new Set(Object.keys(importBoundaries).map((folder) => folder.split('/')[0]))];
+  const graph = new Map();
+  for (const file of roots.flatMap((root) => sourceFiles(root))) {
+    const targets = new Set();
+    for (const source of importsOf(file)) {
+      if (source.startsWith('.')) targets.add(ownPath(resolve(projectRoot, dirname(file), source)));
+    }
+    graph.set(file, targets);
+  }
+  return graph;
+}
+
 /**
  * The rule behind `importBoundaries`, `acyclicFolders` and `dynamicImports`: resolves each
  * import, export-from, `import()` and `require()` and checks where it lands.
@@ -139,6 +154,7 @@ const boundaryRule = {
       package: '{{from}}/ may not import the package {{name}}',
       dynamic: 'The module this import() or require() loads is not a plain string, so where it lands cannot be checked: name it literally, or list the file in dynamicImports (eslint.config.js)',
       cycle: '{{root}}/{{from}}/ importing {{root}}/{{to}}/ closes a circle of folders: {{circle}} (see acyclicFolders in eslint.config.js)',
+      fileCycle: 'Importing {{to}} closes a circle of files: {{circle}}. Move what both need into a module of its own',
     },
   },
   create(context) {
@@ -147,6 +163,13 @@ const boundaryRule = {
     if (!boundary) return {};
     const acyclicRoot = acyclicFolders.filter((root) => file.startsWith(`${root}/`)).sort((a, b) => b.length - a.length)[0];
     let graph = null;
+    let files = null;
+    // Type-only imports count too: a circle of files is a circle of concerns, whatever is imported.
+    const checkFileCycle = (node, target) => {
+      files ??= fileGraph();
+      const back = importPath(files, target, file);
+      if (back) context.report({ node, messageId: 'fileCycle', data: { to: target, circle: [file, ...back].join(' → ') } });
+    };
     const checkCycle = (node, target) => {
       if (!acyclicRoot || !within(target, acyclicRoot)) return;
       const from = partOf(acyclicRoot, file);
@@ -169,6 +192,7 @@ const boundaryRule = {
         return;
       }
       checkCycle(node, target);
+      checkFileCycle(node, target);
     };
     const checkDeclaration = (node) => {
       if (typeof node.source?.value === 'string') check(node.source, node.source.value);

@@ -1,7 +1,7 @@
 import { createPublicKey } from 'node:crypto';
 import { CreateKeyCommand, GetPublicKeyCommand, KMSClient, ScheduleKeyDeletionCommand, SignCommand } from '@aws-sdk/client-kms';
 import type { JWK } from 'jose';
-import type { KeyCustody, SigningKeyRecord } from './signing-keys.ts';
+import type { KeyCustody, SigningKeyRecord } from './key-custody.ts';
 
 /**
  * Signing keys held by AWS KMS: asymmetric `ECC_NIST_P256` keys for `SIGN_VERIFY`. The private

@@ -4,6 +4,7 @@ import { calculateJwkThumbprint, type JWK } from 'jose';
 import { dynamo } from '../platform/aws.ts';
 import { now, nowMs } from '../platform/clock.ts';
 import { tableName } from '../platform/resources.ts';
+import type { KeyCustody, SigningKeyRecord, SigningKeyStatus } from './key-custody.ts';
 import { kmsCustody } from './kms-custody.ts';
 import { scanAll } from '../platform/dynamo-pages.ts';
 
@@ -22,34 +23,6 @@ import { scanAll } from '../platform/dynamo-pages.ts';
  * state. `OAUTH_KEY_CUSTODY` chooses the custody of new keys (`kms` unless set, so a deployment
  * can never fall back to keys in a table); each key record says which custody signs with it.
  */
-
-export type SigningKeyStatus = 'current' | 'previous' | 'retired';
-
-export interface SigningKeyRecord {
-  kid: string;
-  status: SigningKeyStatus;
-  public_jwk: JWK;
-  created_at: string;
-  /** Local custody only. */
-  private_jwk?: JWK;
-  /** KMS custody only: the key's ARN. */
-  kms_key_id?: string;
-}
-
-export interface NewKeyMaterial {
-  public_jwk: JWK;
-  private_jwk?: JWK;
-  kms_key_id?: string;
-}
-
-export interface KeyCustody {
-  /** A new P-256 key pair; what the key table stores of it. */
-  create(): Promise<NewKeyMaterial>;
-  /** The ES256 signature (raw r || s, 64 bytes, RFC 7518 3.4) of the JWS signing input. */
-  sign(record: SigningKeyRecord, signingInput: Buffer): Promise<Buffer>;
-  /** Destroys private material a retired key no longer needs. */
-  retire(record: SigningKeyRecord): Promise<void>;
-}
 
 const localCustody: KeyCustody = {
   async create() {

@@ -2,7 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../platform/aws.ts';
 import { batchGetItems } from '../platform/batch-get.ts';
 import { tableName } from '../platform/resources.ts';
-import type { RiderProfile } from './profiles.ts';
+import type { RiderProfile } from './rider-profile.ts';
 
 /**
  * User search by name (spec 4.6): case- and accent-insensitive substring match without scanning

@@ -6,24 +6,12 @@ import { now } from '../platform/clock.ts';
 import { NotFoundError } from '../platform/errors.ts';
 import { tableName } from '../platform/resources.ts';
 import { searchableName, trigramItems, type TrigramItem } from './name-search.ts';
+import type { RiderProfile } from './rider-profile.ts';
 
 /**
  * Rider profiles (spec 2.1), keyed by the identity provider's user id. A profile and the search
  * index of its name (name-search.ts) are always written in one transaction.
  */
-
-export interface RiderProfile {
-  idp_user_id: string;
-  /** Stored trimmed and lower-case, which is how email sign-in finds it. */
-  email: string;
-  name: string;
-  image_url: string | null;
-  home_address: string | null;
-  home_coords: string | null;
-  work_address: string | null;
-  work_coords: string | null;
-  date_registered: string;
-}
 
 /** The fields a rider may change (spec 4.6, PATCH /user/). */
 export const editableProfileFields = ['name', 'image_url', 'home_address', 'home_coords', 'work_address', 'work_coords'] as const;

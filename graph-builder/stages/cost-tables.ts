@@ -1,7 +1,7 @@
 import { graphOf, type GraphSections } from '../../core/graph/layout.ts';
 import { costTableSections, turnRowFirst, TURN_ROW_FLAGS, type CostTableSections } from '../../core/routing/costing/costing.ts';
 import { RoutingNetwork } from '../../core/routing/network/network.ts';
-import { MAX_ARRIVING_EDGES } from '../../core/routing/search/search.ts';
+import { MAX_ARRIVING_EDGES } from '../../core/routing/search/workspace.ts';
 import type { HeaderWithoutSections } from '../writer.ts';
 import { noLandmarks, type LandmarkSectionName } from './landmarks.ts';
 

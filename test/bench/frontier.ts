@@ -1,5 +1,5 @@
 import { TURN_RESTRICTED, type Costing } from '../../core/routing/costing/costing.ts';
-import type { EdgePosition } from '../../core/routing/search/search.ts';
+import type { EdgePosition } from '../../core/routing/search/workspace.ts';
 
 /**
  * What the map allows: the fewest stressful metres any route between two points can have within a

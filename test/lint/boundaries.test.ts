@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ESLint } from 'eslint';
 import ts from 'typescript';
@@ -111,6 +111,13 @@ describe('no circle of imports between the folders of functions/ or the parts of
   it('reports a circle inside the engine', async () => {
     const file = probe('core/routing/costing', "export type * from '../search/search.ts';\n");
     expect(await lintErrors(file)).toEqual([boundary('closes a circle of folders: costing → search → costing')]);
+  });
+
+  it('reports two files that import each other, even for types alone', async () => {
+    const first = probe('core/routing/search', 'export const probe = 1;\n');
+    const second = probe('core/routing/search', `import type { probe } from './${basename(first)}';\nexport type Probe = typeof probe;\n`);
+    writeFileSync(first, `import type { Probe } from './${basename(second)}';\nexport const probe: Probe | number = 1;\n`);
+    expect(await lintErrors(first)).toEqual([boundary(`closes a circle of files: core/routing/search/${basename(first)} → core/routing/search/${basename(second)} → core/routing/search/${basename(first)}`)]);
   });
 
   it('lets folders import each other one way', async () => {

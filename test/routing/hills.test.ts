@@ -11,7 +11,8 @@ import { climbSeconds, Costing, HILL_STEEP_GRADE } from '../../core/routing/cost
 import { type RoutingContext } from '../../core/routing/planning/context.ts';
 import { type RouteBody } from '../../core/routing/planning/route-body.ts';
 import { LandmarkBound, storedLandmarks } from '../../core/routing/search/landmarks.ts';
-import { findRoute, SearchWorkspace } from '../../core/routing/search/search.ts';
+import { findRoute } from '../../core/routing/search/search.ts';
+import { SearchWorkspace } from '../../core/routing/search/workspace.ts';
 import { positionsAt, snap } from '../../core/routing/snap/snap.ts';
 import { buildableCity } from '../../graph-builder/cities.ts';
 import { realGraph, seededRandom } from './real-graphs.ts';

@@ -7,7 +7,8 @@ import {
   computeLandmarkSections, LandmarkBound, LANDMARK_COUNT, LANDMARK_METRICS, landmarkSet, NO_LANDMARK, storedLandmarks,
 } from '../../core/routing/search/landmarks.ts';
 import { referenceCost } from './reference-search.ts';
-import { findRoute, SearchWorkspace } from '../../core/routing/search/search.ts';
+import { findRoute } from '../../core/routing/search/search.ts';
+import { SearchWorkspace } from '../../core/routing/search/workspace.ts';
 import { positionsAt, snap } from '../../core/routing/snap/snap.ts';
 import { randomNodeLocation, realGraph, realGraphBytes, seededRandom } from './real-graphs.ts';
 

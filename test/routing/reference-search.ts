@@ -2,7 +2,7 @@ import type { Costing } from '../../core/routing/costing/costing.ts';
 import { RESTRICTION_SAME_CYCLEWAY } from '../../core/graph/flags.ts';
 import { isWindowActive } from '../../core/graph/rules.ts';
 import { MinHeap } from '../../core/routing/search/heap.ts';
-import type { EdgePosition } from '../../core/routing/search/search.ts';
+import type { EdgePosition } from '../../core/routing/search/workspace.ts';
 
 /**
  * A plain edge-based Dijkstra written independently of the router: no heuristic, and turn

@@ -3,7 +3,8 @@ import type { Language } from '../../language.ts';
 import { Costing } from '../costing/costing.ts';
 import { buildSteps, type Step } from '../guidance/steps.ts';
 import { buildPath, type RoutedPath } from '../path/path.ts';
-import { findRoute, type EdgePosition, type SearchResult, type SearchWorkspace } from '../search/search.ts';
+import { findRoute, type SearchResult } from '../search/search.ts';
+import type { EdgePosition, SearchWorkspace } from '../search/workspace.ts';
 import { endPositions, segmentLabel, snapForCosting, snapOfEdge, type Snap } from '../snap/snap.ts';
 import type { RoutingContext } from './context.ts';
 

@@ -3,7 +3,7 @@ import { openGraph } from '../../graph/layout.ts';
 import { prepareCostTables } from '../costing/costing.ts';
 import { RoutingNetwork } from '../network/network.ts';
 import { computeLandmarkSections, landmarkSet, storedLandmarks } from '../search/landmarks.ts';
-import { SearchWorkspace } from '../search/search.ts';
+import { SearchWorkspace } from '../search/workspace.ts';
 
 /**
  * A city graph as a router holds it: the file's typed-array views (the cost tables and landmark

@@ -1,6 +1,6 @@
 import type { Costing } from '../costing/costing.ts';
 import { LandmarkBound } from './landmarks.ts';
-import type { EdgePosition, SearchWorkspace } from './search.ts';
+import type { EdgePosition, SearchWorkspace } from './workspace.ts';
 
 /** Metres per degree of latitude (and of longitude at the equator) on the mean Earth sphere. */
 const METRES_PER_DEGREE = 111_194.9;

@@ -3,7 +3,7 @@ import { bearingDifference, LocalProjection, type LonLat } from '../../geo.ts';
 import { TURN_RESTRICTED, type Costing } from '../costing/costing.ts';
 import type { RoutingNetwork } from '../network/network.ts';
 import { OPEN_CORE_CYCLING, OPEN_CORE_WALKING } from '../network/open-core.ts';
-import type { EdgePosition } from '../search/search.ts';
+import type { EdgePosition } from '../search/workspace.ts';
 
 /**
  * Snapping ("loki"): where a request's coordinate joins the network. Candidates are the nearest
