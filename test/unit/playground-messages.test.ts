@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../core/paths.ts';
+import { ISSUE_TYPES, OTHER_SUBTYPE, RECOGNISED_SUBTYPES } from '../../functions/reports/fields.ts';
 import { CITY_NAMES, MESSAGES } from '../../lib/local/playground/web/messages.js';
 
 /**
@@ -28,6 +29,15 @@ describe("the playground's messages", () => {
     }
     expect(asked.size).toBeGreaterThan(100);
     for (const key of asked) expect(MESSAGES.en[key], key).toBeDefined();
+  });
+
+  it('names every report category and subtype the platform recognises, in both languages', () => {
+    // The page offers the platform's own categories (config.json carries fields.ts); each needs its words.
+    const subtypes = new Set([OTHER_SUBTYPE, ...Object.values(RECOGNISED_SUBTYPES).flat()]);
+    for (const language of ['en', 'es'] as const) {
+      for (const type of ISSUE_TYPES) expect(MESSAGES[language][`issue.${type}`], `${language} issue.${type}`).toBeTypeOf('string');
+      for (const subtype of subtypes) expect(MESSAGES[language][`subtype.${subtype}`], `${language} subtype.${subtype}`).toBeTypeOf('string');
+    }
   });
 
   it('says plurals as each language does', () => {

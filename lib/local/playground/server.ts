@@ -9,6 +9,7 @@ import { cities, isCityId, type CityId } from '../../../core/cities/index.ts';
 import { openGraph } from '../../../core/graph/layout.ts';
 import { graphOutputDir } from '../../../core/paths.ts';
 import { readPointer } from '../../../graph-builder/index.ts';
+import { RECOGNISED_SUBTYPES } from '../../../functions/reports/fields.ts';
 import { PLAYGROUND_KEY_LIMITS, type DemoCredentials } from '../seed.ts';
 import { baseMapOf } from './base-map.ts';
 import { sampleRoutes } from './samples.ts';
@@ -180,6 +181,7 @@ export class Playground {
       // The playground's own key, as `npm start` prints it: the page is an app like any other,
       // on a plan with room for a person exploring (lib/local/seed.ts).
       api_key: demo.playground_api_key,
+      report_categories: RECOGNISED_SUBTYPES,
       api_key_plan: { plan: 'enterprise', per_minute: PLAYGROUND_KEY_LIMITS.perMinute, per_hour: PLAYGROUND_KEY_LIMITS.perHour, per_day: PLAYGROUND_KEY_LIMITS.perDay },
       rider_sign_in: {
         authorize_url: `${idp}/oauth2/authorize`,

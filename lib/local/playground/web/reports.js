@@ -11,18 +11,6 @@ import { markClass } from './legend.js';
  * this browser are kept in its local storage so they can be followed after a reload.
  */
 
-/**
- * Spec 4.4's categories and their recognised subtypes (`other` is accepted under each); their
- * words are the messages `issue.<type>` and `subtype.<subtype>`.
- */
-const ISSUE_TYPES = {
-  road_closed: ['private_locked', 'barrier_gate', 'no_cycling_zone', 'temporary_closure', 'permanent_closure', 'one_way', 'road_missing'],
-  road_unsafe: ['poor_bike_lane', 'too_many_peds', 'too_many_vehicles'],
-  bad_routing: ['faster_route', 'quieter_route', 'fewer_turns'],
-  unclear_instructions: ['wrong_direction', 'unclear_instruction', 'missing_instruction'],
-  unpleasant: ['cobbles_rough', 'too_hilly', 'too_many_peds'],
-  other: [],
-};
 const STATUSES = new Set(['received', 'in_review', 'accepted', 'rejected', 'resolved']);
 const FINAL_STATUSES = new Set(['accepted', 'rejected', 'resolved']);
 /** The gateway's answer for a path no endpoint defines (README, "Using the API"). */
@@ -37,12 +25,19 @@ const POLL_DELAYS = [2, 3, 5, 10, 20, 40, 60, 120];
 const words = (value) => value.replaceAll('_', ' ');
 /** A status or an issue type in words; one the page does not know is shown as the API names it. */
 const statusWords = (status) => (STATUSES.has(status) ? t(`status.${status}`) : words(status));
-const issueWords = (type) => (type in ISSUE_TYPES ? t(`issue.${type}`) : words(type));
+/** An issue type in words; one the platform's categories do not name is shown as the API names it. */
+const issueWords = (categories, type) => (Object.hasOwn(categories, type) ? t(`issue.${type}`) : words(type));
 
 export class Reports {
   /** @param {{ api, map, container: HTMLElement, city: () => object, roadNameAt: (latlng) => string, onMarks: (kinds: string[]) => void }} options */
   constructor(options) {
     Object.assign(this, options);
+    /**
+     * Spec 4.4's categories and the subtypes recognised under each (`other` is accepted under
+     * every one), as the platform defines them (functions/reports/fields.ts, served in config.json);
+     * their words are the messages `issue.<type>` and `subtype.<subtype>`.
+     */
+    this.categories = this.api.config.report_categories;
     this.storageKey = `spoke-playground-reports:${this.api.config.base_url}`;
     this.reports = JSON.parse(localStorage.getItem(this.storageKey) ?? '[]');
     this.layer = L.layerGroup().addTo(this.map);
@@ -76,7 +71,7 @@ export class Reports {
     for (const report of this.reports) {
       L.marker([report.location[1], report.location[0]], {
         icon: L.divIcon({ className: `pin pin-report ${report.status} ${markClass('report')}`, html: '!', iconSize: [22, 22] }),
-        title: t('report.marker', { type: issueWords(report.issue_type), status: statusWords(report.status) }),
+        title: t('report.marker', { type: issueWords(this.categories, report.issue_type), status: statusWords(report.status) }),
         keyboard: false,
       }).addTo(this.layer);
     }
@@ -95,11 +90,11 @@ export class Reports {
   form() {
     const subtypes = h('select', { id: 'report-subtype', name: 'issue_subtype' });
     const fillSubtypes = (type) =>
-      fill(subtypes, h('option', { value: '' }, t('report.notSure')), [...ISSUE_TYPES[type], 'other'].map((subtype) => h('option', { value: subtype }, t(`subtype.${subtype}`))));
+      fill(subtypes, h('option', { value: '' }, t('report.notSure')), [...this.categories[type], 'other'].map((subtype) => h('option', { value: subtype }, t(`subtype.${subtype}`))));
     const type = h(
       'select',
       { id: 'report-type', name: 'issue_type', onchange: (event) => fillSubtypes(event.target.value) },
-      Object.keys(ISSUE_TYPES).map((value) => h('option', { value }, issueWords(value))),
+      Object.keys(this.categories).map((value) => h('option', { value }, issueWords(this.categories, value))),
     );
     fillSubtypes('road_closed');
     const form = h(
@@ -174,7 +169,7 @@ export class Reports {
       { class: 'report', 'data-report-id': report.id, 'data-status': report.status },
       h('span', { class: `badge status ${report.status}` }, statusWords(report.status)),
       ' ',
-      h('strong', {}, issueWords(report.issue_type)),
+      h('strong', {}, issueWords(this.categories, report.issue_type)),
       report.road_name ? ` · ${report.road_name}` : '',
       h('p', { class: 'summary' }, report.summary ?? (report.status === 'received' ? t('report.waiting') : '')),
       report.problem ? h('p', { class: 'meta' }, t('report.unknown', { error: report.problem.error })) : null,
