@@ -79,5 +79,5 @@ export const directionsRequest = z.object({
 
 export type DirectionsRequest = z.output<typeof directionsRequest>;
 
-/** One rate-limit token per consecutive pair of coordinates (spec 8). */
-export const directionsCost = (request: DirectionsRequest): number => request.coordinates.length - 1;
+/** One rate-limit token per consecutive pair of coordinates (spec 8), for directions and explain-supersafe alike. */
+export const directionsCost = (request: Pick<DirectionsRequest, 'coordinates'>): number => request.coordinates.length - 1;
