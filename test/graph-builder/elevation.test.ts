@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import { openGraph, type Graph } from '../../core/graph/layout.ts';
 import { buildCity } from '../../graph-builder/build.ts';
 import { fillVoids, loadElevationModel, MAX_VOID_FILL_SAMPLES, parseOsmElevation } from '../../graph-builder/elevation-sources.ts';
 import { fixturePath } from './helpers.ts';
+import { sharedDataPresent } from '../support/shared-data.ts';
 
 const data = (path: string): string => join(sharedDataPath(), path);
 const sfModel = buildableCity('sf-bay').graph.elevation![0]!;
@@ -45,7 +45,7 @@ describe('void filling', () => {
   });
 });
 
-describe.skipIf(!existsSync(data(sfModel.file)))('the San Francisco model (USGS, GeoTIFF, pixel-is-area)', () => {
+describe.skipIf(!sharedDataPresent(sfModel.file))('the San Francisco model (USGS, GeoTIFF, pixel-is-area)', () => {
   it('samples known heights and nothing outside the raster', async () => {
     const model = await loadElevationModel(data(sfModel.file), sfModel);
     expect(model.sample(-122.3937, 37.7955)).toBeLessThan(10); // Ferry Building
@@ -55,7 +55,7 @@ describe.skipIf(!existsSync(data(sfModel.file)))('the San Francisco model (USGS,
   });
 });
 
-describe.skipIf(!existsSync(nycTile) || !existsSync(londonTile))('SRTM tiles', () => {
+describe.skipIf(!sharedDataPresent(nycTile, londonTile))('SRTM tiles', () => {
   it('read big-endian samples from the north edge down, placed by the tile\'s name', async () => {
     const tile = await loadElevationModel(nycTile, { surface: false });
     expect(tile.bbox).toEqual([-74, 40, -73, 41]);
@@ -95,7 +95,7 @@ describe.skipIf(!existsSync(nycTile) || !existsSync(londonTile))('SRTM tiles', (
   });
 });
 
-describe.skipIf(!existsSync(copernicus))('the Copernicus tile (GeoTIFF, pixel-is-point)', () => {
+describe.skipIf(!sharedDataPresent(copernicus))('the Copernicus tile (GeoTIFF, pixel-is-point)', () => {
   it('places its first sample on the tile\'s corner', async () => {
     const model = await loadElevationModel(copernicus, { surface: false });
     expect(model.bbox).toEqual([-1, 51, expect.closeTo(0, 9), 52]);
@@ -115,7 +115,7 @@ const nodeNear = (graph: Graph, lon: number): number => {
   throw new Error(`no node at ${lon}`);
 };
 
-describe.skipIf(!existsSync(data(sfModel.file)))('heights in a graph', () => {
+describe.skipIf(!sharedDataPresent(sfModel.file))('heights in a graph', () => {
   it('gives a graph node elevations and climbs, and says which model was the source', async () => {
     const graph = await buildWith('sf-hill.osm', [sfModel]);
     expect(graph.header.elevation).toEqual({ source: 'dem', nodes_by_source: { dem: 2, osm: 0, flat: 0 }, models: [{ name: 'sf-usgs-7.5min-dem/sf_usgs24k_dem_merged_wgs84_metres.tif', nodes: 2 }] });

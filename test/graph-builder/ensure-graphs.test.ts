@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, symlink, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -7,10 +6,11 @@ import { buildableCity } from '../../graph-builder/cities.ts';
 import { sharedDataPath } from '../../core/paths.ts';
 import { readGraphHeader } from '../../core/graph/layout.ts';
 import { ensureGraphs } from '../../graph-builder/index.ts';
+import { sharedDataPresent } from '../support/shared-data.ts';
 
 const recipe = buildableCity('sf-bay').graph;
 const inputs = [...recipe.extracts, ...recipe.elevation!.map((model) => model.file)];
-const available = inputs.every((path) => existsSync(join(sharedDataPath(), path)));
+const available = sharedDataPresent(...inputs);
 
 describe.skipIf(!available)('ensureGraphs', () => {
   let dataPath: string;

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildableCity } from '../../graph-builder/cities.ts';
@@ -9,6 +8,7 @@ import type { Graph } from '../../core/graph/layout.ts';
 import { sharedDataPath } from '../../core/paths.ts';
 import { realGraph } from '../routing/real-graphs.ts';
 import { buildFixture, edgesOfWay, type BuiltFixture } from './helpers.ts';
+import { sharedDataPresent } from '../support/shared-data.ts';
 
 /**
  * Extracts merged by OSM id (docs/routing.md, "Access and barriers"): where two extracts hold the
@@ -72,7 +72,7 @@ describe('extracts holding the same OSM ids', () => {
 
 const newYork = buildableCity('new-york').graph.extracts.map((extract) => join(sharedDataPath(), extract));
 
-describe.skipIf(!newYork.every((path) => existsSync(path)))('West Street in New York', () => {
+describe.skipIf(!sharedDataPresent(...newYork))('West Street in New York', () => {
   // OSM ways of West Street (NY 9A) that the Midtown extract (about 2025, no versions) closes to
   // bicycles and Valhalla's 2015 extract still holds, versioned and open.
   const westStreet = [22903923, 95181768];

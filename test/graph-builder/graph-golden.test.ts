@@ -9,6 +9,7 @@ import { sharedDataPath } from '../../core/paths.ts';
 import { buildCity } from '../../graph-builder/build.ts';
 import { buildableCity, graphRecipes, type BuildableCity } from '../../graph-builder/cities.ts';
 import { fixtureCity, fixtureDir, fixturePath } from './helpers.ts';
+import { sharedDataPresent } from '../support/shared-data.ts';
 
 /**
  * Golden graph digests: the SHA-256 of every byte of graphs built from fixed inputs at a fixed
@@ -71,7 +72,7 @@ const dataPath = sharedDataPath();
 const sfBay = buildableCity('sf-bay');
 const londonAreas = graphRecipes.london.areas!;
 const sharedInputs = [...sfBay.graph.extracts, ...sfBay.graph.elevation!.map((model) => model.file), londonAreas.file];
-const available = sharedInputs.every((path) => existsSync(join(dataPath, path)));
+const available = sharedDataPresent(...sharedInputs.map((path) => join(dataPath, path)));
 
 describe.skipIf(!available)('graphs from the shared data', () => {
   it('are byte for byte as recorded', async () => {

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +6,7 @@ import { sharedDataPath } from '../../core/paths.ts';
 import { readOsmFile, type ReadProgress } from '../../graph-builder/osm/reader.ts';
 import { encodePbf, type OsmElements } from '../../graph-builder/osm/pbf-writer.ts';
 import { fixturePath } from './helpers.ts';
+import { sharedDataPresent } from '../support/shared-data.ts';
 
 async function readAll(path: string, onProgress?: (progress: ReadProgress) => void): Promise<OsmElements> {
   const elements: OsmElements = { nodes: [], ways: [], relations: [] };
@@ -118,7 +118,7 @@ describe('OSM readers', () => {
     expect((await readAll(path)).nodes.map((n) => n.id)).toEqual([1, -5]);
   });
 
-  it.skipIf(!existsSync(join(sharedDataPath(), 'osm/nyc/valhalla/nyc.osm.pbf')))('read a real extract with the counts its SOURCES.md gives', async () => {
+  it.skipIf(!sharedDataPresent('osm/nyc/valhalla/nyc.osm.pbf'))('read a real extract with the counts its SOURCES.md gives', async () => {
     const counts = { nodes: 0, ways: 0, relations: 0 };
     await readOsmFile(join(sharedDataPath(), 'osm/nyc/valhalla/nyc.osm.pbf'), {
       node: () => counts.nodes++,

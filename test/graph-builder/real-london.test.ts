@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,12 +8,13 @@ import { sharedDataPath } from '../../core/paths.ts';
 import { EDGE_CYCLING, EDGE_DISMOUNT, SAFETY_BUSY, SAFETY_CYCLEWAY, SAFETY_MODERATE, SAFETY_SHARED, safetyClassOf, STRESS_UNKNOWN, trafficStressOf } from '../../core/graph/flags.ts';
 import { openGraph, type Graph } from '../../core/graph/layout.ts';
 import { buildCity, type BuildReport } from '../../graph-builder/build.ts';
+import { sharedDataPresent } from '../support/shared-data.ts';
 
 /**
  * Builds the real London graph from the shared data (the OSM extracts listed in the registry)
  * and checks what anyone who rides there knows.
  */
-const available = buildableCity('london').graph.extracts.every((extract) => existsSync(join(sharedDataPath(), extract)));
+const available = sharedDataPresent(...buildableCity('london').graph.extracts);
 
 describe.skipIf(!available)('London from real OpenStreetMap data', () => {
   let graph: Graph;

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fromArrayBuffer } from 'geotiff';
@@ -18,6 +17,7 @@ import { buildableCity } from '../../graph-builder/cities.ts';
 import { realGraph, seededRandom } from './real-graphs.ts';
 import { referenceCost } from './reference-search.ts';
 import { hillContext, planHillRoute, seededHillPairs } from '../support/hill-routes.ts';
+import { sharedDataPresent } from '../support/shared-data.ts';
 
 /**
  * Heights and hills on the real graphs: routes climb what the elevation model says they climb
@@ -74,7 +74,7 @@ async function independentClimb(file: string): Promise<(line: readonly Position[
 const sfModel = join(sharedDataPath(), buildableCity('sf-bay').graph.elevation![0]!.file);
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-describe.skipIf(!existsSync(sfModel))('San Francisco\'s climbs', () => {
+describe.skipIf(!sharedDataPresent(sfModel))('San Francisco\'s climbs', () => {
   let context: RoutingContext;
   let pairs: [LonLat, LonLat][];
   beforeAll(() => {
