@@ -10,10 +10,11 @@
  * A function serves one city, so it holds that city and, during a version swap, its next graph:
  * two copies of the 694 MB city-scale graph peaked at 2,312 MB in a 3,008 MB cgroup, inside the
  * 2,408 MB budget this leaves. A city whose graph is resident at more than half the budget (about
- * 1,200 MB, a file of some 1,050 MB) fits alone but not with its swap; the deployment then sets
+ * 1,200 MB, a file of some 1,040 MB) fits alone but not with its swap; the deployment then sets
  * more memory (`-c routingMemoryMb=7168`, lib/endpoint-functions.ts) once the account allows it.
- * A cold function reads its graph in 24 to 160 ms once the bytes are in memory; the S3 download
- * before that is most of a cold load at city scale (docs/benchmarks.md, "Cold load of a graph").
+ * A cold function makes its graph routable in 24 to 160 ms once the bytes are in memory (measured
+ * on that graph); the S3 download before that is most of a cold load at city scale, and is not
+ * measured (docs/operations.md, "Routing memory").
  */
 export const ROUTING_FUNCTION_MEMORY_MB = 3008;
 
