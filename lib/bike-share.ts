@@ -21,6 +21,15 @@ export const BIKESHARE_SCHEDULE = Schedule.rate(Duration.minutes(1));
 /** Under the schedule's minute, so one run ends before the next starts (feed fetches time out at 10 s). */
 export const BIKESHARE_INGEST_TIMEOUT = Duration.seconds(50);
 
+/**
+ * Context flag (`-c bikeShareReservedConcurrency=true`) that reserves one concurrent execution for
+ * each city's ingestion, so its runs never overlap. Off by default: a new account's 10 concurrent
+ * executions refuse any reservation (none may take the unreserved pool below 10). Overlapping runs
+ * are harmless without it: a run never replaces a snapshot written by a later run
+ * (functions/bikeshare/store.ts).
+ */
+export const BIKESHARE_RESERVED_CONCURRENCY_CONTEXT_KEY = 'bikeShareReservedConcurrency';
+
 /** Context key that points systems at other feeds: `-c bikeShareFeeds='{"citi-bike":"https://..."}'`. */
 export const BIKESHARE_FEEDS_CONTEXT_KEY = 'bikeShareFeeds';
 
@@ -28,6 +37,8 @@ export interface BikeShareIngestionProps {
   readonly dataStores: DataStores;
   /** The context value, if any: JSON text or an object of system id -> feed URL. */
   readonly feeds?: unknown;
+  /** Reserve one concurrent execution per city (the context flag above). */
+  readonly reserveConcurrency?: boolean;
 }
 
 /** The feeds setting from the context value, checked as the function will read it; undefined for the defaults. */
@@ -44,9 +55,11 @@ export function bikeShareFeedsSetting(contextValue: unknown): string | undefined
 
 /**
  * Bike-share ingestion: one function per city, each on its own one-minute schedule, so a slow or
- * failing feed in one city never delays another. Each function may run once at a time (reserved
- * concurrency 1), so two runs never race to write the same snapshot. Runs are not retried: the
- * next one is a minute away, and the last good snapshot stays in service meanwhile.
+ * failing feed in one city never delays another. A run ends within the minute (its timeout), so
+ * runs overlap only when Lambda starts one late; then the older never overwrites the newer's
+ * snapshot (store.ts compares their times), and with `reserveConcurrency` they cannot overlap at
+ * all. Runs are not retried: the next one is a minute away, and the last good snapshot stays in
+ * service meanwhile.
  */
 export class BikeShareIngestion extends Construct {
   readonly ingesters: Readonly<Record<CityId, SpokeFunction>>;
@@ -66,7 +79,7 @@ export class BikeShareIngestion extends Construct {
         timeout: BIKESHARE_INGEST_TIMEOUT,
         ...(feeds ? { environment: { [FEEDS_ENV_VAR]: feeds } } : {}),
       });
-      (ingester.function.node.defaultChild as CfnFunction).reservedConcurrentExecutions = 1;
+      if (props.reserveConcurrency) (ingester.function.node.defaultChild as CfnFunction).reservedConcurrentExecutions = 1;
       ingester.function.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: Duration.minutes(1) });
       ingesters[city] = ingester;
       schedules[city] = new Rule(this, `${pascalCase(city)}Schedule`, {

@@ -5,9 +5,9 @@ import { OAUTH_APPS_USAGE_PLAN_ENV_VAR, usagePlanEnvVars } from '../functions/au
 import { USAGE_KEY_SECRET_ARN_ENV_VAR } from '../functions/auth/usage-keys.ts';
 import { RIDER_SESSION_USAGE_KEY_ENV_VAR } from '../functions/riders/identity-provider-client.ts';
 import { buckets, queues, tables } from '../functions/platform/resources.ts';
-import { BIKESHARE_FEEDS_CONTEXT_KEY, BikeShareIngestion } from './bike-share.ts';
+import { BIKESHARE_FEEDS_CONTEXT_KEY, BIKESHARE_RESERVED_CONCURRENCY_CONTEXT_KEY, BikeShareIngestion } from './bike-share.ts';
 import { DataStores } from './data-stores.ts';
-import { EndpointFunctions } from './endpoint-functions.ts';
+import { EndpointFunctions, ROUTING_MEMORY_CONTEXT_KEY } from './endpoint-functions.ts';
 import { CITY_BUILD_MAX_RECEIVE_COUNT, GRAPH_SOURCES_CONTEXT_KEY, GraphRebuild, graphSourceUrls } from './graph-rebuild.ts';
 import { keysOf, pascalCase } from './naming.ts';
 import { RestApis, STAGE_NAME } from './rest-apis.ts';
@@ -97,6 +97,7 @@ export class SpokeStack extends Stack {
         ...this.riderIdentity.functionEnvironment(),
         [RIDER_SESSION_USAGE_KEY_ENV_VAR]: riderSessionsKeyValue,
       },
+      routingMemoryMb: this.node.tryGetContext(ROUTING_MEMORY_CONTEXT_KEY),
     });
     this.apis = new RestApis(this, 'Apis', { functions: this.functions });
     this.issuerUrl = issuerUrlOf(this, issuerParameter, this.apis.base);
@@ -112,6 +113,7 @@ export class SpokeStack extends Stack {
     this.bikeShare = new BikeShareIngestion(this, 'BikeShare', {
       dataStores: this.dataStores,
       feeds: this.node.tryGetContext(BIKESHARE_FEEDS_CONTEXT_KEY),
+      reserveConcurrency: String(this.node.tryGetContext(BIKESHARE_RESERVED_CONCURRENCY_CONTEXT_KEY)) === 'true',
     });
     this.addOutputs();
   }

@@ -407,8 +407,7 @@ export async function ingestSystem(target: CitySystem, source: FeedSource, conte
   const outcome = run.outcome;
   if (next && outcome.accepted.length > 0) {
     next.written_at = context.now;
-    await writeSnapshot(next);
-    outcome.written = true;
+    outcome.written = (await writeSnapshot(next)) === 'written';
   }
   const current = outcome.written ? next : previous;
   outcome.stations = current?.stations.length ?? 0;

@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { LambdaClient } from '@aws-sdk/client-lambda';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 
@@ -14,6 +15,7 @@ let dynamoDbClient: DynamoDBClient | undefined;
 let documentClient: DynamoDBDocumentClient | undefined;
 let s3Client: S3Client | undefined;
 let sqsClient: SQSClient | undefined;
+let lambdaClient: LambdaClient | undefined;
 
 /** The plain client under `dynamo()`, for libraries that marshal items themselves (Powertools idempotency). */
 export function dynamoClient(): DynamoDBClient {
@@ -37,4 +39,10 @@ export function s3(): S3Client {
 export function sqs(): SQSClient {
   sqsClient ??= new SQSClient({});
   return sqsClient;
+}
+
+/** Invokes other functions of the platform (the routing dispatch its cities' functions); AWS only. */
+export function lambda(): LambdaClient {
+  lambdaClient ??= new LambdaClient({});
+  return lambdaClient;
 }

@@ -1,4 +1,4 @@
-import { ROUTING_FUNCTION_MEMORY_MB } from './function-memory.ts';
+import type { CityId } from '../../core/cities/index.ts';
 import type { BucketName, QueueName, TableName } from './resources.ts';
 
 /**
@@ -61,6 +61,11 @@ export interface EndpointDefinition {
    * Credentialed endpoints only: a key belongs to its caller.
    */
   readonly idempotent?: true;
+  /**
+   * A routing endpoint: its function (`entry`, the dispatch) finds the request's city and hands the
+   * event to that city's routing function, which runs this handler module (functions/dispatch/).
+   */
+  readonly routedByCity?: string;
   readonly access: ResourceAccess;
   readonly memoryMb?: number;
   readonly timeoutSeconds?: number;
@@ -74,17 +79,41 @@ export interface EndpointDefinition {
 /** What every credentialed handler touches: the rate-limit counters. */
 const rateLimited: ResourceAccess = { tables: { rateLimits: 'readwrite' } };
 
+/**
+ * The routing endpoints' own functions: each finds a request's city from its coordinates and
+ * invokes that city's routing function with the event (functions/dispatch/). They hold no graph and
+ * touch no table, and are billed while they wait, so they are small.
+ */
+export const ROUTING_DISPATCH_ENTRY = 'functions/dispatch/dispatch-handler.ts';
+const ROUTING_DISPATCH_MEMORY_MB = 256;
+
+/**
+ * One function per city behind the routing endpoints (`routedByCity`): it runs the endpoint's
+ * usual handler (admission, validation, rate limit, the route) on the event the dispatch forwards,
+ * and holds that city's graph alone (functions/platform/function-memory.ts). Its timeout is a
+ * second under the dispatch's, so a city function out of time ends before the dispatch waiting on it.
+ */
+export const cityRouterEntry = 'functions/dispatch/city-router-handler.ts';
+export const CITY_ROUTER_TIMEOUT_SECONDS = 28;
+/** The variable through which a dispatch learns the name of a city's routing function. */
+export const routerFunctionEnvVar = (city: CityId): string => `ROUTER_FUNCTION_${city.toUpperCase().replace(/-/g, '_')}`;
+export const cityRouterAccess: ResourceAccess = {
+  tables: { ...rateLimited.tables, routeAvoidances: 'read', customRoutes: 'read', destinations: 'read', categories: 'read' },
+  buckets: { graphs: 'read', bikeshare: 'read' },
+};
+
 export const endpoints: readonly EndpointDefinition[] = [
   {
     id: 'directions',
     api: 'base',
     paths: ['/directions/v2', '/directions'],
     methods: ['POST'],
-    entry: 'functions/directions/directions-handler.ts',
+    entry: ROUTING_DISPATCH_ENTRY,
     auth: 'credential',
     oauthAccess: true,
-    access: { tables: { ...rateLimited.tables, routeAvoidances: 'read' }, buckets: { graphs: 'read' } },
-    memoryMb: ROUTING_FUNCTION_MEMORY_MB,
+    routedByCity: 'functions/directions/directions-handler.ts',
+    access: {},
+    memoryMb: ROUTING_DISPATCH_MEMORY_MB,
     timeoutSeconds: 29,
   },
   {
@@ -92,14 +121,12 @@ export const endpoints: readonly EndpointDefinition[] = [
     api: 'base',
     paths: ['/multi-modal/v2', '/multi-modal'],
     methods: ['POST'],
-    entry: 'functions/multimodal/multi-modal-handler.ts',
+    entry: ROUTING_DISPATCH_ENTRY,
     auth: 'credential',
     oauthAccess: true,
-    access: {
-      tables: { ...rateLimited.tables, routeAvoidances: 'read', customRoutes: 'read', destinations: 'read', categories: 'read' },
-      buckets: { graphs: 'read', bikeshare: 'read' },
-    },
-    memoryMb: ROUTING_FUNCTION_MEMORY_MB,
+    routedByCity: 'functions/multimodal/multi-modal-handler.ts',
+    access: {},
+    memoryMb: ROUTING_DISPATCH_MEMORY_MB,
     timeoutSeconds: 29,
   },
   // Why the safer route differs from the direct one, in one sentence (spec 4.3); docs/explain.md.
@@ -108,11 +135,12 @@ export const endpoints: readonly EndpointDefinition[] = [
     api: 'base',
     paths: ['/explain-supersafe'],
     methods: ['POST'],
-    entry: 'functions/explain/explain-supersafe-handler.ts',
+    entry: ROUTING_DISPATCH_ENTRY,
     auth: 'credential',
     oauthAccess: true,
-    access: { tables: { ...rateLimited.tables, routeAvoidances: 'read' }, buckets: { graphs: 'read' } },
-    memoryMb: ROUTING_FUNCTION_MEMORY_MB,
+    routedByCity: 'functions/explain/explain-supersafe-handler.ts',
+    access: {},
+    memoryMb: ROUTING_DISPATCH_MEMORY_MB,
     timeoutSeconds: 29,
   },
   // Rider login for third-party apps (spec 4.5, 5.5): OAuth 2.1 with PKCE.

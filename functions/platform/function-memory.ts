@@ -5,18 +5,24 @@
  */
 
 /**
- * Memory of the functions that route (directions, multi-modal, explain-supersafe), from the
- * measured city-scale graph (docs/benchmarks.md, "Router memory at city scale"): a city of a
- * 250 MB extract holds about 1,172 MB, so the four cities (4,688 MB) and the swap of one of them
- * (1,172 MB more) fit in the budget this leaves (7,168 - 600 = 6,568 MB); five copies of the graph
- * peaked at 5,641 MB in a 7,168 MB cgroup. A container that held fewer cities would reload graphs
- * (5 to 30 s each) whenever its requests moved between cities.
- * Smaller graphs lower this; the budget follows the memory by itself.
+ * Memory of each city's routing function (functions/dispatch/: one per city behind directions,
+ * multi-modal and explain-supersafe), the most a new AWS account allows a function (3,008 MB).
+ * A function serves one city, so it holds that city and, during a version swap, its next graph:
+ * two copies of the 694 MB city-scale graph peaked at 2,312 MB in a 3,008 MB cgroup, inside the
+ * 2,408 MB budget this leaves. A city whose graph is resident at more than half the budget (about
+ * 1,200 MB, a file of some 1,040 MB) fits alone but not with its swap; the deployment then sets
+ * more memory (`-c routingMemoryMb=7168`, lib/endpoint-functions.ts) once the account allows it.
+ * A cold function makes its graph routable in 24 to 160 ms once the bytes are in memory (measured
+ * on that graph); the S3 download before that is most of a cold load at city scale, and is not
+ * measured (docs/operations.md, "Routing memory").
  */
-export const ROUTING_FUNCTION_MEMORY_MB = 7168;
+export const ROUTING_FUNCTION_MEMORY_MB = 3008;
 
 /**
  * Memory of background functions that load one city's graph at a time (report analysis): one
- * city and its swap (measured peak 2,881 MB with two copies of the 670 MB graph).
+ * city and its swap (measured peak 2,312 MB with two copies of the 694 MB graph).
  */
 export const SINGLE_CITY_FUNCTION_MEMORY_MB = 3008;
+
+/** The largest memory AWS gives a function once an account's quota is raised; 3,008 MB until then. */
+export const MAX_FUNCTION_MEMORY_MB = 10_240;

@@ -9,7 +9,9 @@ import { riderSignInTriggerEntry } from '../../functions/platform/endpoints.ts';
 import { queues, type QueueDefinition } from '../../functions/platform/resources.ts';
 import { RIDER_SESSION_USAGE_KEY_ENV_VAR } from '../../functions/riders/identity-provider-client.ts';
 import { USAGE_KEY_SECRET_ENV_VAR } from '../../functions/auth/usage-keys.ts';
+import { useCityInvoker } from '../../functions/dispatch/city-invoker.ts';
 import { startLocalBikeShare } from './bikeshare.ts';
+import { inProcessCityInvoker } from './city-routers.ts';
 import { createGatewayServer } from './gateway.ts';
 import { CONSENT_CLIENT_ID, LocalIdentityProvider, RIDER_APP_CLIENT_ID, RIDER_APP_REDIRECT_URI, type LocalUser } from './identity-provider.ts';
 import { enableConcurrentInvocations, invoke } from './invocations.ts';
@@ -175,6 +177,8 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
 
     const load = (entry: string) => import(pathToFileURL(join(projectRoot, entry)).href) as Promise<{ handler: unknown }>;
     const onError = (message: string, error: unknown) => log(`gateway: ${message}: ${(error as Error)?.stack ?? String(error)}`);
+    // The routing endpoints' dispatch hands each request to its city's function, here in process.
+    useCityInvoker(inProcessCityInvoker(load));
     const testClock = options.testClock ?? false;
     const servers: Record<'base' | 'app', Server> = {
       base: createGatewayServer({ api: 'base', load, onError, testClock }),

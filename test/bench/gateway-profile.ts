@@ -37,6 +37,9 @@ import { directionsRequest } from '../../functions/routing/request.ts';
 import { dynamo } from '../../functions/platform/aws.ts';
 import { ensureGraphs } from '../../graph-builder/index.ts';
 import { createGateway } from '../../lib/local/gateway.ts';
+import { useCityInvoker } from '../../functions/dispatch/city-invoker.ts';
+import { cityRouterEntry } from '../../functions/platform/endpoints.ts';
+import { inProcessCityInvoker } from '../../lib/local/city-routers.ts';
 import { prepareLocalGraphs } from '../../lib/local/graphs.ts';
 import { startLocalPlatform } from '../../lib/local/launch.ts';
 import { listen } from '../../lib/local/servers.ts';
@@ -51,7 +54,8 @@ interface RequestTimings {
 }
 
 const AUTHORIZER = 'functions/authorizer/authorizer-handler.ts';
-const DIRECTIONS = 'functions/directions/directions-handler.ts';
+/** Where directions' handler runs: the city's routing function. */
+const DIRECTIONS = cityRouterEntry;
 
 export interface StageRow {
   stage: string;
@@ -184,6 +188,8 @@ async function measure(): Promise<ProfileReport> {
         },
       };
     };
+    // The directions endpoint dispatches to New York's routing function: time that one through the same hooks.
+    useCityInvoker(inProcessCityInvoker(load));
     const gateway = createGateway({ api: 'base', load, onError: (message, error) => console.error(message, error) });
     let inFlight = 0;
     const server = createServer((request, response) => {

@@ -28,7 +28,8 @@ import { pathToFileURL } from 'node:url';
 import { App, Stack } from 'aws-cdk-lib';
 import { projectRoot } from '../../core/paths.ts';
 import { toAuthorizerContext } from '../../functions/auth/principal.ts';
-import { authorizerAccess, authorizerEntry, endpointDefinition } from '../../functions/platform/endpoints.ts';
+import { authorizerAccess, authorizerEntry, cityRouterAccess, cityRouterEntry } from '../../functions/platform/endpoints.ts';
+import { ROUTING_FUNCTION_MEMORY_MB } from '../../functions/platform/function-memory.ts';
 import { DataStores } from '../../lib/data-stores.ts';
 import { functionEnvironment } from '../../lib/local/provision.ts';
 import { SpokeFunction } from '../../lib/spoke-function.ts';
@@ -63,9 +64,9 @@ async function bundle(outdir: string): Promise<BundleSize[]> {
   const app = new App({ outdir });
   const stack = new Stack(app, 'BundleBench');
   const dataStores = new DataStores(stack, 'DataStores');
-  const directions = endpointDefinition('directions');
+  // Directions runs in a city's routing function (the endpoint's own function only dispatches to it).
   const functions = [
-    { name: 'directions', entry: directions.entry, construct: new SpokeFunction(stack, 'Directions', { entry: directions.entry, access: directions.access, dataStores, description: 'directions', ...(directions.memoryMb ? { memoryMb: directions.memoryMb } : {}) }) },
+    { name: 'directions', entry: cityRouterEntry, construct: new SpokeFunction(stack, 'Directions', { entry: cityRouterEntry, access: cityRouterAccess, dataStores, description: 'directions', memoryMb: ROUTING_FUNCTION_MEMORY_MB }) },
     { name: 'authorizer', entry: authorizerEntry, construct: new SpokeFunction(stack, 'Authorizer', { entry: authorizerEntry, access: authorizerAccess, dataStores, description: 'authorizer' }) },
   ];
   const assembly = app.synth();

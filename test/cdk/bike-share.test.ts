@@ -26,12 +26,13 @@ describe('bike-share ingestion', () => {
     }
   });
 
-  it('runs one at a time per city, within the minute, and writes only the bikeshare bucket', () => {
+  it('runs within the minute, reserves no concurrency by default, and writes only the bikeshare bucket', () => {
     const { dataStores } = platform().stack;
     for (const city of cityIds) {
       const fn = ingesters()[city].function;
       const properties = platform().resources[logicalId(fn)]!.Properties!;
-      expect(properties).toMatchObject({ ReservedConcurrentExecutions: 1, Timeout: 50 });
+      expect(properties).toMatchObject({ Timeout: 50 });
+      expect(properties).not.toHaveProperty('ReservedConcurrentExecutions');
       expect((properties['Environment'] as { Variables: Record<string, unknown> }).Variables[buckets.bikeshare.envVar]).toEqual({
         Ref: logicalId(dataStores.buckets.bikeshare),
       });
@@ -42,6 +43,14 @@ describe('bike-share ingestion', () => {
     const actions = actionsOn(logicalId(nearby.role!), logicalId(dataStores.buckets.bikeshare));
     expect(actions).toContain('s3:GetObject*');
     expect(actions).not.toContain('s3:PutObject');
+  });
+
+  it('reserves one concurrent execution per city with the bikeShareReservedConcurrency context flag', () => {
+    const { stack, template } = synthesizePlatform({ bikeShareReservedConcurrency: 'true' });
+    for (const city of cityIds) {
+      const id = stack.getLogicalId(stack.bikeShare.ingesters[city].function.node.defaultChild as CfnElement);
+      expect(template.toJSON().Resources[id].Properties.ReservedConcurrentExecutions, city).toBe(1);
+    }
   });
 
   it('takes other feed URLs from the bikeShareFeeds context value, and refuses bad ones', () => {

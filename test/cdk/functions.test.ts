@@ -1,7 +1,8 @@
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { authorizerAccess, endpoints, riderSignInTriggerAccess, type ResourceAccess } from '../../functions/platform/endpoints.ts';
+import { cityIds } from '../../core/cities/index.ts';
+import { authorizerAccess, cityRouterAccess, endpoints, riderSignInTriggerAccess, routerFunctionEnvVar, type ResourceAccess } from '../../functions/platform/endpoints.ts';
 import { buckets, queues, tables, type BucketDefinition } from '../../functions/platform/resources.ts';
 import { workers } from '../../functions/platform/workers.ts';
 import { NIGHTLY_BUILD_ACCESS } from '../../lib/graph-rebuild.ts';
@@ -12,7 +13,9 @@ import { actionsOn, logicalId, platform, resourcesOfType } from './platform-temp
 function declaredFunctions(): { name: string; fn: NodejsFunction; access: ResourceAccess; settings: boolean }[] {
   const { functions, graphRebuild, riderIdentity, bikeShare, workers: workerFunctions, staticInputs } = platform().stack;
   return [
-    ...endpoints.map((endpoint) => ({ name: endpoint.id, fn: functions.forEndpoint(endpoint.id), access: endpoint.access, settings: true })),
+    // A routing endpoint's function is its dispatch, which reads no setting; the cities' functions do.
+    ...endpoints.map((endpoint) => ({ name: endpoint.id, fn: functions.forEndpoint(endpoint.id), access: endpoint.access, settings: !endpoint.routedByCity })),
+    ...cityIds.map((city) => ({ name: `routing ${city}`, fn: functions.cityRouters[city].function, access: cityRouterAccess, settings: true })),
     ...workers.map((worker) => ({ name: worker.id, fn: workerFunctions.forWorker(worker.id).function, access: worker.access, settings: false })),
     { name: 'authorizer', fn: functions.authorizer.function, access: authorizerAccess, settings: true },
     { name: 'fallback', fn: functions.fallback.function, access: {}, settings: false },
@@ -91,8 +94,8 @@ describe('Lambda functions', () => {
       ];
       const variables = environmentOf(fn);
       // Settings of single functions, checked with them: the graph builds' (graph-rebuild.test.ts)
-      // and the authorizer's usage-key secret (apis.test.ts).
-      const ownSettings = ['GRAPH_SOURCE_URLS', 'GRAPH_BUILD_CITY', 'GRAPH_BUILD_QUEUES', 'STATIC_INPUTS_DIGEST', 'USAGE_KEY_SECRET_ARN'];
+      // the authorizer's usage-key secret (apis.test.ts) and the routing dispatch's functions (quotas.test.ts).
+      const ownSettings = ['GRAPH_SOURCE_URLS', 'GRAPH_BUILD_CITY', 'GRAPH_BUILD_QUEUES', 'STATIC_INPUTS_DIGEST', 'USAGE_KEY_SECRET_ARN', ...cityIds.map(routerFunctionEnvVar)];
       const resourceVariables = Object.keys(variables).filter((variable) => !ownSettings.includes(variable));
       expect(resourceVariables.sort(), name).toEqual(expected.sort());
       expect(variables['NODE_OPTIONS']).toBe('--enable-source-maps');
@@ -100,8 +103,8 @@ describe('Lambda functions', () => {
   });
 
   it('the table variable holds the physical table name', () => {
-    const directions = platform().stack.functions.forEndpoint('directions');
-    expect(environmentOf(directions)[tables.rateLimits.envVar]).toEqual({
+    const router = platform().stack.functions.cityRouters.london.function;
+    expect(environmentOf(router)[tables.rateLimits.envVar]).toEqual({
       Ref: logicalId(platform().stack.dataStores.tables.rateLimits),
     });
   });

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cities, type BikeShareSystem, type CityId } from '../../core/cities/index.ts';
 import { sharedDataPath } from '../../core/paths.ts';
 import { ingestSystem, type FreshnessPolicy } from '../../functions/bikeshare/ingest.ts';
-import { readSnapshot } from '../../functions/bikeshare/store.ts';
+import { readSnapshot, writeSnapshot } from '../../functions/bikeshare/store.ts';
 import type { FeedSource } from '../../functions/bikeshare/systems.ts';
 import type { BikeShareSnapshot } from '../../functions/bikeshare/model.ts';
 import { citySystemFixtures, FeedFixtureServer, referenceFixtures } from '../../lib/local/gbfs-fixtures.ts';
@@ -231,6 +231,23 @@ describe('bike-share ingestion over HTTP into S3', () => {
       const broken = await ingestSystem(santander, source(), { now: NEWEST + 90, policy: live });
       expect(broken.refused).toEqual([expect.objectContaining({ kind: 'broken' })]);
       expect(await stored('santander-cycles')).toEqual(good);
+    });
+  });
+
+  describe('overlapping runs of one city (no reserved concurrency)', () => {
+    const system = target('new-york', 'citi-bike-overlap');
+
+    it('never replaces a snapshot with one a run that started earlier made', async () => {
+      const later = await ingestSystem(system, gbfs('citi-bike'), { now: CITI_INFORMATION + 120, policy: live });
+      expect(later.written).toBe(true);
+      const newer = await stored('citi-bike-overlap');
+      // The run that started a minute earlier finishes last, with fewer bikes docked.
+      const older: BikeShareSnapshot = { ...newer, written_at: CITI_INFORMATION + 60, stations: newer.stations.slice(0, 10) };
+      expect(await writeSnapshot(older)).toBe('superseded');
+      expect(await stored('citi-bike-overlap')).toEqual(newer);
+      // A later run's snapshot still replaces it.
+      expect(await writeSnapshot({ ...older, written_at: CITI_INFORMATION + 180 })).toBe('written');
+      expect(await stored('citi-bike-overlap')).toMatchObject({ written_at: CITI_INFORMATION + 180, stations: older.stations });
     });
   });
 });
