@@ -25,6 +25,7 @@
  *   npm run admin -- reports list [--status in_review] | show <id> | accept <id> [--note <text>]
  *                    [--until <YYYY-MM-DDTHH:mm>] | reject <id> --note <text> | resolve <id> --note <text>
  *                    (bin/admin-reports.ts; docs/reports.md)
+ *   npm run admin -- metrics [--minutes 15] [--until <instant>] [--json]   (local platform: its functions' metrics; bin/admin-metrics.ts)
  *
  * By default it works on the local platform (started with `npm start`; it reads the info file
  * in SPOKE_STATE_DIR). With --aws it uses the AWS environment: the TABLE_* names and the
@@ -59,6 +60,7 @@ import { listSigningKeys, rotateSigningKeys } from '../functions/oauth/signing-k
 import { localStateDir } from '../core/paths.ts';
 import { functionEnvironment } from '../lib/local/provision.ts';
 import { eventsAdmin } from './admin-events.ts';
+import { metricsCommand, MetricsUsageError } from './admin-metrics.ts';
 import { ridersCommand, RidersUsageError } from './admin-riders.ts';
 import { reportsCommand, ReviewUsageError } from './admin-reports.ts';
 import { routesAdmin } from './admin-routes.ts';
@@ -220,10 +222,11 @@ async function main(argv: string[]): Promise<void> {
       if (!aws) await useLocalPlatform();
     });
   }
+  if (argv.find((arg) => !arg.startsWith('--')) === 'metrics') return metricsCommand(argv, Date.now());
   const { values, positionals } = parseCommandLine(argv);
   const [group, command, argument] = positionals;
   if (!group || !['keys', 'clients', 'signing-keys', 'riders', 'reports'].includes(group)) {
-    throw new UsageError('Usage: admin keys|clients|signing-keys|events|routes|parking|riders|reports <command> ... (see bin/admin.ts)');
+    throw new UsageError('Usage: admin keys|clients|signing-keys|events|routes|parking|riders|reports|metrics <command> ... (see bin/admin.ts)');
   }
   if (!values.aws) await useLocalPlatform();
   if (group === 'riders') {
@@ -281,7 +284,7 @@ async function main(argv: string[]): Promise<void> {
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 main(process.argv.slice(2)).catch((error: unknown) => {
-  const usage = error instanceof UsageError || error instanceof ReviewUsageError;
+  const usage = error instanceof UsageError || error instanceof ReviewUsageError || error instanceof MetricsUsageError;
   console.error(usage ? (error as Error).message : `admin failed: ${(error as Error)?.stack ?? String(error)}`);
   process.exit(usage ? 2 : 1);
 });

@@ -12,6 +12,10 @@ import { buildableCity, type BuildableCity, type FoldedReports } from './cities.
 import { s3, sqs } from '../functions/platform/aws.ts';
 import { withInvocationLogging } from '../functions/platform/invocation-logging.ts';
 import { logger } from '../functions/platform/logger.ts';
+import { NO_GRAPH_AGE_HOURS } from '../functions/platform/metric-catalogue.ts';
+import { recordMetric } from '../functions/platform/metrics.ts';
+import { nowMs } from '../functions/platform/clock.ts';
+import type { CurrentGraphPointer } from '../core/graph/catalog.ts';
 import { queryAll } from '../functions/platform/dynamo-pages.ts';
 import { inputKey, missingInputError } from '../functions/platform/inputs.ts';
 import { readObjectText } from '../functions/platform/object-store.ts';
@@ -254,6 +258,26 @@ async function postponeRetry(record: SQSRecord): Promise<void> {
   logger.info('graph build retry postponed', { seconds: delay });
 }
 
+/**
+ * GraphAge after a failed build: hours since the graph in service was built, which is how long
+ * the city has gone without a graph of its newest source (the failed build was of a newer one, or
+ * failed before it could tell); NO_GRAPH_AGE_HOURS when the city has no graph at all. A build that
+ * published, or found its source unchanged, leaves the city up to date: 0.
+ */
+export function graphAgeAfterFailure(published: Pick<CurrentGraphPointer, 'built_at'> | null, atMs: number): number {
+  if (!published) return NO_GRAPH_AGE_HOURS;
+  return Math.max(0, (atMs - Date.parse(published.built_at)) / 3_600_000);
+}
+
+/** Every build attempt says how stale its city is; a pointer that cannot be read says nothing. */
+async function recordFailedBuildAge(bucket: string, city: CityId): Promise<void> {
+  try {
+    recordMetric('GraphAge', graphAgeAfterFailure(await publishedPointer(bucket, city), nowMs()), { City: city });
+  } catch (error) {
+    logger.warn('graph age unknown: the current pointer could not be read', { city, error: (error as Error).message });
+  }
+}
+
 /** Builds the city of each message (the queue delivers one at a time); failures go back with a delay. */
 async function buildFromQueue(event: SQSEvent): Promise<SQSBatchResponse & { cities: CityOutcome[]; failures: { city: string; error: string }[] }> {
   const bucket = bucketName('graphs');
@@ -269,8 +293,10 @@ async function buildFromQueue(event: SQSEvent): Promise<SQSBatchResponse & { cit
       const urls = sources.get(city as CityId);
       if (!urls?.length) throw new Error(`no sources are configured for ${city}`);
       outcomes.push(await rebuildCity(city as CityId, urls, bucket, workDir));
+      recordMetric('GraphAge', 0, { City: city });
     } catch (error) {
       logger.error('graph rebuild failed', { city, error: (error as Error).message });
+      if (isCityId(city)) await recordFailedBuildAge(bucket, city);
       batchItemFailures.push({ itemIdentifier: record.messageId });
       failures.push({ city, error: (error as Error).message });
       await postponeRetry(record).catch((postponeError: unknown) =>

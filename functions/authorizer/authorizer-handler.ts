@@ -1,12 +1,13 @@
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
-import { invocationLogging } from '../platform/invocation-logging.ts';
+import { invocationSignals } from '../platform/invocation-logging.ts';
 import { oauthAccessTokenVerifier } from '../oauth/access-tokens.ts';
 import { apiDefinitions, authorizedEndpointAt } from '../platform/endpoints.ts';
 import { logger } from '../platform/logger.ts';
 import { riderTokenVerifier } from '../riders/identity-provider-client.ts';
-import { admission } from '../auth/admission.ts';
-import { authenticate, INVALID_CREDENTIALS, registerBearerVerifier } from '../auth/credentials.ts';
+import { admission, OAUTH_TOKEN_NOT_ACCEPTED, RIDER_TOKEN_REQUIRED } from '../auth/admission.ts';
+import { authenticate, INVALID_CREDENTIALS, MISSING_CREDENTIALS, registerBearerVerifier } from '../auth/credentials.ts';
+import { recordMetric } from '../platform/metrics.ts';
 import { principalLogLabel, toAuthorizerContext } from '../auth/principal.ts';
 
 registerBearerVerifier(oauthAccessTokenVerifier);
@@ -26,7 +27,7 @@ async function authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGa
   const endpoint = authorizedEndpointAt(event.resource);
   if (!endpoint) {
     // Fail closed: a route the definitions do not know is never let through.
-    return deny(event, INVALID_CREDENTIALS, 'no endpoint definition for resource');
+    return deny(event, INVALID_CREDENTIALS, UNKNOWN_RESOURCE);
   }
   const decision = await authenticate(event.headers ?? {});
   if (!decision.allow) return deny(event, decision.error, decision.error);
@@ -46,11 +47,23 @@ async function authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGa
 }
 
 export const handler = middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>()
-  .use(invocationLogging())
+  .use(invocationSignals())
   .handler(authorize) as unknown as (event: APIGatewayRequestAuthorizerEvent, context?: Context) => Promise<APIGatewayAuthorizerResult>;
+
+const UNKNOWN_RESOURCE = 'no endpoint definition for resource';
+
+/** A refusal's reason as a metric dimension: a short fixed word per refusal the authorizer makes. */
+const REFUSAL_REASONS: Readonly<Record<string, string>> = {
+  [MISSING_CREDENTIALS]: 'missing',
+  [INVALID_CREDENTIALS]: 'invalid',
+  [OAUTH_TOKEN_NOT_ACCEPTED]: 'oauth-not-accepted',
+  [RIDER_TOKEN_REQUIRED]: 'rider-token-required',
+  [UNKNOWN_RESOURCE]: 'unknown-resource',
+};
 
 function deny(event: APIGatewayRequestAuthorizerEvent, error: string, reason: string): APIGatewayAuthorizerResult {
   logger.info('credential refused', { path: event.path, reason });
+  recordMetric('AuthorizerRefusals', 1, { Reason: REFUSAL_REASONS[reason] ?? 'other' });
   return { principalId: 'anonymous', policyDocument: policy('Deny', event.methodArn), context: { error } };
 }
 

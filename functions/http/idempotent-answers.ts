@@ -10,6 +10,7 @@ import type { APIGatewayProxyResult, Context } from 'aws-lambda';
 import { dynamoClient } from '../platform/aws.ts';
 import { IdempotencyKeyInUseError, IdempotencyKeyReusedError, type RepeatableRequest } from '../platform/idempotency.ts';
 import { logger } from '../platform/logger.ts';
+import { recordMetric } from '../platform/metrics.ts';
 import { tableName } from '../platform/resources.ts';
 
 /**
@@ -66,6 +67,7 @@ export async function answerOnce(
       // The deadline of an answer "in progress": this invocation's.
       lambdaContext: context,
       responseHook: (stored) => {
+        recordMetric('IdempotentReplays', 1, { Endpoint: endpointId });
         const result = stored as unknown as APIGatewayProxyResult;
         return { ...result, headers: { ...result.headers, [REPLAYED_HEADER]: 'true' } } as never;
       },
@@ -74,7 +76,10 @@ export async function answerOnce(
   try {
     return (await once({ endpoint: endpointId, ...request })) as APIGatewayProxyResult;
   } catch (error) {
-    if (error instanceof IdempotencyAlreadyInProgressError) throw new IdempotencyKeyInUseError();
+    if (error instanceof IdempotencyAlreadyInProgressError) {
+      recordMetric('IdempotentInProgress', 1, { Endpoint: endpointId });
+      throw new IdempotencyKeyInUseError();
+    }
     if (error instanceof IdempotencyValidationError) throw new IdempotencyKeyReusedError();
     if (error instanceof IdempotencyPersistenceLayerError && produced) {
       // The work is done and only recording its answer failed: the caller gets the answer. A

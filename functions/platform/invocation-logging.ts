@@ -3,6 +3,8 @@ import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import middy from '@middy/core';
 import { logger } from './logger.ts';
+import { invocationMetrics } from './metrics.ts';
+import { invocationTracing } from './tracing.ts';
 
 /**
  * The ids of an invocation on every log line it writes, wherever in domain code the line is
@@ -38,7 +40,17 @@ export function invocationLogging(): MiddlewareObj<GatewayEvent, unknown, Error,
   return [injectLambdaContext(logger, { resetKeys: true }) as MiddlewareObj<GatewayEvent, unknown, Error, Context>, correlationId];
 }
 
-/** A Lambda handler for any event, with the invocation's ids on every line it logs. */
+/**
+ * Everything an invocation reports besides its answer, outermost in every function's chain: its
+ * log keys (as above), its X-Ray trace (tracing.ts) and its metrics, published when it ends
+ * (metrics.ts). HTTP handlers get it from `boundary()`, the authorizer and the other functions
+ * directly or through `withInvocationLogging`.
+ */
+export function invocationSignals(): MiddlewareObj<GatewayEvent, unknown, Error, Context>[] {
+  return [...invocationLogging(), invocationTracing(), ...invocationMetrics()] as MiddlewareObj<GatewayEvent, unknown, Error, Context>[];
+}
+
+/** A Lambda handler for any event, with the invocation's ids on every line it logs, its trace and its metrics. */
 export function withInvocationLogging<Event, Result>(handler: (event: Event, context: Context) => Promise<Result>): (event: Event, context: Context) => Promise<Result> {
-  return middy(handler).use(invocationLogging() as MiddlewareObj<Event, Result, Error, Context>[]) as unknown as (event: Event, context: Context) => Promise<Result>;
+  return middy(handler).use(invocationSignals() as MiddlewareObj<Event, Result, Error, Context>[]) as unknown as (event: Event, context: Context) => Promise<Result>;
 }

@@ -1,6 +1,7 @@
 import { haversineMetres } from '../../core/geo.ts';
 import { now } from '../platform/clock.ts';
 import { logger } from '../platform/logger.ts';
+import { recordMetric } from '../platform/metrics.ts';
 import { GraphUnavailableError } from '../../core/routing/errors.ts';
 import { isRecognisedSubtype } from './fields.ts';
 import type { ReportStatus } from './lifecycle.ts';
@@ -97,5 +98,6 @@ export async function analyseReport(reportId: string, options: AnalysisOptions =
     // Analysed means handed over: a marker left by a crash after the enqueue goes too.
     remove: ['outbox', 'outbox_due_at'],
   });
+  if (moved) recordMetric('ReportTimeToAnalysed', Date.parse(analysis.analysed_at) - Date.parse(report.created_at), {});
   return moved ? 'analysed' : 'already-analysed';
 }

@@ -9,6 +9,7 @@ import {
 import type { CityId } from '../../core/cities/index.ts';
 import type { SafetyClass } from '../../core/graph/flags.ts';
 import { dynamo } from '../platform/aws.ts';
+import { recordMetric } from '../platform/metrics.ts';
 import { tableName } from '../platform/resources.ts';
 import type { IssueType } from './fields.ts';
 import { MOVES, type MoveName, type ReportStatus } from './lifecycle.ts';
@@ -284,6 +285,7 @@ export async function changeStatus(change: StatusChange): Promise<boolean> {
         ],
       }),
     );
+    recordMetric('ReportsByStatus', 1, { Status: to });
     return true;
   } catch (error) {
     if (refusedByFirstCondition(error)) return false;

@@ -4,6 +4,7 @@ import type { Principal } from '../auth/principal.ts';
 import { now } from '../platform/clock.ts';
 import { IdempotencyKeyReusedError, repeatableUuid, type RepeatableRequest } from '../platform/idempotency.ts';
 import { logger } from '../platform/logger.ts';
+import { recordMetric } from '../platform/metrics.ts';
 import { attributionOf, submitterLabel } from './attribution.ts';
 import { enqueueForAnalysis, outboxDueAt } from './outbox.ts';
 import type { ReportSubmission } from './request.ts';
@@ -58,6 +59,7 @@ export async function submitReport(principal: Principal, body: ReportSubmission,
     auditEntry({ report_id: report.report_id, at: createdAt, actor: submitterLabel(attribution), action: 'submit', from: null, to: 'received' }),
   );
   if (!stored) return filedBefore(report.report_id, repeatable);
+  recordMetric('ReportsByStatus', 1, { Status: 'received' });
   try {
     if ((await enqueueForAnalysis([report.report_id], ENQUEUE_TIMEOUT_MS)).length === 1) await clearOutbox(report.report_id);
   } catch (error) {

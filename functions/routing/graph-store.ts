@@ -2,6 +2,7 @@ import type { CityId } from '../../core/cities/index.ts';
 import { logger } from '../platform/logger.ts';
 import { RefreshedValue } from '../platform/refreshed-value.ts';
 import { bucketReader, readObjectBytes } from '../platform/object-store.ts';
+import { recordMetric } from '../platform/metrics.ts';
 import { bucketName } from '../platform/resources.ts';
 import { readGraphPointer, type CurrentGraphPointer } from '../../core/graph/catalog.ts';
 import { openGraph } from '../../core/graph/layout.ts';
@@ -75,6 +76,8 @@ async function load(city: CityId, pointer?: CurrentGraphPointer): Promise<Reside
   const loaded = loadGraphBytes(city, bytes);
   residentGraphs().set(city, loaded.residentBytes);
   logger.info('graph loaded', { city, graphVersion: loaded.version, loadMs: Math.round(loaded.loadMilliseconds), residentMb: megabytes(loaded.residentBytes), totalMb: megabytes(residentGraphs().total) });
+  recordMetric('GraphLoadTime', loaded.loadMilliseconds, { City: city });
+  recordMetric('GraphBytes', bytes.byteLength, { City: city });
   return loaded;
 }
 

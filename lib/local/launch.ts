@@ -15,6 +15,7 @@ import { inProcessCityInvoker } from './city-routers.ts';
 import { createGatewayServer } from './gateway.ts';
 import { CONSENT_CLIENT_ID, LocalIdentityProvider, RIDER_APP_CLIENT_ID, RIDER_APP_REDIRECT_URI, type LocalUser } from './identity-provider.ts';
 import { enableConcurrentInvocations, invoke } from './invocations.ts';
+import { startMetricsLog } from './metrics-log.ts';
 import { citiesFromEnvironment } from './graphs.ts';
 import { Playground } from './playground/server.ts';
 import { functionEnvironment, provisionResources } from './provision.ts';
@@ -144,6 +145,9 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
   try {
     // This process hosts every function, many invocations at once, as Lambda's concurrent runtime does.
     await enableConcurrentInvocations();
+    // What the functions' metrics would be in CloudWatch, readable with `npm run admin -- metrics`.
+    const metricsLog = await startMetricsLog(options.stateDir);
+    stops.push(() => metricsLog.stop());
     if (options.reset) {
       for (const folder of ['dynamodb', 's3', 'identity-provider']) await rm(join(options.stateDir, folder), { recursive: true, force: true });
     }

@@ -3,7 +3,7 @@ import type { Language } from '../../language.ts';
 import { Costing } from '../costing/costing.ts';
 import { buildSteps, type Step } from '../guidance/steps.ts';
 import { buildPath, type RoutedPath } from '../path/path.ts';
-import { findRoute, type SearchResult } from '../search/search.ts';
+import { findRoute, type SearchResult, type SearchStats } from '../search/search.ts';
 import type { EdgePosition, SearchWorkspace } from '../search/workspace.ts';
 import { endPositions, segmentLabel, snapForCosting, snapOfEdge, type Snap } from '../snap/snap.ts';
 import type { RoutingContext } from './context.ts';
@@ -40,6 +40,8 @@ export interface PlannedLeg {
   /** Where the leg started and ended: the snapped way, or the alternative way it joined (`Snap.alternatives`). */
   from: Snap;
   to: Snap;
+  /** Search states the leg's searches settled (both, where direct was held to supersafe's length): its search effort. */
+  statesSettled: number;
 }
 
 /**
@@ -66,12 +68,15 @@ export function searchedMetres(costing: Costing, result: SearchResult): number {
  * beside it). Where it does, that way is the direct route too. The supersafe search is the one a
  * supersafe request makes: its own positions on the same snapped points (joining a farther way
  * weighs more for it), the departure, night, the report overlay and any no-ride zones, so both
- * answers are routes of the same request.
+ * answers are routes of the same request. `effort`, when given, adds up the states both settle.
  */
-export function searchLeg(costing: Costing, workspace: SearchWorkspace, from: Snap, to: Snap, bearing?: number): SearchResult | null {
+export function searchLeg(costing: Costing, workspace: SearchWorkspace, from: Snap, to: Snap, bearing?: number, effort?: SearchStats): SearchResult | null {
+  const stats: SearchStats = { settled: 0 };
   const search = (metric: Costing) => {
     const { sources, targets } = legPositions(metric, from, to, bearing);
-    return sources.length && targets.length ? findRoute(metric, workspace, sources, targets, to.location) : null;
+    const found = sources.length && targets.length ? findRoute(metric, workspace, sources, targets, to.location, stats) : null;
+    if (effort) effort.settled += stats.settled;
+    return found;
   };
   const result = search(costing);
   if (!result || costing.options.profile !== 'cycling' || costing.options.supersafe) return result;
@@ -91,12 +96,19 @@ export function legPositions(costing: Costing, from: Snap, to: Snap, bearing?: n
 /** One leg between two snapped points: search, path, and steps with voice and banner instructions; null when none exists. */
 export function routeLeg(costing: Costing, context: RoutingContext, from: Snap, to: Snap, options: LegOptions): PlannedLeg | null {
   const network = context.loaded.network;
-  const result = searchLeg(costing, context.loaded.workspace, from, to, options.bearing);
+  const effort: SearchStats = { settled: 0 };
+  const result = searchLeg(costing, context.loaded.workspace, from, to, options.bearing, effort);
   if (!result) return null;
   const profile = costing.options.profile;
   const path = buildPath(network, result, profile, options.ridingSpeed);
   const steps = buildSteps(network, (edge) => costing.usable(edge), path, { profile, language: options.language });
-  return { path, steps, from: snapOfEdge(network, from, result.edges[0]!), to: snapOfEdge(network, to, result.edges[result.edges.length - 1]!) };
+  return {
+    path,
+    steps,
+    from: snapOfEdge(network, from, result.edges[0]!),
+    to: snapOfEdge(network, to, result.edges[result.edges.length - 1]!),
+    statesSettled: effort.settled,
+  };
 }
 
 export interface PlannedWaypoints {

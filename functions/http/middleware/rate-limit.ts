@@ -1,4 +1,6 @@
+import type { Principal } from '../../auth/principal.ts';
 import { logger } from '../../platform/logger.ts';
+import { recordMetric } from '../../platform/metrics.ts';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { consumeTokens, peekTokens, type RateScope } from '../../ratelimit/limiter.ts';
 import { nowMs } from '../../platform/clock.ts';
@@ -13,6 +15,9 @@ function rateHeaders(decision: RateDecision): Record<string, string> {
     'X-RateLimit-Reset': String(decision.report.reset),
   };
 }
+
+/** The usage plan a refused caller is on: an API key's own, else what kind of caller it is (every app and rider session shares one). */
+const rateLimitPlan = (principal: Principal): string => (principal.kind === 'apikey' ? principal.plan : principal.kind);
 
 /**
  * Charges the caller's bucket `cost` tokens, all or none (spec 8), and reports the tightest
@@ -32,6 +37,7 @@ export function rateLimit(cost: (http: HttpState) => number, scope?: (http: Http
       http.rateDecision = decision;
       Object.assign(http.responseHeaders, rateHeaders(decision));
       if (!decision.allowed) {
+        recordMetric('RateLimitRefusals', 1, { Plan: rateLimitPlan(http.principal) });
         const refusal = rateLimitExceeded(decision.retryAfterSeconds ?? 1);
         if (decision.exceedsWindow) {
           refusal.body.details = `This request costs ${tokens} tokens, more than the ${decision.exceedsWindow.limit} per ${decision.exceedsWindow.kind} your plan allows`;
