@@ -107,9 +107,15 @@ describe('rider identity (Cognito)', () => {
     });
   });
 
-  it('the authorizer and every endpoint function get the pool, its clients and domain, the issuer and the sender', () => {
+  it('the authorizer and every function that runs an endpoint handler get the pool, its clients and domain, the issuer and the sender', () => {
     const { functions } = platform().stack;
-    for (const id of [logicalId(functions.authorizer.function), ...endpoints.map((endpoint) => logicalId(functions.forEndpoint(endpoint.id)))]) {
+    // A routing endpoint's own function only dispatches; its handler runs in each city's routing function.
+    const handlerFunctions = [
+      functions.authorizer.function,
+      ...endpoints.filter((endpoint) => !endpoint.routedByCity).map((endpoint) => functions.forEndpoint(endpoint.id)),
+      ...Object.values(functions.cityRouters).map((router) => router.function),
+    ];
+    for (const id of handlerFunctions.map((fn) => logicalId(fn))) {
       const variables = variablesOf(id);
       expect(variables['OAUTH_ISSUER']).toEqual(issuerUrl());
       expect(variables['SPOKE_MAIL_FROM']).toEqual({ Ref: 'MailFromAddress' });
