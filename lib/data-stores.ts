@@ -2,7 +2,7 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { AllowedMethods, Distribution, HttpVersion, PriceClass, ViewerProtocolPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
-import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import {
@@ -28,6 +28,9 @@ const VERSIONED_BUCKETS: ReadonlySet<BucketName> = new Set<BucketName>(['graphs'
 /** How long replaced graph versions stay restorable before S3 expires them. */
 const NONCURRENT_VERSION_RETENTION = Duration.days(30);
 
+/** How long S3 server access logs and CloudFront logs are kept: a quarter covers late-found incidents. */
+const ACCESS_LOG_RETENTION = Duration.days(90);
+
 /** The longest SQS allows, so a failed message can be inspected and redriven at leisure. */
 const DEAD_LETTER_RETENTION = Duration.days(14);
 
@@ -50,9 +53,20 @@ export class DataStores extends Construct {
   readonly distributions: Readonly<Partial<Record<BucketName, Distribution>>>;
   /** Their base URLs, which functions receive in the bucket's `publicUrlEnvVar`. */
   readonly publicUrls: Readonly<Partial<Record<BucketName, string>>>;
+  /** Where every bucket writes its server access logs and every distribution its logs. */
+  readonly accessLogs: Bucket;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
+    this.accessLogs = new Bucket(this, 'AccessLogsBucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      // CloudFront's standard logs are written with an ACL, which enforced ownership refuses.
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
+      lifecycleRules: [{ id: 'ExpireLogs', expiration: ACCESS_LOG_RETENTION }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
     this.tables = mapKeys(keysOf(tables), (name) => this.createTable(name));
     this.buckets = mapKeys(keysOf(buckets), (name) => this.createBucket(name));
     this.queues = mapKeys(keysOf(queues), (name) => this.createQueue(name));
@@ -78,6 +92,9 @@ export class DataStores extends Construct {
       },
       httpVersion: HttpVersion.HTTP2_AND_3,
       priceClass: PriceClass.PRICE_CLASS_100,
+      enableLogging: true,
+      logBucket: this.accessLogs,
+      logFilePrefix: `cloudfront/${buckets[name].name}/`,
     });
   }
 
@@ -117,6 +134,8 @@ export class DataStores extends Construct {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       encryption: BucketEncryption.S3_MANAGED,
       enforceSSL: true,
+      serverAccessLogsBucket: this.accessLogs,
+      serverAccessLogsPrefix: `s3/${buckets[name].name}/`,
       versioned,
       ...(versioned
         ? { lifecycleRules: [{ id: 'ExpireReplacedVersions', noncurrentVersionExpiration: NONCURRENT_VERSION_RETENTION }] }

@@ -1,17 +1,23 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import {
+  AccessLogFormat,
   ApiKeySourceType,
+  CfnAccount,
   AuthorizationType,
   type CfnAuthorizer,
   EndpointType,
   LambdaIntegration,
+  LogGroupLogDestination,
+  MethodLoggingLevel,
   RequestAuthorizer,
   ResponseType,
   RestApi,
   type IResource,
   type MethodOptions,
 } from 'aws-cdk-lib/aws-apigateway';
+import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { apiDefinitions, endpoints, versionedFamilies, type ApiName, type EndpointDefinition } from '../functions/platform/endpoints.ts';
 import {
@@ -23,6 +29,7 @@ import {
 } from './gateway-responses.ts';
 import type { EndpointFunctions } from './endpoint-functions.ts';
 import { keysOf, mapKeys, pascalCase } from './naming.ts';
+import { LOG_RETENTION } from './spoke-function.ts';
 
 /** The stage every API is deployed to; its name is part of the default execute-api URL. */
 export const STAGE_NAME = 'prod';
@@ -36,6 +43,30 @@ const apiDescriptions: Readonly<Record<ApiName, string>> = {
  * Types whose status is the one API Gateway chose (403 missing token, 413 too large, 504
  * timeout, ...): only their body is reshaped. Setting a status here would turn them all into one.
  */
+/**
+ * One line per request in each stage's access log, as JSON for Logs Insights. The API key's id,
+ * never its value; the resource path (`/reports/{id}`), never the requested one with its ids.
+ */
+export const ACCESS_LOG_FIELDS = {
+  requestId: '$context.requestId',
+  apiKeyId: '$context.identity.apiKeyId',
+  resourcePath: '$context.resourcePath',
+  httpMethod: '$context.httpMethod',
+  status: '$context.status',
+  responseLatency: '$context.responseLatency',
+  integrationLatency: '$context.integrationLatency',
+  sourceIp: '$context.identity.sourceIp',
+  requestTime: '$context.requestTimeEpoch',
+} as const;
+
+/**
+ * Every caller of one API together, per second: the outer bound behind the usage plans' per-key
+ * limits (lib/usage-plans.ts). It keeps a flood from using the account's whole API Gateway quota
+ * (10,000 req/s, shared by all APIs of the account in the region) and the functions' concurrency
+ * (1,000 in a region by default); raise it with those quotas.
+ */
+export const STAGE_THROTTLE = { rateLimit: 1000, burstLimit: 2000 } as const;
+
 const KEEP_ORIGINAL_STATUS: ReadonlySet<GatewayResponseType> = new Set<GatewayResponseType>(['DEFAULT_4XX', 'DEFAULT_5XX']);
 
 export interface RestApisProps {
@@ -54,12 +85,18 @@ export interface RestApisProps {
  */
 export class RestApis extends Construct {
   readonly apis: Readonly<Record<ApiName, RestApi>>;
+  /** The access log group of each API's stage. */
+  readonly accessLogs: Readonly<Record<ApiName, LogGroup>>;
+  /** The account's API Gateway CloudWatch role, which stage logging needs. */
+  readonly cloudWatchAccount: CfnAccount;
   /** Created only for APIs with credentialed endpoints; one per API because API Gateway scopes authorizers to one API. */
   private readonly authorizers = new Map<ApiName, RequestAuthorizer>();
   private readonly integrations = new Map<IFunction, LambdaIntegration>();
 
   constructor(scope: Construct, id: string, props: RestApisProps) {
     super(scope, id);
+    this.cloudWatchAccount = apiGatewayCloudWatchAccount(this);
+    this.accessLogs = mapKeys(keysOf(apiDefinitions), (name) => new LogGroup(this, `${pascalCase(name)}AccessLogs`, { retention: LOG_RETENTION }));
     this.apis = mapKeys(keysOf(apiDefinitions), (name) => this.createApi(name));
 
     const routers = mapKeys(keysOf(apiDefinitions), (name) => new ApiRouter(this.apis[name]));
@@ -93,8 +130,19 @@ export class RestApis extends Construct {
       restApiName: `spoke-${name}`,
       description: apiDescriptions[name],
       endpointTypes: [EndpointType.REGIONAL],
-      deployOptions: { stageName: STAGE_NAME },
-      // The API Gateway CloudWatch role is an account-wide setting; this stack does not take it over.
+      deployOptions: {
+        stageName: STAGE_NAME,
+        tracingEnabled: true,
+        accessLogDestination: new LogGroupLogDestination(this.accessLogs[name]),
+        accessLogFormat: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
+        // Errors only, and never request or response bodies and headers (dataTrace), which
+        // carry keys, tokens and riders' data.
+        loggingLevel: MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
+        throttlingRateLimit: STAGE_THROTTLE.rateLimit,
+        throttlingBurstLimit: STAGE_THROTTLE.burstLimit,
+      },
+      // One role for both APIs, set on the account below (apiGatewayCloudWatchAccount).
       cloudWatchRole: false,
       binaryMediaTypes: [...binaryMediaTypes],
       // A metered API takes the usage-plan key from the authorizer's `usageIdentifierKey`.
@@ -107,7 +155,21 @@ export class RestApis extends Construct {
       },
     });
     this.addGatewayResponses(api);
+    this.retainExecutionLogs(api, name);
+    api.deploymentStage.node.addDependency(this.cloudWatchAccount);
     return api;
+  }
+
+  /**
+   * API Gateway writes a stage's execution logs to a group it names itself and would create
+   * without a retention; creating it first, before the stage, gives it one.
+   */
+  private retainExecutionLogs(api: RestApi, name: ApiName): void {
+    const logs = new LogGroup(this, `${pascalCase(name)}ExecutionLogs`, {
+      logGroupName: `API-Gateway-Execution-Logs_${api.restApiId}/${STAGE_NAME}`,
+      retention: LOG_RETENTION,
+    });
+    api.deploymentStage.node.addDependency(logs);
   }
 
   /**
@@ -171,6 +233,23 @@ export class RestApis extends Construct {
     }
     return integration;
   }
+}
+
+/**
+ * API Gateway writes logs through one role per account and region (AWS::ApiGateway::Account), not
+ * per API: stage logging fails to deploy until it is set. The stack sets it for both APIs and
+ * keeps the role when the stack is deleted, since other APIs of the account may log through it.
+ */
+function apiGatewayCloudWatchAccount(scope: Construct): CfnAccount {
+  const role = new Role(scope, 'ApiGatewayCloudWatchRole', {
+    assumedBy: new ServicePrincipal('apigateway.amazonaws.com'),
+    description: 'Lets API Gateway write the execution and access logs of the account\'s APIs',
+    managedPolicies: [ManagedPolicy.fromAwsManagedPolicyName('service-role/AmazonAPIGatewayPushToCloudWatchLogs')],
+  });
+  role.applyRemovalPolicy(RemovalPolicy.RETAIN);
+  const account = new CfnAccount(scope, 'ApiGatewayAccount', { cloudWatchRoleArn: role.roleArn });
+  account.applyRemovalPolicy(RemovalPolicy.RETAIN);
+  return account;
 }
 
 /** Builds one API's resource tree and remembers which resources have a method. */

@@ -2,12 +2,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Annotations, CfnRule, Duration, Fn, Stack, type Size } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NodejsFunction, OutputFormat, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { ResourceAccess } from '../functions/platform/endpoints.ts';
+import { METRICS_NAMESPACE } from '../functions/platform/metric-catalogue.ts';
 import { projectRoot } from '../core/paths.ts';
 import { buckets, queues, tables, type BucketDefinition, type QueueDefinition } from '../functions/platform/resources.ts';
 import { SIGNING_KEY_TAG } from '../functions/oauth/kms-custody.ts';
@@ -19,7 +20,7 @@ const DEFAULT_MEMORY_MB = 1024;
 const DEFAULT_TIMEOUT_SECONDS = 10;
 
 /** Long enough to investigate an incident reported a few weeks late; short enough to cost little. */
-const LOG_RETENTION = RetentionDays.ONE_MONTH;
+export const LOG_RETENTION = RetentionDays.ONE_MONTH;
 
 /** The kinds of `ResourceAccess` this construct turns into grants and environment variables. */
 const GRANTED_ACCESS_KINDS: ReadonlySet<string> = new Set(['tables', 'buckets', 'queues', 'signingKeys', 'email']);
@@ -73,9 +74,12 @@ export interface SpokeFunctionProps {
 export class SpokeFunction extends Construct {
   readonly function: NodejsFunction;
   readonly logGroup: LogGroup;
+  /** What it was granted (lib/nag-suppressions.ts names the wildcards CDK's grants write for it). */
+  readonly access: ResourceAccess;
 
   constructor(scope: Construct, id: string, props: SpokeFunctionProps) {
     super(scope, id);
+    this.access = props.access;
     this.logGroup = new LogGroup(this, 'Logs', { retention: LOG_RETENTION });
     this.function = new NodejsFunction(this, 'Function', {
       entry: existingEntry(props.entry),
@@ -89,8 +93,11 @@ export class SpokeFunction extends Construct {
       ...(props.ephemeralStorage ? { ephemeralStorageSize: props.ephemeralStorage } : {}),
       description: props.description,
       logGroup: this.logGroup,
+      // Each request's segments join API Gateway's trace (Powertools' tracer adds the subsegments).
+      tracing: Tracing.ACTIVE,
       environment: {
         POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
         NODE_OPTIONS: '--enable-source-maps',
         ...resourceEnvironment(props.access, props.dataStores),
         ...props.environment,

@@ -5,16 +5,22 @@ import { OAUTH_APPS_USAGE_PLAN_ENV_VAR, usagePlanEnvVars } from '../functions/au
 import { USAGE_KEY_SECRET_ARN_ENV_VAR } from '../functions/auth/usage-keys.ts';
 import { RIDER_SESSION_USAGE_KEY_ENV_VAR } from '../functions/riders/identity-provider-client.ts';
 import { buckets, queues, tables } from '../functions/platform/resources.ts';
+import { PlatformAlarms } from './alarms.ts';
 import { BIKESHARE_FEEDS_CONTEXT_KEY, BIKESHARE_RESERVED_CONCURRENCY_CONTEXT_KEY, BikeShareIngestion } from './bike-share.ts';
+import { OperationsDashboard } from './dashboard.ts';
 import { DataStores } from './data-stores.ts';
 import { EndpointFunctions, ROUTING_MEMORY_CONTEXT_KEY } from './endpoint-functions.ts';
 import { CITY_BUILD_MAX_RECEIVE_COUNT, GRAPH_SOURCES_CONTEXT_KEY, GraphRebuild, graphSourceUrls } from './graph-rebuild.ts';
-import { keysOf, pascalCase } from './naming.ts';
+import { acknowledgeNagFindings } from './nag-suppressions.ts';
+import { entriesOf, keysOf, pascalCase } from './naming.ts';
 import { RestApis, STAGE_NAME } from './rest-apis.ts';
 import { RiderIdentity } from './rider-identity.ts';
+import { SpokeFunction } from './spoke-function.ts';
 import { DATA_PATH_CONTEXT_KEY, SKIP_STATIC_INPUTS_CONTEXT_KEY, StaticInputs, staticInputsDataPath } from './static-inputs.ts';
 import { UsagePlans } from './usage-plans.ts';
 import { WorkerFunctions } from './worker-functions.ts';
+import { WAF_CONTEXT_KEY, WebFirewall, wafEnabled } from './web-firewall.ts';
+import { retainCustomResourceLogs } from './custom-resource-logs.ts';
 
 /** The one setting the operator supplies for each deployment, with the rules CloudFormation checks. */
 export const stackParameters = {
@@ -64,6 +70,10 @@ export class SpokeStack extends Stack {
   readonly bikeShare: BikeShareIngestion;
   readonly workers: WorkerFunctions;
   readonly staticInputs: StaticInputs | null;
+  readonly alarms: PlatformAlarms;
+  readonly dashboard: OperationsDashboard;
+  /** The web ACL in front of both APIs, with `-c waf=true` only. */
+  readonly firewall: WebFirewall | null;
   /** {base_url}: the OAuthIssuerUrl parameter, or the base API's own URL when it is empty. */
   readonly issuerUrl: string;
 
@@ -87,6 +97,7 @@ export class SpokeStack extends Stack {
     const riderSessionsKeyValue = Fn.join('-', ['spoke-rider-sessions', Fn.select(2, Fn.split('/', Aws.STACK_ID))]);
 
     this.dataStores = new DataStores(this, 'DataStores');
+    this.alarms = new PlatformAlarms(this, 'Alarms');
     this.riderIdentity = new RiderIdentity(this, 'RiderIdentity', { dataStores: this.dataStores, issuerUrl, mailFrom, riderAppCallbackUrls });
     this.functions = new EndpointFunctions(this, 'EndpointFunctions', {
       dataStores: this.dataStores,
@@ -102,23 +113,47 @@ export class SpokeStack extends Stack {
     this.apis = new RestApis(this, 'Apis', { functions: this.functions });
     this.issuerUrl = issuerUrlOf(this, issuerParameter, this.apis.base);
     this.usagePlans = new UsagePlans(this, 'UsagePlans', { api: this.apis.base, riderSessionsKeyValue, authorizer: this.functions.authorizer.function });
-    this.workers = new WorkerFunctions(this, 'Workers', { dataStores: this.dataStores });
+    this.workers = new WorkerFunctions(this, 'Workers', { dataStores: this.dataStores, alarmTopic: this.alarms.topic });
     this.staticInputs = skipStaticInputs ? null : new StaticInputs(this, 'StaticInputs', { dataStores: this.dataStores, dataPath });
     this.graphRebuild = new GraphRebuild(this, 'GraphRebuild', {
       dataStores: this.dataStores,
       sourceUrls,
       inputs: this.staticInputs,
-      alarmTopic: this.workers.alarmTopic,
+      alarmTopic: this.alarms.topic,
     });
     this.bikeShare = new BikeShareIngestion(this, 'BikeShare', {
       dataStores: this.dataStores,
       feeds: this.node.tryGetContext(BIKESHARE_FEEDS_CONTEXT_KEY),
       reserveConcurrency: String(this.node.tryGetContext(BIKESHARE_RESERVED_CONCURRENCY_CONTEXT_KEY)) === 'true',
     });
+    // After every other construct, so the alarms cover every function the stack has.
+    this.alarms.watchFunctions(this.node.findAll().filter((construct) => construct instanceof SpokeFunction));
+    for (const [name, api] of entriesOf(this.apis.apis)) this.alarms.watchApi(name, api);
+    for (const city of this.graphRebuild.cities.keys()) this.alarms.watchGraphAge(city);
+    this.alarms.watchReportAnalysis(this.dataStores.queues.reportAnalysis.queue);
+    this.dashboard = new OperationsDashboard(this, 'Operations', {
+      cities: [...this.graphRebuild.cities.keys()],
+      apis: this.apis.apis,
+      functions: this.functions,
+      reportAnalysis: { ...this.dataStores.queues.reportAnalysis, consumer: this.workers.forWorker('report-analysis') },
+      builds: this.graphRebuild.cities,
+    });
+    this.firewall = wafEnabled(this.node.tryGetContext(WAF_CONTEXT_KEY)) ? new WebFirewall(this, 'Firewall', { apis: Object.values(this.apis.apis) }) : null;
+    retainCustomResourceLogs(this);
+    acknowledgeNagFindings(this);
     this.addOutputs();
   }
 
   private addOutputs(): void {
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: this.alarms.topic.topicArn,
+      description: 'SNS topic of every alarm of the platform: subscribe the on-call address (or deploy with -c alarmEmail=...)',
+    });
+    new CfnOutput(this, 'DashboardUrl', {
+      value: `https://${Aws.REGION}.console.aws.amazon.com/cloudwatch/home?region=${Aws.REGION}#dashboards:name=${this.dashboard.dashboard.dashboardName}`,
+      description: 'CloudWatch dashboard of the platform: APIs, routing per city, reports, riders and OAuth, graph builds',
+    });
+    if (this.firewall) new CfnOutput(this, 'WebAclArn', { value: this.firewall.webAcl.attrArn, description: 'WAF web ACL in front of both APIs (-c waf=true)' });
     new CfnOutput(this, 'BaseApiUrl', { value: this.apis.base.url, description: '{base_url} without a custom domain (execute-api, with the stage)' });
     new CfnOutput(this, 'OAuthIssuer', { value: this.issuerUrl, description: 'OAUTH_ISSUER {base_url} as the functions use it: the OAuth issuer and token audience' });
     new CfnOutput(this, 'AppApiUrl', { value: this.apis.app.url, description: '{app_base_url}' });

@@ -1,9 +1,9 @@
-import { CfnOutput, Duration } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { Topic } from 'aws-cdk-lib/aws-sns';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { queues, type QueueName } from '../functions/platform/resources.ts';
 import { workers, type WorkerDefinition } from '../functions/platform/workers.ts';
@@ -13,6 +13,8 @@ import { SpokeFunction } from './spoke-function.ts';
 
 export interface WorkerFunctionsProps {
   readonly dataStores: DataStores;
+  /** Where the dead-letter alarms notify (lib/alarms.ts). */
+  readonly alarmTopic: ITopic;
 }
 
 /** SQS publishes its queue metrics every five minutes; a shorter period only sees gaps. */
@@ -23,25 +25,21 @@ const DEAD_LETTER_ALARM_PERIOD = Duration.minutes(5);
  * source, with partial batch failures, comes from the `consume` access, lib/spoke-function.ts)
  * and scheduled jobs (an EventBridge `rate()` rule each). Every queue a worker consumes has an
  * alarm on its dead-letter queue: a message there is a report the analysis gave up on, which an
- * operator inspects and redrives (docs/operations.md). Alarms notify the `alarms` topic.
+ * operator inspects and redrives (docs/operations.md). Alarms notify the platform's alarm topic.
  */
 export class WorkerFunctions extends Construct {
-  readonly alarmTopic: Topic;
+  readonly alarmTopic: ITopic;
   private readonly byId = new Map<string, SpokeFunction>();
   readonly schedules = new Map<string, Rule>();
   readonly deadLetterAlarms = new Map<QueueName, Alarm>();
 
   constructor(scope: Construct, id: string, props: WorkerFunctionsProps) {
     super(scope, id);
-    this.alarmTopic = new Topic(this, 'Alarms', { displayName: 'Spoke platform alarms' });
+    this.alarmTopic = props.alarmTopic;
     for (const worker of workers) {
       if (this.byId.has(worker.id)) throw new Error(`Worker id ${worker.id} is defined twice in workers.ts`);
       this.byId.set(worker.id, this.createWorker(worker, props.dataStores));
     }
-    new CfnOutput(this, 'AlarmTopicArn', {
-      value: this.alarmTopic.topicArn,
-      description: 'SNS topic of the platform\'s alarms (dead-letter queues): subscribe the on-call address to it',
-    });
   }
 
   /** The function of a worker of workers.ts. */

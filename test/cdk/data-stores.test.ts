@@ -11,7 +11,7 @@ import {
   type TableName,
 } from '../../functions/platform/resources.ts';
 import { keysOf } from '../../lib/naming.ts';
-import { logicalId, platform, resourcesOfType } from './platform-template.ts';
+import { logicalId, platform, refersTo, resourcesOfType } from './platform-template.ts';
 
 const tableNames = keysOf(tables);
 const bucketNames = keysOf(buckets);
@@ -45,8 +45,12 @@ describe('DynamoDB tables', () => {
 });
 
 describe('S3 buckets', () => {
-  it('creates exactly the buckets of resources.ts', () => {
-    platform().template.resourceCountIs('AWS::S3::Bucket', bucketNames.length);
+  it('creates exactly the buckets of resources.ts, and the one their access logs go to', () => {
+    platform().template.resourceCountIs('AWS::S3::Bucket', bucketNames.length + 1);
+    for (const name of bucketNames) {
+      const logging = platform().resources[logicalId(platform().stack.dataStores.buckets[name])]!.Properties!['LoggingConfiguration'];
+      expect(refersTo(logging, logicalId(platform().stack.dataStores.accessLogs)), name).toBe(true);
+    }
   });
 
   it.each(bucketNames)('%s: public access blocked, S3-managed encryption, retained', (name: BucketName) => {

@@ -90,6 +90,7 @@ describe('Lambda functions', () => {
         ...keysOf(access.queues ?? {}).map((queue) => queues[queue].envVar),
         ...(withSettings ? settings : []),
         'POWERTOOLS_SERVICE_NAME',
+        'POWERTOOLS_METRICS_NAMESPACE',
         'NODE_OPTIONS',
       ];
       const variables = environmentOf(fn);

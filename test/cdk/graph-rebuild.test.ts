@@ -10,7 +10,7 @@ import {
   CITY_BUILD_MAX_RECEIVE_COUNT, CITY_BUILD_MEMORY_MB, CITY_BUILD_TIMEOUT, CITY_BUILD_VISIBILITY_TIMEOUT, MEASURED_BUILD_PEAK_MB,
 } from '../../lib/graph-rebuild.ts';
 import { staticInputFiles } from '../../lib/static-inputs.ts';
-import { actionsOn, logicalId, platform, refersTo, resourcesOfType, synthesizePlatform, type CfnResourceJson } from './platform-template.ts';
+import { actionsOn, logicalId, notifiesAlarmTopic, platform, refersTo, resourcesOfType, synthesizePlatform, type CfnResourceJson } from './platform-template.ts';
 
 /** The graph builds (lib/graph-rebuild.ts) and the static inputs they read (lib/static-inputs.ts) in the template. */
 
@@ -70,11 +70,10 @@ describe('per-city graph builds', () => {
 
   it.each(cityIds)('%s: alarms on a message in its dead-letter queue and on any failed build, notifying the alarm topic', (city) => {
     const { deadLetterQueue, builder } = rebuild().cities.get(city)!;
-    const topic = logicalId(platform().stack.workers.alarmTopic);
     const deadLetters = resourcesOfType('AWS::CloudWatch::Alarm').filter(([, alarm]) => refersTo(alarm.Properties?.['Dimensions'] ?? null, logicalId(deadLetterQueue)));
     expect(deadLetters).toHaveLength(1);
     expect(deadLetters[0]![1].Properties).toMatchObject({ Namespace: 'AWS/SQS', MetricName: 'ApproximateNumberOfMessagesVisible', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
-    expect(refersTo(deadLetters[0]![1].Properties!['AlarmActions'], topic)).toBe(true);
+    expect(notifiesAlarmTopic(deadLetters[0]![1].Properties!['AlarmActions'])).toBe(true);
 
     const filters = ofType('AWS::Logs::MetricFilter', logicalId(builder.logGroup));
     expect(filters).toHaveLength(1);
@@ -83,7 +82,7 @@ describe('per-city graph builds', () => {
     const failures = resourcesOfType('AWS::CloudWatch::Alarm').filter(([, alarm]) => alarm.Properties?.['MetricName'] === transformation!.MetricName);
     expect(failures).toHaveLength(1);
     expect(failures[0]![1].Properties).toMatchObject({ Namespace: transformation!.MetricNamespace, Statistic: 'Sum', Threshold: 1 });
-    expect(refersTo(failures[0]![1].Properties!['AlarmActions'], topic)).toBe(true);
+    expect(notifiesAlarmTopic(failures[0]![1].Properties!['AlarmActions'])).toBe(true);
   });
 
   it('queues the builds daily at 03:00 UTC through the dispatcher, which may send to every build queue', () => {

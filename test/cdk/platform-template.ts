@@ -114,3 +114,9 @@ export function apiMethods(restApiLogicalId: string): ApiMethod[] {
       };
     });
 }
+
+/** Whether alarm actions publish to the platform's one alarm topic: exactly what output AlarmTopicArn prints. */
+export function notifiesAlarmTopic(actions: unknown, synthesized: SynthesizedPlatform = platform()): boolean {
+  const outputs = (synthesized.template.toJSON() as { Outputs: Record<string, { Value: unknown }> }).Outputs;
+  return JSON.stringify(actions) === JSON.stringify([outputs['AlarmTopicArn']!.Value]);
+}
