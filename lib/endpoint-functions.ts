@@ -1,4 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
 import { cityIds, type CityId } from '../core/cities/index.ts';
@@ -108,7 +109,8 @@ export class EndpointFunctions extends Construct {
   private dispatchTo(dispatch: SpokeFunction): void {
     for (const city of cityIds) {
       dispatch.function.addEnvironment(routerFunctionEnvVar(city), this.cityRouters[city].function.functionName);
-      this.cityRouters[city].function.grantInvoke(dispatch.function);
+      // The function itself, unqualified: `grantInvoke` would add every version and alias (`:*`) too.
+      dispatch.function.addToRolePolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.cityRouters[city].function.functionArn] }));
     }
   }
 
