@@ -35,6 +35,10 @@ export interface ApiKeyRecord {
   revoked_at?: string;
   /** The API Gateway API key that meters this key in its usage plan (AWS only). */
   usage_key_id?: string;
+  /** The usage-key secret version its usage key was registered under (usage-keys.ts); none: the current one. */
+  usage_secret_version?: string;
+  /** During a secret rotation: the API Gateway API key it was metered by before, deleted at the rotation's end. */
+  previous_usage_key_id?: string;
 }
 
 export interface NewApiKey {

@@ -8,14 +8,13 @@ import type { Context, PostAuthenticationTriggerEvent } from 'aws-lambda';
 import { riderSignInTriggerEntry } from '../../functions/platform/endpoints.ts';
 import { queues, type QueueDefinition } from '../../functions/platform/resources.ts';
 import { RIDER_SESSION_USAGE_KEY_ENV_VAR } from '../../functions/riders/identity-provider-client.ts';
-import { USAGE_KEY_SECRET_ENV_VAR } from '../../functions/auth/usage-keys.ts';
 import { startLocalBikeShare } from './bikeshare.ts';
 import { createGatewayServer } from './gateway.ts';
 import { CONSENT_CLIENT_ID, LocalIdentityProvider, RIDER_APP_CLIENT_ID, RIDER_APP_REDIRECT_URI, type LocalUser } from './identity-provider.ts';
 import { enableConcurrentInvocations, invoke } from './invocations.ts';
 import { citiesFromEnvironment } from './graphs.ts';
 import { Playground } from './playground/server.ts';
-import { functionEnvironment, provisionResources } from './provision.ts';
+import { functionEnvironment, localUsageKeySecretsEnvironment, provisionResources } from './provision.ts';
 import { lambdaContext, LOCAL_ACCOUNT, LocalQueue } from './queue.ts';
 import { closeServer, listen, startDynamo, startS3 } from './servers.ts';
 import type { LocalScheduler } from './scheduler.ts';
@@ -110,8 +109,6 @@ export function identityEnvironment(urls: { base: string; idp: string }): Record
     RIDER_IDP_APP_CLIENT_IDS: RIDER_APP_CLIENT_ID,
     // The local gateway only checks that the authorizer names a usage key; AWS meters by it.
     [RIDER_SESSION_USAGE_KEY_ENV_VAR]: 'local-rider-sessions',
-    // What customer keys' usage-key values are derived under (functions/auth/usage-keys.ts).
-    [USAGE_KEY_SECRET_ENV_VAR]: 'local-usage-key-secret',
   };
 }
 
@@ -205,6 +202,9 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
       }
     });
     Object.assign(process.env, identityEnvironment(urls));
+    // What customer keys' usage-key values are derived under (functions/auth/usage-keys.ts): a
+    // file of versions, which `npm run admin -- usage-keys rotate-secret` rotates.
+    Object.assign(process.env, localUsageKeySecretsEnvironment(options.stateDir));
 
     const scheduler = await startWorkers({ queues: localQueues, load, log });
     stops.push(() => scheduler.stop());
