@@ -14,6 +14,7 @@
  *   npm run admin -- clients revoke <client id>
  *   npm run admin -- signing-keys list
  *   npm run admin -- signing-keys rotate
+ *   npm run admin -- usage-keys rotate-secret        (bin/admin-usage-keys.ts)
  *
  *   npm run admin -- events list|show|create|update|archive|categories|destinations ...  (bin/admin-events.ts)
  *   npm run admin -- routes list|show|create|delete ...; parking publish|publish-bays ...  (bin/admin-routes.ts)
@@ -41,8 +42,9 @@ import {
   createUsagePlanKey,
   disableUsagePlanKey,
   OAUTH_APPS_USAGE_PLAN_ENV_VAR,
-  registerUsagePlanKey,
 } from '../functions/auth/usage-plans.ts';
+import { apiGatewayRegistry, registerUsageKey } from '../functions/auth/usage-key-registration.ts';
+import { usageKeySecretStore } from '../functions/auth/usage-keys.ts';
 import {
   ClientRegistrationError,
   clientTypes,
@@ -58,12 +60,13 @@ import {
 import { revokeGrantsOfClient } from '../functions/oauth/grants.ts';
 import { listSigningKeys, rotateSigningKeys } from '../functions/oauth/signing-keys.ts';
 import { localStateDir } from '../core/paths.ts';
-import { functionEnvironment } from '../lib/local/provision.ts';
+import { functionEnvironment, localUsageKeySecretsEnvironment } from '../lib/local/provision.ts';
 import { eventsAdmin } from './admin-events.ts';
 import { metricsCommand, MetricsUsageError } from './admin-metrics.ts';
 import { ridersCommand, RidersUsageError } from './admin-riders.ts';
 import { reportsCommand, ReviewUsageError } from './admin-reports.ts';
 import { routesAdmin } from './admin-routes.ts';
+import { usageKeysCommand, UsageKeysUsageError } from './admin-usage-keys.ts';
 
 class UsageError extends Error {}
 
@@ -75,7 +78,7 @@ async function useLocalPlatform(): Promise<void> {
   } catch {
     throw new UsageError(`No local platform found (${infoFile} is missing). Start it with \`npm start\`, or pass --aws.`);
   }
-  Object.assign(process.env, functionEnvironment(services));
+  Object.assign(process.env, functionEnvironment(services), localUsageKeySecretsEnvironment(localStateDir()));
 }
 
 function limitsFrom(values: Record<string, string | string[] | boolean | undefined>): RateLimits | undefined {
@@ -225,10 +228,18 @@ async function main(argv: string[]): Promise<void> {
   if (argv.find((arg) => !arg.startsWith('--')) === 'metrics') return metricsCommand(argv, Date.now());
   const { values, positionals } = parseCommandLine(argv);
   const [group, command, argument] = positionals;
-  if (!group || !['keys', 'clients', 'signing-keys', 'riders', 'reports'].includes(group)) {
-    throw new UsageError('Usage: admin keys|clients|signing-keys|events|routes|parking|riders|reports|metrics <command> ... (see bin/admin.ts)');
+  if (!group || !['keys', 'clients', 'signing-keys', 'usage-keys', 'riders', 'reports'].includes(group)) {
+    throw new UsageError('Usage: admin keys|clients|signing-keys|usage-keys|events|routes|parking|riders|reports|metrics <command> ... (see bin/admin.ts)');
   }
   if (!values.aws) await useLocalPlatform();
+  if (group === 'usage-keys') {
+    try {
+      return await usageKeysCommand(command, values.aws ?? false);
+    } catch (error) {
+      if (error instanceof UsageKeysUsageError) throw new UsageError(error.message);
+      throw error;
+    }
+  }
   if (group === 'riders') {
     try {
       return await ridersCommand(command, argument, values.aws ?? false);
@@ -255,7 +266,9 @@ async function main(argv: string[]): Promise<void> {
       }
       if (values.aws) {
         try {
-          await registerUsagePlanKey({ keyId: created.record.key_id, name: created.record.name, plan });
+          const store = usageKeySecretStore();
+          if (!store) throw new Error('USAGE_KEY_SECRET gives one fixed secret; registering needs USAGE_KEY_SECRET_ARN');
+          await registerUsageKey({ keyId: created.record.key_id, name: created.record.name, plan }, apiGatewayRegistry, store);
         } catch (error) {
           await revokeApiKey(created.record.key_id);
           throw new Error(`Usage-plan registration failed, so the new key was revoked: ${(error as Error).message}`);

@@ -24,7 +24,7 @@ import { foldedTags, type AvoidanceItem } from '../core/avoidances.ts';
 import { buildCity } from './build.ts';
 import { downloadToFile, type DownloadLimits, type SourceValidators } from './download.ts';
 import { cityInputs, hashFile, sourceHash, type InputFile } from './source-hash.ts';
-import { publishedPointer, publishGraph } from './publish.ts';
+import { GRAPH_VERSIONS_KEPT, publishedPointer, publishGraph, pruneGraphVersions } from './publish.ts';
 import { parseGraphSourceUrls } from './sources.ts';
 
 /**
@@ -229,7 +229,22 @@ async function rebuildCity(cityId: CityId, urls: readonly string[], bucket: stri
   await publishGraph(bucket, city.id, result.pointer, await readFile(result.graphPath));
   await putJson(bucket, sourcesRecordKey(city.id), record);
   logger.info('graph published', { city: city.id, graph_version: result.pointer.graph_version, seconds: result.report.build_seconds, peak_rss_mb: result.report.peak_rss_mb, bytes: result.report.output_bytes });
+  await pruneOldGraphVersions(bucket, city.id);
   return { city: city.id, status: 'built', graph_version: result.pointer.graph_version, seconds: seconds() };
+}
+
+/**
+ * Deletes the city's graph versions beyond the newest few (publish.ts GRAPH_VERSIONS_KEPT). The
+ * graph is published by then, so a failure here must not fail the build and have it retried:
+ * it is logged, and the next publish prunes what this one left.
+ */
+async function pruneOldGraphVersions(bucket: string, city: CityId): Promise<void> {
+  try {
+    const deleted = await pruneGraphVersions(bucket, city);
+    if (deleted.length > 0) logger.info('old graph versions deleted', { city, kept: GRAPH_VERSIONS_KEPT, deleted });
+  } catch (error) {
+    logger.warn('old graph versions not deleted', { city, error: (error as Error).message });
+  }
 }
 
 async function putJson(bucket: string, key: string, value: unknown): Promise<void> {

@@ -25,7 +25,11 @@ import { keysOf, mapKeys, pascalCase } from './naming.ts';
  */
 const VERSIONED_BUCKETS: ReadonlySet<BucketName> = new Set<BucketName>(['graphs']);
 
-/** How long replaced graph versions stay restorable before S3 expires them. */
+/**
+ * How long replaced and deleted versions stay restorable before S3 expires them: overwritten
+ * pointers and inputs, and the graph versions the nightly build prunes beyond the newest few
+ * (graph-builder/publish.ts GRAPH_VERSIONS_KEPT), each of which is deleted and so noncurrent.
+ */
 const NONCURRENT_VERSION_RETENTION = Duration.days(30);
 
 /** How long S3 server access logs and CloudFront logs are kept: a quarter covers late-found incidents. */
@@ -138,7 +142,13 @@ export class DataStores extends Construct {
       serverAccessLogsPrefix: `s3/${buckets[name].name}/`,
       versioned,
       ...(versioned
-        ? { lifecycleRules: [{ id: 'ExpireReplacedVersions', noncurrentVersionExpiration: NONCURRENT_VERSION_RETENTION }] }
+        ? {
+            lifecycleRules: [
+              { id: 'ExpireReplacedVersions', noncurrentVersionExpiration: NONCURRENT_VERSION_RETENTION },
+              // A pruned graph leaves a delete marker; once its last version has expired, the marker goes too.
+              { id: 'RemoveExpiredDeleteMarkers', expiredObjectDeleteMarker: true },
+            ],
+          }
         : {}),
       removalPolicy: RemovalPolicy.RETAIN,
     });

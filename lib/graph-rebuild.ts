@@ -3,7 +3,6 @@ import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-clo
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { FilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -15,7 +14,7 @@ import { parseGraphSourceUrls, type GraphSourceUrls } from '../graph-builder/sou
 import type { ResourceAccess } from '../functions/platform/endpoints.ts';
 import type { DataStores } from './data-stores.ts';
 import { keysOf, pascalCase } from './naming.ts';
-import { SpokeFunction } from './spoke-function.ts';
+import { consumeQueue, minimumVisibilityTimeoutSeconds, SpokeFunction } from './spoke-function.ts';
 import type { StaticInputs } from './static-inputs.ts';
 
 /** The build's handler module (one function per city runs it); the graph builder owns it. */
@@ -53,10 +52,16 @@ export const CITY_BUILD_EPHEMERAL_STORAGE = Size.gibibytes(2);
 /**
  * A failed build's message comes back after the delay the handler sets (5, then 20 minutes,
  * graph-builder/nightly-handler.ts `retryDelaySeconds`); after three deliveries it waits in the
- * dead-letter queue, which alarms. The visibility timeout must cover one whole build.
+ * dead-letter queue, which alarms. The visibility timeout follows AWS's guidance for a queue a
+ * function consumes (six builds' time, lib/spoke-function.ts): a build that crashes or times out,
+ * and so cannot set its retry delay, has its message back after 90 minutes.
  */
 export const CITY_BUILD_MAX_RECEIVE_COUNT = 3;
-export const CITY_BUILD_VISIBILITY_TIMEOUT = CITY_BUILD_TIMEOUT.plus(Duration.minutes(1));
+/** Builds are queued one at a time by the dispatcher, so nothing is gained by waiting to batch them. */
+const CITY_BUILD_BATCHING_WINDOW_SECONDS = 0;
+export const CITY_BUILD_VISIBILITY_TIMEOUT = Duration.seconds(
+  minimumVisibilityTimeoutSeconds(CITY_BUILD_TIMEOUT.toSeconds(), CITY_BUILD_BATCHING_WINDOW_SECONDS),
+);
 
 /** It publishes graphs, and reads the accepted reports it folds into them (core/avoidances.ts). */
 export const NIGHTLY_BUILD_ACCESS: ResourceAccess = { buckets: { graphs: 'readwrite' }, tables: { routeAvoidances: 'read' } };
@@ -174,7 +179,14 @@ export class GraphRebuild extends Construct {
     });
     // At most two builds of a city at once (the least an SQS event source allows): the daily one
     // and one a deploy queued. Each publishes a complete graph, and the later pointer wins.
-    builder.function.addEventSource(new SqsEventSource(queue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: 2 }));
+    consumeQueue(builder.function, {
+      queue,
+      queueName: `${id}BuildQueue`,
+      visibilityTimeoutSeconds: CITY_BUILD_VISIBILITY_TIMEOUT.toSeconds(),
+      batchSize: 1,
+      maxBatchingWindowSeconds: CITY_BUILD_BATCHING_WINDOW_SECONDS,
+      maxConcurrency: 2,
+    });
 
     const deadLetterAlarm = new Alarm(this, `${id}BuildDeadLetterAlarm`, {
       alarmDescription: `The graph build of ${city} failed ${CITY_BUILD_MAX_RECEIVE_COUNT} times; its message waits in the dead-letter queue and routers keep the previous graph`,

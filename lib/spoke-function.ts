@@ -2,8 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Annotations, CfnRule, Duration, Fn, Stack, type Size } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Runtime, Tracing, type Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NodejsFunction, OutputFormat, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -248,21 +249,62 @@ function grantAccess(fn: NodejsFunction, access: ResourceAccess, stores: DataSto
       continue;
     }
     const definition: QueueDefinition = queues[name];
-    // SQS hands a message to another consumer when its visibility timeout runs out, so a function
-    // allowed to run longer than that would see its own messages processed twice.
-    if (fn.timeout && fn.timeout.toSeconds() > definition.visibilityTimeoutSeconds) {
-      throw new Error(
-        `${fn.node.path} may run ${fn.timeout.toSeconds()} s but queue ${definition.name} hides a message for only ${definition.visibilityTimeoutSeconds} s`,
-      );
-    }
-    // The event source mapping grants receive, delete and change-visibility on the queue.
-    fn.addEventSource(
-      new SqsEventSource(queue, {
-        batchSize: definition.batchSize,
-        maxBatchingWindow: Duration.seconds(definition.maxBatchingWindowSeconds),
-        // One failed report in a batch is retried alone, not with the whole batch.
-        reportBatchItemFailures: true,
-      }),
+    consumeQueue(fn, {
+      queue,
+      queueName: definition.name,
+      visibilityTimeoutSeconds: definition.visibilityTimeoutSeconds,
+      batchSize: definition.batchSize,
+      maxBatchingWindowSeconds: definition.maxBatchingWindowSeconds,
+    });
+  }
+}
+
+/**
+ * AWS's guidance for a queue that feeds a Lambda function: a visibility timeout of at least six
+ * times the function's timeout, plus the batching window. Lambda's poller may retry a throttled
+ * invocation with the batch it already received, and a message still being handled must not be
+ * handed to another consumer meanwhile.
+ */
+export const VISIBILITY_TIMEOUTS_PER_FUNCTION_TIMEOUT = 6;
+
+/** The least visibility timeout a queue may have whose consumer may run this long. */
+export const minimumVisibilityTimeoutSeconds = (functionTimeoutSeconds: number, maxBatchingWindowSeconds: number): number =>
+  VISIBILITY_TIMEOUTS_PER_FUNCTION_TIMEOUT * functionTimeoutSeconds + maxBatchingWindowSeconds;
+
+/** A queue a function consumes, with the settings the consumption depends on. */
+export interface QueueConsumption {
+  readonly queue: IQueue;
+  /** For messages: the queue's name in resources.ts or its construct id. */
+  readonly queueName: string;
+  /** The queue's own visibility timeout (CDK does not expose it on the construct). */
+  readonly visibilityTimeoutSeconds: number;
+  readonly batchSize: number;
+  readonly maxBatchingWindowSeconds: number;
+  /** Most concurrent invocations the event source starts; unset, as many as the queue feeds. */
+  readonly maxConcurrency?: number;
+}
+
+/**
+ * Makes the function the queue's consumer (an SQS event source with partial batch failures, so
+ * one failed message is retried alone), refusing a queue whose visibility timeout is below AWS's
+ * guidance for the function's timeout: every SQS event source of the stack is added here.
+ */
+export function consumeQueue(fn: LambdaFunction, consumption: QueueConsumption): void {
+  const timeoutSeconds = (fn.timeout ?? Duration.seconds(DEFAULT_TIMEOUT_SECONDS)).toSeconds();
+  const least = minimumVisibilityTimeoutSeconds(timeoutSeconds, consumption.maxBatchingWindowSeconds);
+  if (consumption.visibilityTimeoutSeconds < least) {
+    throw new Error(
+      `${fn.node.path} may run ${timeoutSeconds} s, so queue ${consumption.queueName} must hide a message for at least ${least} s ` +
+        `(${VISIBILITY_TIMEOUTS_PER_FUNCTION_TIMEOUT} times the timeout plus the ${consumption.maxBatchingWindowSeconds} s batching window), not ${consumption.visibilityTimeoutSeconds} s`,
     );
   }
+  // The event source mapping grants receive, delete and change-visibility on the queue.
+  fn.addEventSource(
+    new SqsEventSource(consumption.queue, {
+      batchSize: consumption.batchSize,
+      ...(consumption.maxBatchingWindowSeconds > 0 ? { maxBatchingWindow: Duration.seconds(consumption.maxBatchingWindowSeconds) } : {}),
+      reportBatchItemFailures: true,
+      ...(consumption.maxConcurrency ? { maxConcurrency: consumption.maxConcurrency } : {}),
+    }),
+  );
 }

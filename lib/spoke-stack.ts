@@ -114,7 +114,11 @@ export class SpokeStack extends Stack {
     this.issuerUrl = issuerUrlOf(this, issuerParameter, this.apis.base);
     this.usagePlans = new UsagePlans(this, 'UsagePlans', { api: this.apis.base, riderSessionsKeyValue, authorizer: this.functions.authorizer.function });
     this.workers = new WorkerFunctions(this, 'Workers', { dataStores: this.dataStores, alarmTopic: this.alarms.topic });
-    this.staticInputs = skipStaticInputs ? null : new StaticInputs(this, 'StaticInputs', { dataStores: this.dataStores, dataPath });
+    this.staticInputs = skipStaticInputs ? null : new StaticInputs(this, 'StaticInputs', {
+      dataStores: this.dataStores,
+      dataPath,
+      alarmTopic: this.alarms.topic,
+    });
     this.graphRebuild = new GraphRebuild(this, 'GraphRebuild', {
       dataStores: this.dataStores,
       sourceUrls,

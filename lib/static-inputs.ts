@@ -3,7 +3,10 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:
 import { dirname, join, resolve } from 'node:path';
 import { Duration, Size, Stage } from 'aws-cdk-lib';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
-import { Trigger } from 'aws-cdk-lib/triggers';
+import { Alarm, ComparisonOperator, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import { InvocationType, Trigger } from 'aws-cdk-lib/triggers';
 import { Construct } from 'constructs';
 import { projectRoot } from '../core/paths.ts';
 import { graphRecipes } from '../graph-builder/cities.ts';
@@ -33,6 +36,9 @@ export const PARKING_PUBLISH_ENTRY = 'functions/multimodal/parking/publish-handl
 /** Compiling the largest source (London's 14 MB of GeoJSON) takes seconds; this leaves room for S3. */
 const PARKING_PUBLISH_TIMEOUT = Duration.seconds(90);
 
+/** Lambda's error metrics arrive per minute; five covers the run and Lambda's two retries of it. */
+const PARKING_PUBLISH_ALARM_PERIOD = Duration.minutes(5);
+
 /**
  * Every file of the shared data folder a deployed job reads: the graph build's elevation models
  * and area boundaries (graph-builder/cities.ts) and the parking sources (datasets.ts PARKING_FILES). Not
@@ -59,13 +65,19 @@ export interface StaticInputsProps {
   readonly dataStores: DataStores;
   /** The shared data folder (staticInputsDataPath). */
   readonly dataPath: string;
+  /** Where a failed parking publish is announced; without it the alarm only changes state. */
+  readonly alarmTopic?: ITopic;
 }
 
 /**
  * The static inputs in the graphs bucket under `inputs/` (functions/platform/inputs.ts): the
  * files `staticInputFiles` names are copied at synth into one staging folder, which a
- * BucketDeployment uploads on deploy (removing inputs no longer listed). Then a trigger runs the
- * parking publisher, which compiles the parking datasets from the uploaded sources. `digest`
+ * BucketDeployment uploads on deploy (removing inputs no longer listed). Then a trigger starts the
+ * parking publisher, which compiles the parking datasets from the uploaded sources. The trigger
+ * does not wait for it: a source with bad data must not fail the deploy and roll back the whole
+ * stack (leaving its retained tables and buckets behind) when multi-modal can keep serving the
+ * datasets already published. A failed run is an alarm instead (`parkingPublishFailureAlarm`,
+ * on the function's `Errors`, `parkingPublishFailures`). `digest`
  * changes whenever an input's content does; functions that must run again after such a deploy
  * carry it in their environment, which makes the triggers that run them fire again.
  */
@@ -75,6 +87,9 @@ export class StaticInputs extends Construct {
   readonly files: readonly string[];
   readonly parkingPublisher: SpokeFunction;
   readonly parkingTrigger: Trigger;
+  /** Failed runs of the parking publisher (each of Lambda's tries of an asynchronous invocation counts). */
+  readonly parkingPublishFailures: IMetric;
+  readonly parkingPublishFailureAlarm: Alarm;
 
   constructor(scope: Construct, id: string, props: StaticInputsProps) {
     super(scope, id);
@@ -108,8 +123,20 @@ export class StaticInputs extends Construct {
     this.parkingTrigger = new Trigger(this, 'PublishParkingAfterDeploy', {
       handler: this.parkingPublisher.function,
       executeAfter: [this.deployment],
-      timeout: PARKING_PUBLISH_TIMEOUT.plus(Duration.seconds(30)),
+      // Started, not awaited: its failure raises the alarm below instead of rolling back the deploy.
+      invocationType: InvocationType.EVENT,
     });
+    this.parkingPublishFailures = this.parkingPublisher.function.metricErrors({ period: PARKING_PUBLISH_ALARM_PERIOD, statistic: 'Sum' });
+    this.parkingPublishFailureAlarm = new Alarm(this, 'ParkingPublishFailureAlarm', {
+      alarmDescription:
+        'The parking publisher failed after a deploy (functions/multimodal/parking/publish-handler.ts; see its log): multi-modal keeps the datasets published before',
+      metric: this.parkingPublishFailures,
+      threshold: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    if (props.alarmTopic) this.parkingPublishFailureAlarm.addAlarmAction(new SnsAction(props.alarmTopic));
   }
 
   /** Copies the inputs into a folder of the cloud assembly; their digest names their content. */

@@ -12,8 +12,10 @@ export interface CurrentGraphPointer {
   readonly source_hash: string;
 }
 
+/** The prefix of every graph file of a city, the current one and the older versions kept. */
+export const graphsPrefix = (city: string): string => `cities/${city}/graphs/`;
 /** Key of one built graph, e.g. `cities/london/graphs/london-20261121T030000-1a2b3c4d.graph`. */
-export const graphKey = (city: string, graphVersion: string): string => `cities/${city}/graphs/${graphVersion}.graph`;
+export const graphKey = (city: string, graphVersion: string): string => `${graphsPrefix(city)}${graphVersion}.graph`;
 /** Key of the JSON pointer ({@link CurrentGraphPointer}) to a city's current graph. */
 export const currentPointerKey = (city: string): string => `cities/${city}/current.json`;
 

@@ -35,6 +35,10 @@ export interface ApiKeyRecord {
   revoked_at?: string;
   /** The API Gateway API key that meters this key in its usage plan (AWS only). */
   usage_key_id?: string;
+  /** The usage-key secret version its usage key was registered under (usage-keys.ts); none: the current one. */
+  usage_secret_version?: string;
+  /** During a secret rotation: the API Gateway API key it was metered by before, deleted at the rotation's end. */
+  previous_usage_key_id?: string;
 }
 
 export interface NewApiKey {
@@ -103,9 +107,9 @@ export async function getApiKeyRecord(keyId: string): Promise<ApiKeyRecord | nul
 }
 
 /**
- * How long a warm container trusts a key record it has read, so a partner's steady traffic on
- * one key costs one key read per container every few seconds instead of one per request. This
- * is also the bound on revocation: a revoked key is refused by every container at most this long
+ * How long a warm container trusts a key record it has read, or the absence of one, so a
+ * partner's steady traffic on one key, or a client repeating an invalid one, costs one key read
+ * per container every few seconds instead of one per request. This is also the bound on revocation: a revoked key is refused by every container at most this long
  * after `keys revoke` (docs/operations.md, "Usage plans and API keys"). The rate limiter is not
  * cached: it counts every request in DynamoDB.
  */
@@ -114,35 +118,54 @@ export const API_KEY_RECORD_CACHE_MS = 5_000;
 /** Records kept at most; beyond it the oldest read goes first. Far above the keys one container sees in a few seconds. */
 const MAX_CACHED_RECORDS = 10_000;
 
+/**
+ * Key ids found to have no record, kept at most (the oldest miss goes first). Apart from the
+ * records, so a flood of invented key ids can evict only other invented ones, never the records
+ * of keys in use.
+ */
+const MAX_CACHED_UNKNOWN_KEY_IDS = 10_000;
+
 interface CachedRecord {
-  record: ApiKeyRecord;
+  /** The record, or null: the table had none for the key id. */
+  record: ApiKeyRecord | null;
   /** When the read that returned it started, on the clock of the request that made it. */
   readAtMs: number;
 }
 
 const cachedRecords = new Map<string, CachedRecord>();
+const unknownKeyIds = new Map<string, CachedRecord>();
 /** One read per key at a time: requests arriving while a key's record is being read share the read. */
 const readsInFlight = new Map<string, Promise<ApiKeyRecord | null>>();
+
+const isFresh = (cached: CachedRecord | undefined, at: number): cached is CachedRecord =>
+  cached !== undefined && at >= cached.readAtMs && at - cached.readAtMs < API_KEY_RECORD_CACHE_MS;
+
+function remember(cache: Map<string, CachedRecord>, limit: number, keyId: string, entry: CachedRecord): void {
+  if (cache.size >= limit) cache.delete(cache.keys().next().value!);
+  cache.set(keyId, entry);
+}
 
 /**
  * The key's record as this container last read it, read again once it is
  * `API_KEY_RECORD_CACHE_MS` old (or when the clock reads earlier than the read, as a test's moved
- * clock can). Revoked records are kept like active ones (revocation is final); a key id with no
- * record is never kept, so a key created a moment later works at once.
+ * clock can). Revoked records are kept like active ones (revocation is final). A key id with no
+ * record is remembered as unknown for as long, so a flood repeating an invalid key costs one read
+ * per container every `API_KEY_RECORD_CACHE_MS`. That delays no new key: key ids are 64 random
+ * bits drawn when the key is created, so no request names one before it exists; only a record
+ * restored under an id that was presented while it was missing waits out the bound.
  */
 async function recentApiKeyRecord(keyId: string, now: () => number): Promise<ApiKeyRecord | null> {
   const at = now();
-  const cached = cachedRecords.get(keyId);
-  if (cached && at >= cached.readAtMs && at - cached.readAtMs < API_KEY_RECORD_CACHE_MS) return cached.record;
+  const cached = cachedRecords.get(keyId) ?? unknownKeyIds.get(keyId);
+  if (isFresh(cached, at)) return cached.record;
   const pending = readsInFlight.get(keyId);
   if (pending) return pending;
   const read = getApiKeyRecord(keyId)
     .then((record) => {
       cachedRecords.delete(keyId);
-      if (record) {
-        if (cachedRecords.size >= MAX_CACHED_RECORDS) cachedRecords.delete(cachedRecords.keys().next().value!);
-        cachedRecords.set(keyId, { record, readAtMs: at });
-      }
+      unknownKeyIds.delete(keyId);
+      if (record) remember(cachedRecords, MAX_CACHED_RECORDS, keyId, { record, readAtMs: at });
+      else remember(unknownKeyIds, MAX_CACHED_UNKNOWN_KEY_IDS, keyId, { record: null, readAtMs: at });
       return record;
     })
     .finally(() => readsInFlight.delete(keyId));
@@ -151,8 +174,9 @@ async function recentApiKeyRecord(keyId: string, now: () => number): Promise<Api
 }
 
 /**
- * The active record the key belongs to, or null. The stored hash is compared with the presented
- * key's in constant time on every request, cached record or not.
+ * The active record the key belongs to, or null. Anything that is not a well-formed key is refused
+ * before any read. The stored hash is compared with the presented key's in constant time on every
+ * request, cached record or not.
  */
 export async function verifyApiKey(key: string, now: () => number = nowMs): Promise<ApiKeyRecord | null> {
   const keyId = keyIdOf(key);

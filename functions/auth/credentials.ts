@@ -65,8 +65,9 @@ export async function authenticate(headers: Record<string, string | undefined>):
         limits: record.limits,
         rateBucket: `key:${record.key_id}`,
       },
-      // Derived from the key id: the key itself is never an API Gateway key value (usage-keys.ts).
-      usageIdentifierKey: await usageKeyFor(record.key_id),
+      // Derived from the key id under the secret version it was registered with: the key itself is
+      // never an API Gateway key value (usage-keys.ts).
+      usageIdentifierKey: await usageKeyFor(record.key_id, record.usage_secret_version),
     };
   }
   for (const verify of bearerVerifiers) {

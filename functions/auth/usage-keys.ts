@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { RefreshedValue } from '../platform/refreshed-value.ts';
+import { fileStore, secretsManagerStore, type UsageKeySecretStore, type UsageKeySecretVersion } from './usage-key-secrets.ts';
 
 /**
  * The value of a customer key's API Gateway API key (the usage-plan key that meters it): an
@@ -10,45 +11,89 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
  * stores no customer key in AWS either, only its hash (README, "API keys").
  *
  * The secret is a Secrets Manager secret the stack creates (lib/usage-plans.ts); its ARN reaches
- * the authorizer and the operator CLI as USAGE_KEY_SECRET_ARN. The local platform, which has no
- * usage plans, gives the secret itself as USAGE_KEY_SECRET.
+ * the authorizer and the operator CLI as USAGE_KEY_SECRET_ARN. It can be rotated
+ * (usage-key-rotation.ts): each key record names the secret version its usage key was registered
+ * under (`usage_secret_version`), and the value is derived under that version until the key is
+ * registered again, so a rotation never names a value API Gateway does not hold. The local
+ * platform, which has no usage plans, keeps its versions in a file (USAGE_KEY_SECRETS_FILE);
+ * USAGE_KEY_SECRET gives one fixed secret instead (tests).
  */
 
 export const USAGE_KEY_SECRET_ARN_ENV_VAR = 'USAGE_KEY_SECRET_ARN';
 export const USAGE_KEY_SECRET_ENV_VAR = 'USAGE_KEY_SECRET';
+export const USAGE_KEY_SECRETS_FILE_ENV_VAR = 'USAGE_KEY_SECRETS_FILE';
+
+/**
+ * How often a container looks again at which version is current, for the records that name no
+ * version (keys registered before the first rotation). A rotation moves the current version only
+ * after every active key names its version, so this bound only ever delays nothing; it keeps
+ * the reads of the secret to one per container every five minutes.
+ */
+export const CURRENT_USAGE_KEY_SECRET_REFRESH_MS = 5 * 60_000;
 
 /** `spg_` and 64 hex digits: within API Gateway's 20 to 128 characters, and unique per key id. */
 export function deriveUsageKey(secret: string, keyId: string): string {
   return `spg_${createHmac('sha256', secret).update(keyId, 'utf8').digest('hex')}`;
 }
 
-let secretRead: Promise<string> | undefined;
+/** A store with what this container has read of it: versions for ever (they never change), the current one refreshed. */
+interface ReadSecrets {
+  readonly store: UsageKeySecretStore;
+  readonly versions: Map<string, Promise<string>>;
+  current?: RefreshedValue<UsageKeySecretVersion>;
+}
 
-/** The secret, read once per container (requests that arrive during the read share it). */
-function usageKeySecret(env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  const local = env[USAGE_KEY_SECRET_ENV_VAR];
-  if (local) return Promise.resolve(local);
+const readSecrets = new Map<string, ReadSecrets>();
+
+/** The store the environment names, or null when it gives one fixed secret. */
+export function usageKeySecretStore(env: NodeJS.ProcessEnv = process.env): UsageKeySecretStore | null {
+  return readSecretsOf(env)?.store ?? null;
+}
+
+function readSecretsOf(env: NodeJS.ProcessEnv): ReadSecrets | null {
+  if (env[USAGE_KEY_SECRET_ENV_VAR]) return null;
+  const file = env[USAGE_KEY_SECRETS_FILE_ENV_VAR];
   const arn = env[USAGE_KEY_SECRET_ARN_ENV_VAR];
-  if (!arn) return Promise.reject(new Error(`Set ${USAGE_KEY_SECRET_ARN_ENV_VAR} (a stack output) to derive usage-plan key values`));
-  secretRead ??= readSecret(arn).catch((error: unknown) => {
-    secretRead = undefined; // the next request tries again
-    throw error;
-  });
-  return secretRead;
-}
-
-async function readSecret(arn: string): Promise<string> {
-  const client = new SecretsManagerClient({});
-  try {
-    const { SecretString: secret } = await client.send(new GetSecretValueCommand({ SecretId: arn }));
-    if (!secret) throw new Error(`Secret ${arn} has no string value`);
-    return secret;
-  } finally {
-    client.destroy();
+  if (!file && !arn) throw new Error(`Set ${USAGE_KEY_SECRET_ARN_ENV_VAR} (a stack output) to derive usage-plan key values`);
+  const id = file ? `file:${file}` : `arn:${arn}`;
+  let known = readSecrets.get(id);
+  if (!known) {
+    known = { store: file ? fileStore(file) : secretsManagerStore(arn!), versions: new Map() };
+    readSecrets.set(id, known);
   }
+  return known;
 }
 
-/** The usage-plan key value of the customer key with this id. */
-export async function usageKeyFor(keyId: string): Promise<string> {
-  return deriveUsageKey(await usageKeySecret(), keyId);
+/** One version's value, read once per container (requests that arrive during the read share it). */
+function versionValue(secrets: ReadSecrets, versionId: string): Promise<string> {
+  let value = secrets.versions.get(versionId);
+  if (!value) {
+    value = secrets.store.version(versionId).catch((error: unknown) => {
+      secrets.versions.delete(versionId); // the next request tries again
+      throw error;
+    });
+    secrets.versions.set(versionId, value);
+  }
+  return value;
+}
+
+function currentValue(secrets: ReadSecrets): Promise<string> {
+  if (!secrets.current || secrets.current.spent) {
+    secrets.current = new RefreshedValue(() => secrets.store.current(), () => CURRENT_USAGE_KEY_SECRET_REFRESH_MS, {
+      message: 'usage-key secret not refreshed; the version read before stays',
+      fields: {},
+    });
+  }
+  return secrets.current.get().then((current) => current.value);
+}
+
+/**
+ * The usage-plan key value of the customer key with this id: derived under the secret version its
+ * record names (the one it was registered under), else under the current version.
+ */
+export async function usageKeyFor(keyId: string, secretVersion?: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const fixed = env[USAGE_KEY_SECRET_ENV_VAR];
+  if (fixed) return deriveUsageKey(fixed, keyId);
+  const secrets = readSecretsOf(env)!;
+  return deriveUsageKey(await (secretVersion ? versionValue(secrets, secretVersion) : currentValue(secrets)), keyId);
 }

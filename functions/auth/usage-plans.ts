@@ -1,9 +1,5 @@
-import { APIGatewayClient, CreateApiKeyCommand, CreateUsagePlanKeyCommand, UpdateApiKeyCommand } from '@aws-sdk/client-api-gateway';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../platform/aws.ts';
-import { tableName } from '../platform/resources.ts';
+import { APIGatewayClient, CreateApiKeyCommand, CreateUsagePlanKeyCommand, DeleteApiKeyCommand, NotFoundException, UpdateApiKeyCommand } from '@aws-sdk/client-api-gateway';
 import type { Plan } from './principal.ts';
-import { usageKeyFor } from './usage-keys.ts';
 
 /**
  * In AWS each customer key also has an API Gateway API key in its plan's usage plan, so usage
@@ -39,21 +35,16 @@ export async function createUsagePlanKey(input: { value: string; name: string; u
   }
 }
 
-export async function registerUsagePlanKey(input: { keyId: string; name: string; plan: Plan }): Promise<string> {
-  const usageKeyId = await createUsagePlanKey({
-    value: await usageKeyFor(input.keyId),
-    name: `${input.keyId} ${input.name}`,
-    usagePlanEnvVar: usagePlanEnvVars[input.plan],
-  });
-  await dynamo().send(
-    new UpdateCommand({
-      TableName: tableName('apiKeys'),
-      Key: { key_id: input.keyId },
-      UpdateExpression: 'SET usage_key_id = :id',
-      ExpressionAttributeValues: { ':id': usageKeyId },
-    }),
-  );
-  return usageKeyId;
+/** Deletes an API Gateway API key (and so its place in its usage plan); one already gone is fine. */
+export async function deleteUsagePlanKey(usageKeyId: string): Promise<void> {
+  const client = new APIGatewayClient({});
+  try {
+    await client.send(new DeleteApiKeyCommand({ apiKey: usageKeyId }));
+  } catch (error) {
+    if (!(error instanceof NotFoundException)) throw error;
+  } finally {
+    client.destroy();
+  }
 }
 
 export async function disableUsagePlanKey(usageKeyId: string): Promise<void> {

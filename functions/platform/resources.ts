@@ -260,9 +260,10 @@ export const queues = {
   reportAnalysis: {
     name: 'report-analysis',
     envVar: 'QUEUE_REPORT_ANALYSIS_URL',
-    // Six times the consumer's timeout (functions/platform/workers.ts), as AWS advises for SQS
-    // event sources; five tries put a poison message in the dead-letter queue within 15 minutes.
-    visibilityTimeoutSeconds: 180,
+    // At least six times the consumer's timeout (30 s, functions/platform/workers.ts) plus the
+    // batching window, as AWS advises for SQS event sources and lib/spoke-function.ts checks;
+    // five tries put a poison message in the dead-letter queue within 16 minutes.
+    visibilityTimeoutSeconds: 190,
     maxReceiveCount: 5,
     batchSize: 10,
     maxBatchingWindowSeconds: 2,

@@ -6,7 +6,7 @@ import { buildableCity } from '../../graph-builder/cities.ts';
 import { cityInputPaths } from '../../graph-builder/source-hash.ts';
 import { bucketName } from '../../functions/platform/resources.ts';
 import { ensureGraphs, readPointer } from '../../graph-builder/index.ts';
-import { publishedPointer, publishGraph } from '../../graph-builder/publish.ts';
+import { publishedPointer, publishGraph, pruneGraphVersions } from '../../graph-builder/publish.ts';
 
 /**
  * The local platform's graphs: built from the shared data when missing or stale, then published
@@ -37,6 +37,8 @@ export async function prepareLocalGraphs(cities: CityId[], log: (line: string) =
     if (published?.graph_version === pointer.graph_version) continue;
     await publishGraph(bucket, city, pointer, await readFile(join(outDir, pointer.key)));
     log(`${city}: published ${pointer.graph_version} to the local graphs bucket`);
+    // As the nightly build does, so a long-lived data folder keeps only the newest few graphs.
+    await pruneGraphVersions(bucket, city);
   }
 }
 

@@ -8,7 +8,6 @@ import type { Context, PostAuthenticationTriggerEvent } from 'aws-lambda';
 import { riderSignInTriggerEntry } from '../../functions/platform/endpoints.ts';
 import { queues, type QueueDefinition } from '../../functions/platform/resources.ts';
 import { RIDER_SESSION_USAGE_KEY_ENV_VAR } from '../../functions/riders/identity-provider-client.ts';
-import { USAGE_KEY_SECRET_ENV_VAR } from '../../functions/auth/usage-keys.ts';
 import { useCityInvoker } from '../../functions/dispatch/city-invoker.ts';
 import { startLocalBikeShare } from './bikeshare.ts';
 import { inProcessCityInvoker } from './city-routers.ts';
@@ -18,7 +17,7 @@ import { enableConcurrentInvocations, invoke } from './invocations.ts';
 import { startMetricsLog } from './metrics-log.ts';
 import { citiesFromEnvironment } from './graphs.ts';
 import { Playground } from './playground/server.ts';
-import { functionEnvironment, provisionResources } from './provision.ts';
+import { functionEnvironment, localUsageKeySecretsEnvironment, provisionResources } from './provision.ts';
 import { lambdaContext, LOCAL_ACCOUNT, LocalQueue } from './queue.ts';
 import { closeServer, listen, startDynamo, startS3 } from './servers.ts';
 import type { LocalScheduler } from './scheduler.ts';
@@ -113,8 +112,6 @@ export function identityEnvironment(urls: { base: string; idp: string }): Record
     RIDER_IDP_APP_CLIENT_IDS: RIDER_APP_CLIENT_ID,
     // The local gateway only checks that the authorizer names a usage key; AWS meters by it.
     [RIDER_SESSION_USAGE_KEY_ENV_VAR]: 'local-rider-sessions',
-    // What customer keys' usage-key values are derived under (functions/auth/usage-keys.ts).
-    [USAGE_KEY_SECRET_ENV_VAR]: 'local-usage-key-secret',
   };
 }
 
@@ -213,6 +210,9 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
       }
     });
     Object.assign(process.env, identityEnvironment(urls));
+    // What customer keys' usage-key values are derived under (functions/auth/usage-keys.ts): a
+    // file of versions, which `npm run admin -- usage-keys rotate-secret` rotates.
+    Object.assign(process.env, localUsageKeySecretsEnvironment(options.stateDir));
 
     const scheduler = await startWorkers({ queues: localQueues, load, log });
     stops.push(() => scheduler.stop());

@@ -6,7 +6,9 @@ import {
   type AttributeDefinition,
   type KeySchemaElement,
 } from '@aws-sdk/client-dynamodb';
+import { join } from 'node:path';
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { USAGE_KEY_SECRETS_FILE_ENV_VAR } from '../../functions/auth/usage-keys.ts';
 import {
   buckets,
   tables,
@@ -109,6 +111,14 @@ export async function provisionResources(endpoints: { dynamodb: string; s3: stri
 }
 
 /** The environment the deployed functions get from the stack, with local names and endpoints. */
+/**
+ * Where the local platform keeps the versions of its usage-key secret (functions/auth/usage-key-secrets.ts):
+ * a file of its state folder, read by its authorizer and rotated by `npm run admin -- usage-keys rotate-secret`.
+ */
+export function localUsageKeySecretsEnvironment(stateDir: string): Record<string, string> {
+  return { [USAGE_KEY_SECRETS_FILE_ENV_VAR]: join(stateDir, 'usage-key-secrets.json') };
+}
+
 export function functionEnvironment(endpoints: { dynamodb: string; s3: string; sqs: string }): Record<string, string> {
   const environment: Record<string, string> = {
     AWS_REGION: 'us-east-1',

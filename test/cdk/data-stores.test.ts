@@ -83,6 +83,16 @@ describe('S3 buckets', () => {
     const resource = platform().resources[logicalId(platform().stack.dataStores.buckets.graphs)]!;
     expect(resource.Properties?.['VersioningConfiguration']).toEqual({ Status: 'Enabled' });
   });
+
+  it('expires the versions the graph pruning deletes, and then their delete markers', () => {
+    const resource = platform().resources[logicalId(platform().stack.dataStores.buckets.graphs)]!;
+    const rules = (resource.Properties?.['LifecycleConfiguration'] as { Rules: Record<string, unknown>[] }).Rules;
+    // A deleted key's last version becomes noncurrent, so this rule reaches every pruned graph.
+    expect(rules).toContainEqual(expect.objectContaining({ Status: 'Enabled', NoncurrentVersionExpiration: { NoncurrentDays: 30 } }));
+    expect(rules).toContainEqual(expect.objectContaining({ Status: 'Enabled', ExpiredObjectDeleteMarker: true }));
+    // Neither rule is limited to a prefix: graphs live under cities/<city>/graphs/ for every city.
+    for (const rule of rules) expect(rule['Prefix'] ?? rule['Filter']).toBeUndefined();
+  });
 });
 
 describe('SQS queues', () => {

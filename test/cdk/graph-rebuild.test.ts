@@ -65,7 +65,7 @@ describe('per-city graph builds', () => {
     expect(refersTo(queueProperties['RedrivePolicy'], logicalId(deadLetterQueue))).toBe(true);
     // A delivery stays hidden for a whole build, so a running build is never handed out twice.
     expect(queueProperties['VisibilityTimeout']).toBe(CITY_BUILD_VISIBILITY_TIMEOUT.toSeconds());
-    expect(CITY_BUILD_VISIBILITY_TIMEOUT.toSeconds()).toBeGreaterThan(CITY_BUILD_TIMEOUT.toSeconds());
+    expect(CITY_BUILD_VISIBILITY_TIMEOUT.toSeconds()).toBeGreaterThanOrEqual(6 * CITY_BUILD_TIMEOUT.toSeconds());
   });
 
   it.each(cityIds)('%s: alarms on a message in its dead-letter queue and on any failed build, notifying the alarm topic', (city) => {
@@ -164,6 +164,23 @@ describe('static inputs', () => {
     expect(dependsOn).toContain(uploadId());
     const role = logicalId(inputs.parkingPublisher.function.role!);
     expect(actionsOn(role, logicalId(platform().stack.dataStores.buckets.graphs))).toContain('s3:PutObject');
+  });
+
+  it('starts the parking publisher without waiting for it, so bad parking data cannot roll back a deploy', () => {
+    const inputs = platform().stack.staticInputs!;
+    // A RequestResponse trigger fails the deploy when its function fails; an Event one only starts it.
+    expect(platform().resources[logicalId(inputs.parkingTrigger)]!.Properties!['InvocationType']).toBe('Event');
+  });
+
+  it('alarms on any failed parking publish instead, notifying the alarm topic', () => {
+    const inputs = platform().stack.staticInputs!;
+    const alarm = platform().resources[logicalId(inputs.parkingPublishFailureAlarm)]!;
+    expect(alarm.Properties).toMatchObject({
+      Namespace: 'AWS/Lambda', MetricName: 'Errors', Statistic: 'Sum', Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold', EvaluationPeriods: 1, TreatMissingData: 'notBreaching',
+    });
+    expect(refersTo(alarm.Properties!['Dimensions'], logicalId(inputs.parkingPublisher.function))).toBe(true);
+    expect(refersTo(alarm.Properties!['AlarmActions'], logicalId(platform().stack.workers.alarmTopic))).toBe(true);
   });
 
   it('refuses to synthesize without the data folder, naming the context values', () => {

@@ -31,10 +31,10 @@ describe('report analysis consumer', () => {
     expect(refersTo(properties['RedrivePolicy'], logicalId(deadLetterQueue))).toBe(true);
   });
 
-  it('runs no longer than a sixth of the visibility timeout', () => {
+  it('runs no longer than a sixth of the visibility timeout less the batching window', () => {
     const timeout = platform().resources[logicalId(workerFunction('report-analysis'))]!.Properties!['Timeout'] as number;
     expect(timeout).toBe(workerDefinition('report-analysis').timeoutSeconds);
-    expect(timeout * 6).toBeLessThanOrEqual(queues.reportAnalysis.visibilityTimeoutSeconds);
+    expect(timeout * 6 + queues.reportAnalysis.maxBatchingWindowSeconds).toBeLessThanOrEqual(queues.reportAnalysis.visibilityTimeoutSeconds);
   });
 
   it('alarms on any message in the dead-letter queue, notifying the alarm topic', () => {

@@ -111,15 +111,51 @@ describe('the warm container\'s cache of key records (controlled clock, real tab
     expect((await verifyApiKey(key, now))?.key_id).toBe(record.key_id);
   });
 
-  it('never caches a key id without a record: a key stored a moment after a miss works at once', async () => {
+  it('remembers a key id without a record for API_KEY_RECORD_CACHE_MS: a record stored under it then works', async () => {
     useLocalAws();
     const keyId = randomBytes(8).toString('hex');
     const key = `spk_${keyId}_${randomBytes(32).toString('base64url')}`;
-    const now = () => start;
+    let clock = start;
+    const now = () => clock;
     expect(await verifyApiKey(key, now)).toBeNull();
     const record: ApiKeyRecord = { key_id: keyId, key_hash: hashApiKey(key), name: 'stored later', plan: 'free', limits: { perMinute: 10, perHour: 100, perDay: 1000 }, status: 'active', created_at: new Date(start).toISOString() };
     await dynamo().send(new PutCommand({ TableName: tableName('apiKeys'), Item: record }));
+    clock = start + API_KEY_RECORD_CACHE_MS - 1;
+    expect(await verifyApiKey(key, now)).toBeNull();
+    clock = start + API_KEY_RECORD_CACHE_MS;
     expect((await verifyApiKey(key, now))?.key_id).toBe(keyId);
+  });
+
+  it('a newly created key works on its first request: its random id was never presented before', async () => {
+    useLocalAws();
+    const now = () => start;
+    // A flood of invented ids just before the key is created.
+    for (let i = 0; i < 20; i++) expect(await verifyApiKey(`spk_${randomBytes(8).toString('hex')}_${randomBytes(32).toString('base64url')}`, now)).toBeNull();
+    const { key, record } = await createApiKey({ name: 'created after a flood', plan: 'free' });
+    expect((await verifyApiKey(key, now))?.key_id).toBe(record.key_id);
+  });
+
+  it('a flood of invalid keys costs one read per key id and API_KEY_RECORD_CACHE_MS, and none for malformed ones', async () => {
+    useLocalAws();
+    const keyId = randomBytes(8).toString('hex');
+    const invalid = `spk_${keyId}_${randomBytes(32).toString('base64url')}`;
+    const reads = countKeyReads();
+    try {
+      let clock = start;
+      const now = () => clock;
+      const malformed = ['spk_short', `spk_${keyId}_tooshort`, 'x'.repeat(200), `spk_${keyId.toUpperCase()}_${randomBytes(32).toString('base64url')}`];
+      for (const key of malformed) expect(await verifyApiKey(key, now)).toBeNull();
+      expect(reads.all()).toBe(0);
+      expect((await Promise.all(Array.from({ length: 50 }, () => verifyApiKey(invalid, now)))).every((found) => found === null)).toBe(true);
+      clock = start + API_KEY_RECORD_CACHE_MS - 1;
+      for (let i = 0; i < 50; i++) await verifyApiKey(invalid, now);
+      expect(reads.of(keyId)).toBe(1);
+      clock = start + API_KEY_RECORD_CACHE_MS;
+      await verifyApiKey(invalid, now);
+      expect(reads.of(keyId)).toBe(2);
+    } finally {
+      reads.stop();
+    }
   });
 
   it('reads a key\'s record once per API_KEY_RECORD_CACHE_MS, however many requests arrive together', async () => {
@@ -162,3 +198,23 @@ describe('the warm container\'s cache of key records (controlled clock, real tab
     expect(stored.Item?.status).toBe('active');
   });
 });
+
+/** Counts the reads of the API keys table from now on: in all, and of one key id. */
+function countKeyReads(): { all(): number; of(keyId: string): number; stop(): void } {
+  const client = dynamo();
+  const keys: string[] = [];
+  const name = `countAllKeyReads-${randomBytes(4).toString('hex')}`;
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as { TableName?: string; Key?: unknown };
+      if (/^Get(Item)?Command$/.test(String(context.commandName)) && input.TableName === tableName('apiKeys')) keys.push(JSON.stringify(input.Key));
+      return next(args);
+    },
+    { step: 'initialize', name },
+  );
+  return {
+    all: () => keys.length,
+    of: (keyId) => keys.filter((key) => key.includes(keyId)).length,
+    stop: () => client.middlewareStack.remove(name),
+  };
+}
