@@ -5,7 +5,8 @@ import { nodeControlRule, type NodeControl } from './junction-control-tags.ts';
 import { readOsmFile, type ReadProgress } from './osm/reader.ts';
 import type { Tags } from './osm/types.ts';
 import { parseRestriction, type RestrictionSpec } from './restriction-relations.ts';
-import { classifyWay, type RuleContext, type WayAttributes } from './tag-rules.ts';
+import type { RuleContext } from './tag-rules/context.ts';
+import { classifyWay, type WayAttributes } from './tag-rules/way.ts';
 import { Warnings } from './warnings.ts';
 import type { StringTable } from './writer.ts';
 

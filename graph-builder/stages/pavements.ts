@@ -1,7 +1,7 @@
 import { EDGE_WALKING, WALK_CARRIAGEWAY } from '../../core/graph/flags.ts';
 import type { CollectedNodes, CollectedWays } from '../collect.ts';
 import { roadsWithSeparateSidewalks } from '../sidewalks.ts';
-import type { WayAttributes } from '../tag-rules.ts';
+import type { WayAttributes } from '../tag-rules/way.ts';
 import type { SegmentEdges, SegmentTable } from './edges.ts';
 
 /**

@@ -5,7 +5,8 @@ import {
 } from '../../core/graph/flags.ts';
 import type { CollectedWays, RouteRelation } from '../collect.ts';
 import { Growable } from '../growable.ts';
-import { routeMembershipRule, type WayAttributes } from '../tag-rules.ts';
+import { routeMembershipRule } from '../tag-rules/safety.ts';
+import type { WayAttributes } from '../tag-rules/way.ts';
 import type { TimeWindowCompiler } from '../time-windows.ts';
 import type { Warnings } from '../warnings.ts';
 import type { StringTable } from '../writer.ts';

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { BuildableCity } from '../cities.ts';
 import { collectOsm, type Collected, type ProgressListener } from '../collect.ts';
 import { loadElevationModel, type ElevationModel } from '../elevation-sources.ts';
-import type { RuleContext } from '../tag-rules.ts';
+import type { RuleContext } from '../tag-rules/context.ts';
 import type { StringTable } from '../writer.ts';
 
 /**
