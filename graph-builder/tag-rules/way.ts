@@ -29,7 +29,7 @@ import { walkingRule } from './walking.ts';
  *   one-way.ts               one-way for motor traffic, and the directions bicycles may ride
  *   traffic-stress.ts        speed limit, lanes, parking, and the Level of Traffic Stress
  *   safety.ts                safety class of roads and paths, and what route relations change
- *   lighting.ts              lit
+ *   lighting.ts              lit, and the streets taken as lit where a city has lighting data
  *   surface.ts               surface and smoothness
  *   walking.ts               the walking network, pavements and crossings
  *   cycle-routes.ts          signed cycle routes tagged on the way
