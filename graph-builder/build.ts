@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { BuildableCity } from './cities.ts';
 import { GRAPH_FORMAT_VERSION, type GraphHeader, type GraphSections, type GridSpec } from '../core/graph/layout.ts';
 import { currentPointerKey, readGraphPointer, type CurrentGraphPointer } from '../core/graph/catalog.ts';
-import { sourceName, type ProgressListener, type SourceSummary } from './collect.ts';
+import { sourceName, type ProgressListener, type SourceSummary } from './stages/read/collect.ts';
 import { cityInputPaths, cityInputs, BUILDER_VERSION, type InputFile } from './source-hash.ts';
 import { graphStatistics, spotCheck, type GraphStatistics, type SpotCheckResult } from './statistics.ts';
 import { spotChecks } from './spot-checks.ts';

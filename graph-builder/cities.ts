@@ -15,7 +15,7 @@ export interface NamedAreaSource {
 }
 
 export interface ElevationModelSource {
-  /** An SRTM `.hgt` tile or a GeoTIFF in EPSG:4326 metres (graph-builder/elevation-sources.ts). */
+  /** An SRTM `.hgt` tile or a GeoTIFF in EPSG:4326 metres (graph-builder/stages/elevation/models.ts). */
   readonly file: string;
   /** A surface model (SRTM, Copernicus) sees roofs and trees: the build smooths it into ground heights. */
   readonly surface: boolean;

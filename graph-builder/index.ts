@@ -5,7 +5,7 @@ import { buildableCities } from './cities.ts';
 import { graphOutputDir, sharedDataPath } from '../core/paths.ts';
 import { buildCity, readPointer, type BuildReport } from './build.ts';
 import { cityInputs } from './source-hash.ts';
-import type { ProgressListener } from './collect.ts';
+import type { ProgressListener } from './stages/read/collect.ts';
 
 export { buildCity, readPointer, type BuildReport, type BuildResult } from './build.ts';
 export { OsmInputError } from './osm/types.ts';

@@ -62,7 +62,7 @@ export const EDGE_LINK = 1 << 27;
 /**
  * Bits 28-30: the Level of Traffic Stress of riding this direction, 1 (separated from traffic,
  * or traffic a child would ride in) to 4 (fast or wide roads, painted lanes included), as the
- * builder reads it from the way's tags (graph-builder/tag-rules.ts `trafficStressRule`); 0 where
+ * builder reads it from the way's tags (graph-builder/tag-rules/traffic-stress.ts `trafficStressRule`); 0 where
  * the graph does not say (a walking-only edge, or a graph built before the field existed).
  */
 export const EDGE_STRESS_SHIFT = 28;

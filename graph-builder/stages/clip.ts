@@ -1,7 +1,7 @@
-import { pointInRing } from '../../core/cities/lookup.ts';
 import type { Ring } from '../../core/cities/boundaries.ts';
+import { pointInRing } from '../../core/cities/lookup.ts';
 import { boundingBox } from '../../core/geo.ts';
-import type { CollectedNodes, CollectedWays } from '../collect.ts';
+import type { CollectedNodes, CollectedWays } from './read/collect.ts';
 
 /**
  * Stage `clip`: the ways the city keeps, those with at least one node inside its outline. A kept

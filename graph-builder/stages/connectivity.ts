@@ -1,8 +1,8 @@
 import { EDGE_CONTRAFLOW, EDGE_CYCLING, EDGE_DISMOUNT, EDGE_WALKING } from '../../core/graph/flags.ts';
-import type { CollectedNodes, CollectedWays } from '../collect.ts';
-import { selectComponents, stronglyConnectedComponents, type CsrGraph } from '../components.ts';
+import { selectComponents, stronglyConnectedComponents, type CsrGraph } from './connectivity/components.ts';
 import type { Csr, EdgeArrays } from './edge-arrays.ts';
 import type { GraphNodeIndex, SegmentTable } from './edges.ts';
+import type { CollectedNodes, CollectedWays } from './read/collect.ts';
 
 /**
  * Stage `connectivity` (spec 1.2.9), per mode: only the strongly connected networks kept by

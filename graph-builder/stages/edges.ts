@@ -1,10 +1,10 @@
-import { EDGE_CYCLING, EDGE_WALKING } from '../../core/graph/flags.ts';
 import { haversineMetresE7 } from '../../core/geo.ts';
-import type { CollectedNodes, CollectedWays } from '../collect.ts';
+import { EDGE_CYCLING, EDGE_WALKING } from '../../core/graph/flags.ts';
 import { Growable } from '../growable.ts';
 import { buildCsr, orderByTail, permuteEdges, remapSegmentEdges, type Csr, type EdgeArrays } from './edge-arrays.ts';
 import { forEachStretch } from './graph-nodes.ts';
 import type { WayPlans } from './plan-ways.ts';
+import type { CollectedNodes, CollectedWays } from './read/collect.ts';
 
 /**
  * Stage `edges`: every kept way cut into segments between graph nodes, each segment giving a

@@ -1,16 +1,16 @@
-import type { ElevationSource, GraphHeader } from '../../core/graph/layout.ts';
 import { haversineMetresE7 } from '../../core/geo.ts';
-import type { CollectedNodes } from '../collect.ts';
-import { OSM_ELEVATION_MIN_COVERAGE, type ElevationModel } from '../elevation-sources.ts';
+import type { ElevationSource, GraphHeader } from '../../core/graph/layout.ts';
 import type { Warnings } from '../warnings.ts';
 import type { Csr, EdgeArrays } from './edge-arrays.ts';
 import type { GraphNodeIndex, SegmentTable } from './edges.ts';
+import { OSM_ELEVATION_MIN_COVERAGE, type ElevationModel } from './elevation/models.ts';
+import type { CollectedNodes } from './read/collect.ts';
 
 /**
  * Stage `elevation`: a height for every node and the climb and descent of every segment.
  *
  * A point's height is the first of the city's models (best first) that covers it, sampled
- * bilinearly; surface models were smoothed when read (elevation-sources.ts), so one roof or
+ * bilinearly; surface models were smoothed when read (elevation/models.ts), so one roof or
  * tree does not raise a street. A node takes the height at its point. Along each segment the
  * model is sampled every PROFILE_STEP_METRES between its two nodes' heights and the profile is
  * smoothed along the way (a moving mean over the model's `smoothingMetres` either side, its ends

@@ -1,5 +1,5 @@
-import type { CollectedNodes, CollectedWays } from '../collect.ts';
 import type { Warnings } from '../warnings.ts';
+import type { CollectedNodes, CollectedWays } from './read/collect.ts';
 
 /**
  * Stage `graph-nodes`: which OSM nodes become graph nodes. Junctions (nodes two kept ways use, or

@@ -1,13 +1,13 @@
 import { EDGE_ARRIVAL_CONTROL_SHIFT, EDGE_JUNCTION_CONTROLLED, EDGE_REVERSED, ROAD_CLASSES, roadClassOf } from '../../core/graph/flags.ts';
-import type { CollectedNodes } from '../collect.ts';
-import { assignArrivalControls, type NodeControl } from '../junction-control-tags.ts';
 import type { Csr, EdgeArrays } from './edge-arrays.ts';
 import type { GraphNodeIndex } from './edges.ts';
+import { assignArrivalControls, type NodeControl } from './junction-control/controls.ts';
+import type { CollectedNodes } from './read/collect.ts';
 
 /**
  * Stage `junction-control`: the control each edge meets on arriving at its head (signals, stop
  * and give-way signs, crossings), and whether signals or an all-way stop govern its approach to a
- * junction, by the rules of graph-builder/junction-control-tags.ts, as edge flags.
+ * junction, by the rules of junction-control/controls.ts, as edge flags.
  */
 
 /** Importance of a road class, to tell the minor road at a junction. */

@@ -1,8 +1,8 @@
 import { EDGE_WALKING, WALK_CARRIAGEWAY } from '../../core/graph/flags.ts';
-import type { CollectedNodes, CollectedWays } from '../collect.ts';
-import { roadsWithSeparateSidewalks } from '../sidewalks.ts';
-import type { WayAttributes } from '../tag-rules.ts';
+import type { WayAttributes } from '../tag-rules/way.ts';
 import type { SegmentEdges, SegmentTable } from './edges.ts';
+import { roadsWithSeparateSidewalks } from './pavements/sidewalks.ts';
+import type { CollectedNodes, CollectedWays } from './read/collect.ts';
 
 /**
  * Stage `pavements` (spec 1.2.10): carriageways whose pavement is drawn as its own way leave the

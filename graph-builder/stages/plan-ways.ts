@@ -3,12 +3,13 @@ import {
   EDGE_CYCLING, EDGE_DISMOUNT, EDGE_LINK, EDGE_LIT_SHIFT, EDGE_REVERSED, EDGE_ROAD_CLASS_SHIFT, EDGE_ROADWORKS, EDGE_ROUNDABOUT,
   EDGE_STEPS, EDGE_STRESS_SHIFT, EDGE_SURFACE_SHIFT, EDGE_WALK_KIND_SHIFT, EDGE_WALKING,
 } from '../../core/graph/flags.ts';
-import type { CollectedWays, RouteRelation } from '../collect.ts';
 import { Growable } from '../growable.ts';
-import { routeMembershipRule, type WayAttributes } from '../tag-rules.ts';
+import { routeMembershipRule } from '../tag-rules/safety.ts';
+import type { WayAttributes } from '../tag-rules/way.ts';
 import type { TimeWindowCompiler } from '../time-windows.ts';
 import type { Warnings } from '../warnings.ts';
 import type { StringTable } from '../writer.ts';
+import type { CollectedWays, RouteRelation } from './read/collect.ts';
 
 /**
  * Stage `plan-ways`: what each kept way contributes beyond its own tags. Membership of cycle and

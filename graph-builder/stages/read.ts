@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import type { BuildableCity } from '../cities.ts';
-import { collectOsm, type Collected, type ProgressListener } from '../collect.ts';
-import { loadElevationModel, type ElevationModel } from '../elevation-sources.ts';
-import type { RuleContext } from '../tag-rules.ts';
+import type { RuleContext } from '../tag-rules/context.ts';
 import type { StringTable } from '../writer.ts';
+import { loadElevationModel, type ElevationModel } from './elevation/models.ts';
+import { collectOsm, type Collected, type ProgressListener } from './read/collect.ts';
 
 /**
  * Stage `read`: the city's inputs into memory. The OSM extracts are streamed twice by

@@ -1,8 +1,8 @@
-import { EDGE_CYCLING, EDGE_WALKING } from '../../core/graph/flags.ts';
 import { emptyBoundingBox, extendBoundingBox } from '../../core/geo.ts';
-import type { CollectedNodes } from '../collect.ts';
+import { EDGE_CYCLING, EDGE_WALKING } from '../../core/graph/flags.ts';
 import { buildCsr, orderByTail, permuteEdges, remapSegmentEdges, type Csr, type EdgeArrays } from './edge-arrays.ts';
 import type { GraphNodeIndex, SegmentEdges } from './edges.ts';
+import type { CollectedNodes } from './read/collect.ts';
 
 /**
  * Stage `renumber`: the final numbering. Edges no mode may use any more are dropped, and with

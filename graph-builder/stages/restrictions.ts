@@ -2,15 +2,15 @@ import {
   EDGE_CYCLING, EDGE_RESTRICTION_FROM, RESTRICTION_BICYCLE_SPECIFIC, RESTRICTION_FROM_ONLY, RESTRICTION_SAME_CYCLEWAY, RESTRICTION_VIA_WAY,
   ROAD_CLASSES, SAFETY_CYCLEWAY, roadClassOf, safetyClassOf,
 } from '../../core/graph/flags.ts';
-import type { CollectedNodes, CollectedWays } from '../collect.ts';
-import { resolveRestriction, type RestrictionGraph, type RestrictionSpec } from '../restriction-relations.ts';
 import type { TimeWindowCompiler } from '../time-windows.ts';
 import type { Csr, EdgeArrays } from './edge-arrays.ts';
 import type { GraphNodeIndex, SegmentEdges, SegmentTable } from './edges.ts';
 import { routeNamesOfWay, type WayRouteMembership } from './plan-ways.ts';
+import type { CollectedNodes, CollectedWays } from './read/collect.ts';
+import { resolveRestriction, type RestrictionGraph, type RestrictionSpec } from './restrictions/relations.ts';
 
 /**
- * Stage `restrictions`: turn restriction relations resolved (graph-builder/restriction-relations.ts) into
+ * Stage `restrictions`: turn restriction relations resolved (restrictions/relations.ts) into
  * forbidden sequences of cycling edges; and, once edges have their final numbers, stage
  * `restriction-table` lays those sequences out as the graph's restriction sections.
  */

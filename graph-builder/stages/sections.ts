@@ -1,13 +1,13 @@
 import { EDGE_ROADWORKS, NODE_ELEVATION_KNOWN, NODE_JUNCTION } from '../../core/graph/flags.ts';
 import type { GridSpec } from '../../core/graph/layout.ts';
-import type { CollectedNodes } from '../collect.ts';
 import { Growable } from '../growable.ts';
-import { distinctNeighbourCounts } from '../junction-control-tags.ts';
-import { buildGrid, sparseGrid } from '../spatial-index.ts';
 import type { TimeWindowCompiler } from '../time-windows.ts';
 import type { StringTable } from '../writer.ts';
 import type { Csr, EdgeArrays } from './edge-arrays.ts';
+import { distinctNeighbourCounts } from './junction-control/controls.ts';
 import type { NamedArea } from './read.ts';
+import type { CollectedNodes } from './read/collect.ts';
+import { buildGrid, sparseGrid } from './sections/spatial-index.ts';
 
 /**
  * Stage `sections`: the remaining sections of the graph file. Node coordinates and flags

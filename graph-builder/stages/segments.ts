@@ -1,8 +1,8 @@
-import type { CollectedNodes, CollectedWays } from '../collect.ts';
 import { Growable } from '../growable.ts';
 import type { StringTable } from '../writer.ts';
 import type { SegmentEdges, SegmentTable } from './edges.ts';
 import { routeNamesOfWay, type WayRouteMembership } from './plan-ways.ts';
+import type { CollectedNodes, CollectedWays } from './read/collect.ts';
 
 /**
  * Stage `segments`: the segment sections in final numbering. The geometry pool, each segment's

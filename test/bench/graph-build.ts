@@ -8,7 +8,7 @@ import { localStateDir, projectRoot, sharedDataPath } from '../../core/paths.ts'
 import { EDGE_CYCLING } from '../../core/graph/flags.ts';
 import { openGraph, type Graph } from '../../core/graph/layout.ts';
 import { buildCity, type BuildReport } from '../../graph-builder/build.ts';
-import { stronglyConnectedComponents } from '../../graph-builder/components.ts';
+import { stronglyConnectedComponents } from '../../graph-builder/stages/connectivity/components.ts';
 import { tiledCity } from '../../graph-builder/tiled-city.ts';
 import { buildInChild } from './build-in-child.ts';
 

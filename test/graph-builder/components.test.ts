@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { selectComponents, stronglyConnectedComponents } from '../../graph-builder/components.ts';
+import { selectComponents, stronglyConnectedComponents } from '../../graph-builder/stages/connectivity/components.ts';
 
 /** A CSR graph from an edge list (edges must be sorted by tail). */
 function csr(nodeCount: number, edges: [number, number][]): { nodeCount: number; firstOut: Uint32Array; edgeHead: Uint32Array; edgeTail: Uint32Array } {

@@ -7,7 +7,7 @@ import { sharedDataPath } from '../../core/paths.ts';
 import { NODE_ELEVATION_KNOWN } from '../../core/graph/flags.ts';
 import { openGraph, type Graph } from '../../core/graph/layout.ts';
 import { buildCity } from '../../graph-builder/build.ts';
-import { fillVoids, loadElevationModel, MAX_VOID_FILL_SAMPLES, parseOsmElevation } from '../../graph-builder/elevation-sources.ts';
+import { fillVoids, loadElevationModel, MAX_VOID_FILL_SAMPLES, parseOsmElevation } from '../../graph-builder/stages/elevation/models.ts';
 import { fixturePath } from './helpers.ts';
 import { sharedDataPresent } from '../support/shared-data.ts';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildableCity } from '../../graph-builder/cities.ts';
-import { sourceName, supersedes } from '../../graph-builder/collect.ts';
+import { sourceName, supersedes } from '../../graph-builder/stages/read/collect.ts';
 import { readOsmFile } from '../../graph-builder/osm/reader.ts';
 import { EDGE_CYCLING } from '../../core/graph/flags.ts';
 import type { Graph } from '../../core/graph/layout.ts';

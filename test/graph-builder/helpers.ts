@@ -6,7 +6,8 @@ import { projectRoot } from '../../core/paths.ts';
 import { openGraph, type Graph } from '../../core/graph/layout.ts';
 import { buildCity, type BuildReport } from '../../graph-builder/build.ts';
 import { readOsmFile, type Tags } from '../../graph-builder/osm/reader.ts';
-import { classifyWay, type DrivingSide, type WayAttributes } from '../../graph-builder/tag-rules.ts';
+import type { DrivingSide } from '../../graph-builder/tag-rules/context.ts';
+import { classifyWay, type WayAttributes } from '../../graph-builder/tag-rules/way.ts';
 import { Warnings } from '../../graph-builder/warnings.ts';
 
 export const fixtureDir = resolve(projectRoot, 'test/fixtures/osm');

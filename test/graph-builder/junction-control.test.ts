@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CONTROL_ALL_WAY_STOP, CONTROL_GIVE_WAY, CONTROL_NONE, CONTROL_TRAFFIC_SIGNALS, CONTROL_TWO_WAY_STOP, EDGE_JUNCTION_CONTROLLED, NODE_BARRIER_NO_CYCLING, NODE_BARRIER_NO_WALKING, NODE_CROSSING, NODE_CROSSING_SIGNALS, NODE_JUNCTION, NODE_STOP, NODE_TRAFFIC_SIGNALS, arrivalControlOf } from '../../core/graph/flags.ts';
 import { type Graph } from '../../core/graph/layout.ts';
-import { nodeControlRule } from '../../graph-builder/junction-control-tags.ts';
+import { nodeControlRule } from '../../graph-builder/stages/junction-control/controls.ts';
 import { buildFixture, edgeFrom } from './helpers.ts';
 
 // Node coordinates of test/fixtures/osm/junction-control.osm.

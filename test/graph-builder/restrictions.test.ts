@@ -3,7 +3,7 @@ import { EDGE_RESTRICTION_FROM, RESTRICTION_BICYCLE_SPECIFIC, RESTRICTION_FROM_O
 import { isWindowActive, restrictionsFrom } from '../../core/graph/rules.ts';
 import { localMinutes } from '../../core/local-time.ts';
 import { type Graph } from '../../core/graph/layout.ts';
-import { parseRestriction } from '../../graph-builder/restriction-relations.ts';
+import { parseRestriction } from '../../graph-builder/stages/restrictions/relations.ts';
 import { Warnings } from '../../graph-builder/warnings.ts';
 import { buildFixture, edgeFrom, type BuiltFixture } from './helpers.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildGrid } from '../../graph-builder/spatial-index.ts';
+import { buildGrid } from '../../graph-builder/stages/sections/spatial-index.ts';
 
 describe('spatial grid', () => {
   it('lists every segment in each cell its geometry passes through', () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { LIT_ASSUMED, LIT_NO, LIT_UNKNOWN, LIT_YES, ROAD_CLASSES, SAFETY_BUSY, SAFETY_CYCLEWAY, SAFETY_MODERATE, SAFETY_QUIET, SAFETY_SHARED, WALK_CARRIAGEWAY, WALK_CROSSING, WALK_PATH, WALK_PAVEMENT } from '../../core/graph/flags.ts';
-import { classifyWay, lanesRule, maxspeedRule, routeMembershipRule } from '../../graph-builder/tag-rules.ts';
+import { routeMembershipRule } from '../../graph-builder/tag-rules/safety.ts';
+import { lanesRule, maxspeedRule } from '../../graph-builder/tag-rules/traffic-stress.ts';
+import { classifyWay } from '../../graph-builder/tag-rules/way.ts';
 import { Warnings } from '../../graph-builder/warnings.ts';
 import { fixtureWays, ruleFixture } from './helpers.ts';
 

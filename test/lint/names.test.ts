@@ -33,4 +33,11 @@ describe('names', () => {
     const stages = new Set(readdirSync(join(projectRoot, 'graph-builder/stages')));
     expect(readdirSync(join(projectRoot, 'graph-builder')).filter((file) => stages.has(file))).toEqual([]);
   });
+
+  it("keeps a stage's own logic in a folder named for the stage, beside the stage's module", () => {
+    const entries = readdirSync(join(projectRoot, 'graph-builder/stages'), { withFileTypes: true });
+    const stageModules = new Set(entries.filter((entry) => entry.isFile()).map((entry) => entry.name));
+    const folders = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    expect(folders.filter((folder) => !stageModules.has(`${folder}.ts`))).toEqual([]);
+  });
 });

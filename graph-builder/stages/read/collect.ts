@@ -1,13 +1,14 @@
-import { parseOsmElevation } from './elevation-sources.ts';
-import { Growable } from './growable.ts';
-import { IdIndex } from './id-index.ts';
-import { nodeControlRule, type NodeControl } from './junction-control-tags.ts';
-import { readOsmFile, type ReadProgress } from './osm/reader.ts';
-import type { Tags } from './osm/types.ts';
-import { parseRestriction, type RestrictionSpec } from './restriction-relations.ts';
-import { classifyWay, type RuleContext, type WayAttributes } from './tag-rules.ts';
-import { Warnings } from './warnings.ts';
-import type { StringTable } from './writer.ts';
+import { Growable } from '../../growable.ts';
+import { IdIndex } from '../../id-index.ts';
+import { readOsmFile, type ReadProgress } from '../../osm/reader.ts';
+import type { Tags } from '../../osm/types.ts';
+import type { RuleContext } from '../../tag-rules/context.ts';
+import { classifyWay, type WayAttributes } from '../../tag-rules/way.ts';
+import { Warnings } from '../../warnings.ts';
+import type { StringTable } from '../../writer.ts';
+import { parseOsmElevation } from '../elevation/models.ts';
+import { nodeControlRule, type NodeControl } from '../junction-control/controls.ts';
+import { parseRestriction, type RestrictionSpec } from '../restrictions/relations.ts';
 
 /**
  * The two streaming passes over a city's extracts. Pass 1 keeps the routable ways (classified

@@ -1,5 +1,5 @@
-import { Growable } from './growable.ts';
-import { IdIndex } from './id-index.ts';
+import { Growable } from '../../growable.ts';
+import { IdIndex } from '../../id-index.ts';
 
 /**
  * Spec 1.2.10: walking uses the carriageway only where no separate pavement is mapped. Mappers

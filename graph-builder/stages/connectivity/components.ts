@@ -1,4 +1,4 @@
-import { stronglyConnectedComponents as componentsOf, type Components } from '../core/routing/network/strongly-connected.ts';
+import { stronglyConnectedComponents as componentsOf, type Components } from '../../../core/routing/network/strongly-connected.ts';
 
 export type { Components };
 

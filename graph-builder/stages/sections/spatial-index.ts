@@ -5,9 +5,9 @@
  * walking each piece's bounding cells, which over-approximates by at most a cell per piece).
  */
 
-import { emptyBoundingBox, extendBoundingBox } from '../core/geo.ts';
-import { forEachSegmentCell } from '../core/graph/grid.ts';
-import type { GridSpec } from '../core/graph/layout.ts';
+import { emptyBoundingBox, extendBoundingBox } from '../../../core/geo.ts';
+import { forEachSegmentCell } from '../../../core/graph/grid.ts';
+import type { GridSpec } from '../../../core/graph/layout.ts';
 
 export const GRID_CELL_METRES = 100;
 const METRES_PER_DEGREE_LAT = 111_320;

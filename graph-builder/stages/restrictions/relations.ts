@@ -1,6 +1,6 @@
-import type { RelationMember, Tags } from './osm/types.ts';
-import { legacyRestrictionCondition, parseConditional } from './time-windows.ts';
-import type { Warnings } from './warnings.ts';
+import type { RelationMember, Tags } from '../../osm/types.ts';
+import { legacyRestrictionCondition, parseConditional } from '../../time-windows.ts';
+import type { Warnings } from '../../warnings.ts';
 
 /**
  * Turn restrictions (spec 1.2.4), read from `type=restriction` relations in the form that
