@@ -6,6 +6,7 @@ import { matchesHash, sha256 } from '../platform/secrets.ts';
 import { tableName } from '../platform/resources.ts';
 import type { Plan, RateLimits } from './principal.ts';
 import { scanAll } from '../platform/dynamo-pages.ts';
+import { conditionFailed } from '../platform/conditional-writes.ts';
 
 /**
  * API keys look like `spk_<key id>_<secret>`. The key id is public (it names the key in the
@@ -209,7 +210,7 @@ export async function revokeApiKey(keyId: string, now = new Date()): Promise<boo
     );
     return true;
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    if (conditionFailed(error)) return false;
     throw error;
   }
 }

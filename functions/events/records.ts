@@ -12,6 +12,7 @@ import { nextId } from './ids.ts';
 import { eventFlags, type CategoryItem, type DestinationItem, type EventItem, type EventRoute, type EventView } from './model.ts';
 import { planEventRoute } from './routes.ts';
 import { queryAll, scanAll } from '../platform/dynamo-pages.ts';
+import { conditionFailed } from '../platform/conditional-writes.ts';
 
 /**
  * Events (spec 2.3): written by the operator (bin/admin.ts `events ...`), read by
@@ -202,8 +203,8 @@ export async function updateEvent(id: number, patch: Partial<EventInput>): Promi
       ConditionExpression: 'updated_at = :read',
       ExpressionAttributeValues: { ':read': current.updated_at },
     }),
-  ).catch((error: { name?: string }) => {
-    if (error.name === 'ConditionalCheckFailedException') throw new EventInputError(`Event ${id} changed while it was being updated; try again`);
+  ).catch((error: unknown) => {
+    if (conditionFailed(error)) throw new EventInputError(`Event ${id} changed while it was being updated; try again`);
     throw error;
   });
   return item;
@@ -220,8 +221,8 @@ export async function archiveEvent(id: number): Promise<EventItem> {
       ExpressionAttributeValues: { ':now': timestamp() },
       ReturnValues: 'ALL_NEW',
     }),
-  ).catch((error: { name?: string }) => {
-    if (error.name === 'ConditionalCheckFailedException') throw new EventInputError(`No event ${id}`);
+  ).catch((error: unknown) => {
+    if (conditionFailed(error)) throw new EventInputError(`No event ${id}`);
     throw error;
   });
   return result.Attributes as EventItem;

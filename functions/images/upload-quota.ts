@@ -3,6 +3,7 @@ import { dynamo } from '../platform/aws.ts';
 import { nowSeconds } from '../platform/clock.ts';
 import { LimitReachedError } from '../platform/errors.ts';
 import { tableName } from '../platform/resources.ts';
+import { conditionFailed } from '../platform/conditional-writes.ts';
 
 /**
  * Spec 8: at most 100 image uploads per 24 hours per rider, counted across every kind of image
@@ -41,8 +42,6 @@ export class ImageUploadLimitError extends LimitReachedError {
   }
 }
 
-const isConditionFailure = (error: unknown) => (error as Error).name === 'ConditionalCheckFailedException';
-
 /** Takes one upload slot for the rider, or throws `ImageUploadLimitError` with the seconds until the window closes. */
 export async function reserveImageUpload(idpUserId: string): Promise<UploadReservation> {
   const table = tableName('imageUploads');
@@ -62,7 +61,7 @@ export async function reserveImageUpload(idpUserId: string): Promise<UploadReser
       const item = counted.Attributes as QuotaItem;
       return { idpUserId, windowStartedAt: item.window_started_at, remaining: IMAGE_UPLOADS_PER_WINDOW - item.uploads };
     } catch (error) {
-      if (!isConditionFailure(error)) throw error;
+      if (!conditionFailed(error)) throw error;
     }
     // No open window, or a full one: open a new window if none is open.
     try {
@@ -82,7 +81,7 @@ export async function reserveImageUpload(idpUserId: string): Promise<UploadReser
       );
       return { idpUserId, windowStartedAt: now, remaining: IMAGE_UPLOADS_PER_WINDOW - 1 };
     } catch (error) {
-      if (!isConditionFailure(error)) throw error;
+      if (!conditionFailed(error)) throw error;
     }
     // A window is open: full, or opened by a concurrent upload a moment ago (then try again).
     const { Item } = await dynamo().send(new GetCommand({ TableName: table, Key: { idp_user_id: idpUserId }, ConsistentRead: true }));
@@ -108,7 +107,7 @@ export async function releaseImageUpload(reservation: UploadReservation): Promis
     );
   } catch (error) {
     // The window has closed since: its count no longer matters.
-    if (!isConditionFailure(error)) throw error;
+    if (!conditionFailed(error)) throw error;
   }
 }
 

@@ -4,6 +4,7 @@ import { now, nowSeconds } from '../platform/clock.ts';
 import { tableName } from '../platform/resources.ts';
 import { lifetimes, RECORD_RETENTION_SECONDS } from './config.ts';
 import { randomHandle, sha256 } from '../platform/secrets.ts';
+import { conditionFailed } from '../platform/conditional-writes.ts';
 
 /**
  * An authorization request between the authorize endpoint and the rider's decision (spec 3.2):
@@ -115,7 +116,7 @@ export async function updateOpenRequest(
     );
     return true;
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    if (conditionFailed(error)) return false;
     throw error;
   }
 }

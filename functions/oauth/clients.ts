@@ -7,6 +7,7 @@ import { revokeGrantsOfClient } from './grants.ts';
 import { checkRedirectUri } from './redirect-uris.ts';
 import { matchesHash, randomHandle, sha256 } from '../platform/secrets.ts';
 import { scanAll } from '../platform/dynamo-pages.ts';
+import { conditionFailed } from '../platform/conditional-writes.ts';
 
 /**
  * The registry of third-party apps (spec 5.5). The operator registers an app with the name the
@@ -135,7 +136,7 @@ async function updateActiveClient(clientId: string, update: string, values: Reco
     );
     return result.Attributes as OAuthClientRecord;
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') throw new ClientRegistrationError(`No active app with id ${clientId}`);
+    if (conditionFailed(error)) throw new ClientRegistrationError(`No active app with id ${clientId}`);
     throw error;
   }
 }

@@ -5,6 +5,7 @@ import { tableName } from '../platform/resources.ts';
 import { lifetimes, RECORD_RETENTION_SECONDS } from './config.ts';
 import { newGrantId, type RiderClaims } from './grants.ts';
 import { randomHandle, sha256 } from '../platform/secrets.ts';
+import { conditionFailed } from '../platform/conditional-writes.ts';
 
 /**
  * Authorization codes (spec 3.2): 10 minutes, single use, bound to the app, the redirect URI and
@@ -69,7 +70,7 @@ export async function markCodeRedeemed(codeHash: string): Promise<boolean> {
     );
     return true;
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    if (conditionFailed(error)) return false;
     throw error;
   }
 }

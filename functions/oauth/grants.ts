@@ -5,6 +5,7 @@ import { now, nowSeconds } from '../platform/clock.ts';
 import { tableName } from '../platform/resources.ts';
 import { lifetimes, RECORD_RETENTION_SECONDS } from './config.ts';
 import { matchesHash, randomHandle, sha256 } from '../platform/secrets.ts';
+import { conditionFailed } from '../platform/conditional-writes.ts';
 
 /**
  * A grant is what one approved authorization code turns into: the rider's consent for one app,
@@ -64,7 +65,7 @@ export async function createGrant(grant: Omit<GrantRecord, 'status' | 'created_a
     );
     return record;
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return null;
+    if (conditionFailed(error)) return null;
     throw error;
   }
 }
@@ -180,7 +181,7 @@ export async function markRefreshTokenRotated(tokenId: string): Promise<boolean>
     );
     return true;
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    if (conditionFailed(error)) return false;
     throw error;
   }
 }

@@ -4,6 +4,7 @@ import { dynamo } from '../platform/aws.ts';
 import { nowMs } from '../platform/clock.ts';
 import { tableName } from '../platform/resources.ts';
 import { currentUsage, decide, expiryOf, windowKinds, type BucketUsage, type RateDecision, type WindowKind } from './windows.ts';
+import { conditionFailed } from '../platform/conditional-writes.ts';
 
 /**
  * Rate-limit counters in DynamoDB, exact across any number of containers and fast on one hot
@@ -169,7 +170,7 @@ async function attempt(bucket: string, sets: readonly Windows[], cost: number, n
       }),
     );
   } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    if (!conditionFailed(error)) throw error;
     // Some window cannot pay: say which, and when it resets.
     const item = await readBucket(bucket);
     const decision = decideAll(item, sets, cost, nowSeconds);

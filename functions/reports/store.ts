@@ -14,6 +14,7 @@ import { tableName } from '../platform/resources.ts';
 import type { IssueType } from './fields.ts';
 import { MOVES, type MoveName, type ReportStatus } from './lifecycle.ts';
 import { queryAll } from '../platform/dynamo-pages.ts';
+import { conditionFailed } from '../platform/conditional-writes.ts';
 
 /**
  * Reports and their audit trail in DynamoDB (docs/data-model.md, "Road reports"). A report is one
@@ -140,7 +141,7 @@ export async function insertReport(report: ReportItem, entry: AuditEntry): Promi
     );
     return true;
   } catch (error) {
-    if (refusedByFirstCondition(error)) return false;
+    if (conditionFailed(error, 0)) return false;
     throw error;
   }
 }
@@ -162,7 +163,7 @@ export async function clearOutbox(reportId: string): Promise<void> {
       }),
     );
   } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    if (!conditionFailed(error)) throw error;
   }
 }
 
@@ -288,14 +289,7 @@ export async function changeStatus(change: StatusChange): Promise<boolean> {
     recordMetric('ReportsByStatus', 1, { Status: to });
     return true;
   } catch (error) {
-    if (refusedByFirstCondition(error)) return false;
+    if (conditionFailed(error, 0)) return false;
     throw error;
   }
-}
-
-/** A transaction cancelled because the report's status condition failed (and nothing else). */
-function refusedByFirstCondition(error: unknown): boolean {
-  if ((error as Error).name !== 'TransactionCanceledException') return false;
-  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-  return reasons[0]?.Code === 'ConditionalCheckFailed';
 }

@@ -8,6 +8,7 @@ import { randomHandle, sameSecret, sha256 } from '../platform/secrets.ts';
 import { mailSender } from './mail.ts';
 import { findRiderByEmail, normaliseEmail } from './profiles.ts';
 import type { RiderIdentity } from './identity-provider-client.ts';
+import { conditionFailed } from '../platform/conditional-writes.ts';
 
 /**
  * Signing in with a one-time code sent by email. A challenge is created for every address asked
@@ -104,7 +105,7 @@ export async function verifyEmailCode(challengeId: string, code: string): Promis
       }),
     );
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return null;
+    if (conditionFailed(error)) return null;
     throw error;
   }
   if (!challenge.code_hash || !challenge.idp_user_id || !/^\d{6}$/.test(code)) return null;
@@ -121,7 +122,7 @@ export async function verifyEmailCode(challengeId: string, code: string): Promis
       }),
     );
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return null;
+    if (conditionFailed(error)) return null;
     throw error;
   }
   return {

@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../platform/aws.ts';
 import { now } from '../platform/clock.ts';
@@ -7,6 +6,7 @@ import { NotFoundError } from '../platform/errors.ts';
 import { tableName } from '../platform/resources.ts';
 import { searchableName, trigramItems, type TrigramItem } from './name-search.ts';
 import type { RiderProfile } from './rider-profile.ts';
+import { conditionFailed } from '../platform/conditional-writes.ts';
 
 /**
  * Rider profiles (spec 2.1), keyed by the identity provider's user id. A profile and the search
@@ -66,11 +66,6 @@ const deleteTrigram = (item: TrigramItem) => ({
   Delete: { TableName: tableName('riderNameTrigrams'), Key: { trigram: item.trigram, name_key: item.name_key } },
 });
 
-/** Whether a transaction was refused because the condition on its first action (the profile) failed. */
-function profileConditionFailed(error: unknown): boolean {
-  return error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed';
-}
-
 /** A display name as stored: trimmed, white space collapsed, at most `MAX_NAME_CHARACTERS`. */
 export function displayName(name: string): string {
   return Array.from(name.trim().replace(/\s+/gu, ' ')).slice(0, MAX_NAME_CHARACTERS).join('');
@@ -102,7 +97,7 @@ export async function createRider(input: { idpUserId: string; email: string; nam
       }),
     );
   } catch (error) {
-    if (profileConditionFailed(error)) return null;
+    if (conditionFailed(error, 0)) return null;
     throw error;
   }
   return profile;
@@ -153,7 +148,8 @@ export async function updateRider(idpUserId: string, changes: ProfileChanges): P
       }
       return next;
     } catch (error) {
-      const conflict = profileConditionFailed(error) || (error as Error).name === 'ConditionalCheckFailedException';
+      // The condition on the profile, the write's only or its transaction's first action.
+      const conflict = conditionFailed(error, 0);
       if (!conflict) throw error;
       // The profile changed (or went) between the read and the write: read it again, after a jittered pause.
       await sleep(Math.random() * 20 * (attempt + 1));
@@ -177,7 +173,7 @@ export async function setProfilePhoto(idpUserId: string, imageUrl: string): Prom
     );
     return updated.Attributes as RiderProfile;
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') throw new RiderNotFoundError();
+    if (conditionFailed(error)) throw new RiderNotFoundError();
     throw error;
   }
 }

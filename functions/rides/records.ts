@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { cityForCoordinate } from '../../core/cities/index.ts';
 import type { EventView } from '../events/model.ts';
@@ -13,6 +12,7 @@ import { tableName } from '../platform/resources.ts';
 import { captureWeather, weatherProvider } from '../weather/provider.ts';
 import type { WeatherProvider } from '../weather/report.ts';
 import type { NewRide } from './request.ts';
+import { conditionFailed } from '../platform/conditional-writes.ts';
 
 /**
  * Ride history (spec 2.2) in the `rides` table: partition `idp_user_id`, sort key `ride_id`, so
@@ -171,13 +171,12 @@ export async function createRide(idpUserId: string, ride: NewRide, { provider = 
       // The event as read before this ride, with the visit the ride just added.
       return rideView(item, { ...event, visits_total: event.visits_total + 1 });
     } catch (error) {
-      const idTaken =
-        (error as Error).name === 'ConditionalCheckFailedException' ||
-        (error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed');
+      // The ride's own put: the write's only or its transaction's first action.
+      const idTaken = conditionFailed(error, 0);
       if (idTaken && repeatable) return recordedBefore(idpUserId, rideId, repeatable);
       // A rider already has a ride with this random id (one chance in 2^53 per ride): draw again.
       if (idTaken) continue;
-      if (error instanceof TransactionCanceledException && error.CancellationReasons?.[1]?.Code === 'ConditionalCheckFailed') {
+      if (conditionFailed(error, 1)) {
         throw new RideEventNotFoundError(event!.id);
       }
       throw error;
