@@ -110,23 +110,25 @@ export interface TransactionProxy {
   close(): void;
 }
 
-/** The request listener of the local DynamoDB endpoint, in front of dynalite at `upstream`. */
-export function transactionProxy(upstream: { host: string; port: number }): TransactionProxy {
-  const agent = new Agent({ keepAlive: true });
-  const lock = new ReadWriteLock();
-  const keySchemas = new Map<string, string[]>();
+/** dynalite at `upstream`, called with the caller's (unchecked) signature headers. */
+class Dynalite {
+  private readonly keySchemas = new Map<string, string[]>();
 
-  /** Sends one operation to dynalite with the caller's (unchecked) signature headers. */
-  const send = (headers: IncomingHttpHeaders, operation: string, body: unknown): Promise<{ status: number; payload: Record<string, unknown> }> =>
-    new Promise((resolve, reject) => {
+  constructor(
+    private readonly upstream: { host: string; port: number },
+    readonly agent: Agent,
+  ) {}
+
+  /** Sends one operation as it is. */
+  private send(headers: IncomingHttpHeaders, operation: string, body: unknown): Promise<{ status: number; payload: Record<string, unknown> }> {
+    return new Promise((resolve, reject) => {
       const text = JSON.stringify(body);
       const outgoing = httpRequest(
         {
-          host: upstream.host,
-          port: upstream.port,
+          ...this.upstream,
           method: 'POST',
           path: '/',
-          agent,
+          agent: this.agent,
           headers: {
             authorization: headers.authorization ?? '',
             'x-amz-date': headers['x-amz-date'] ?? '',
@@ -148,144 +150,159 @@ export function transactionProxy(upstream: { host: string; port: number }): Tran
       outgoing.on('error', reject);
       outgoing.end(text);
     });
+  }
 
-  const call = async (headers: IncomingHttpHeaders, operation: string, body: unknown): Promise<Record<string, unknown>> => {
-    const { status, payload } = await send(headers, operation, body);
+  /** One operation's answer; DynamoDB's error, as a `DynamoFault`, when it fails. */
+  async call(headers: IncomingHttpHeaders, operation: string, body: unknown): Promise<Record<string, unknown>> {
+    const { status, payload } = await this.send(headers, operation, body);
     if (status !== 200) {
       const type = String(payload.__type ?? 'InternalFailure').split('#').pop()!;
       throw new DynamoFault(type, String(payload.message ?? payload.Message ?? type), status);
     }
     return payload;
-  };
+  }
 
-  const keyNames = async (headers: IncomingHttpHeaders, table: string): Promise<string[]> => {
-    const known = keySchemas.get(table);
+  /** The names of a table's key attributes, asked once per table. */
+  async keyNames(headers: IncomingHttpHeaders, table: string): Promise<string[]> {
+    const known = this.keySchemas.get(table);
     if (known) return known;
-    const described = (await call(headers, 'DescribeTable', { TableName: table })) as { Table: { KeySchema: { AttributeName: string }[] } };
+    const described = (await this.call(headers, 'DescribeTable', { TableName: table })) as { Table: { KeySchema: { AttributeName: string }[] } };
     const names = described.Table.KeySchema.map((element) => element.AttributeName);
-    keySchemas.set(table, names);
+    this.keySchemas.set(table, names);
     return names;
-  };
+  }
 
-  const parseActions = async (headers: IncomingHttpHeaders, body: { TransactItems?: unknown }): Promise<Action[]> => {
-    const items = body.TransactItems;
-    if (!Array.isArray(items) || items.length < 1 || items.length > MAX_ACTIONS) {
-      throw new DynamoFault('ValidationException', `1 validation error detected: Value at 'transactItems' failed to satisfy constraint: Member must have length between 1 and ${MAX_ACTIONS}`);
-    }
-    const actions: Action[] = [];
-    const seen = new Set<string>();
-    for (const entry of items as Record<string, ActionInput>[]) {
-      const operations = OPERATIONS.filter((operation) => entry[operation]);
-      if (operations.length !== 1) throw new DynamoFault('ValidationException', 'Each TransactItem must contain exactly one of Put, Update, Delete or ConditionCheck');
-      const operation = operations[0]!;
-      const input = entry[operation]!;
-      let key: AttributeMap;
-      if (operation === 'Put') {
-        if (!input.Item) throw new DynamoFault('ValidationException', 'Put requires Item');
-        const names = await keyNames(headers, input.TableName);
-        key = Object.fromEntries(names.map((name) => [name, input.Item![name]]));
-        if (Object.values(key).some((value) => value === undefined)) {
-          throw new DynamoFault('ValidationException', 'One or more parameter values were invalid: Missing the key in the item');
-        }
-      } else {
-        if (!input.Key) throw new DynamoFault('ValidationException', `${operation} requires Key`);
-        key = input.Key;
-      }
-      const identity = `${input.TableName}\u0000${JSON.stringify(Object.entries(key).sort(([a], [b]) => a.localeCompare(b)))}`;
-      if (seen.has(identity)) throw new DynamoFault('ValidationException', 'Transaction request cannot include multiple operations on one item');
-      seen.add(identity);
-      actions.push({ operation, input, key });
-    }
-    return actions;
-  };
-
-  const expressionParts = (input: ActionInput) => ({
-    ...(input.ConditionExpression ? { ConditionExpression: input.ConditionExpression } : {}),
-    ...(input.ExpressionAttributeNames ? { ExpressionAttributeNames: input.ExpressionAttributeNames } : {}),
-    ...(input.ExpressionAttributeValues ? { ExpressionAttributeValues: input.ExpressionAttributeValues } : {}),
-  });
-
-  const apply = (headers: IncomingHttpHeaders, action: Action): Promise<unknown> => {
+  /** Carries out one action as the conditional write it is. */
+  apply(headers: IncomingHttpHeaders, action: Action): Promise<unknown> {
     const { input } = action;
     switch (action.operation) {
       case 'Put':
-        return call(headers, 'PutItem', { TableName: input.TableName, Item: input.Item, ...expressionParts(input) });
+        return this.call(headers, 'PutItem', { TableName: input.TableName, Item: input.Item, ...expressionParts(input) });
       case 'Update':
-        return call(headers, 'UpdateItem', {
+        return this.call(headers, 'UpdateItem', {
           TableName: input.TableName,
           Key: action.key,
           ...(input.UpdateExpression ? { UpdateExpression: input.UpdateExpression } : {}),
           ...expressionParts(input),
         });
       case 'Delete':
-        return call(headers, 'DeleteItem', { TableName: input.TableName, Key: action.key, ...expressionParts(input) });
+        return this.call(headers, 'DeleteItem', { TableName: input.TableName, Key: action.key, ...expressionParts(input) });
       case 'ConditionCheck':
         // An update without an update expression changes nothing but checks the condition.
-        return call(headers, 'UpdateItem', { TableName: input.TableName, Key: action.key, ...expressionParts(input) });
+        return this.call(headers, 'UpdateItem', { TableName: input.TableName, Key: action.key, ...expressionParts(input) });
     }
-  };
+  }
 
-  const restore = (headers: IncomingHttpHeaders, action: Action, before: AttributeMap | undefined): Promise<unknown> =>
-    before
-      ? call(headers, 'PutItem', { TableName: action.input.TableName, Item: before })
-      : call(headers, 'DeleteItem', { TableName: action.input.TableName, Key: action.key });
+  /** Puts an action's item back as it was before (or removes it, if there was none). */
+  restore(headers: IncomingHttpHeaders, action: Action, before: AttributeMap | undefined): Promise<unknown> {
+    return before
+      ? this.call(headers, 'PutItem', { TableName: action.input.TableName, Item: before })
+      : this.call(headers, 'DeleteItem', { TableName: action.input.TableName, Key: action.key });
+  }
+}
 
-  const transactWrite = async (headers: IncomingHttpHeaders, body: { TransactItems?: unknown }): Promise<Record<string, unknown>> => {
-    const actions = await parseActions(headers, body);
-    const release = await lock.acquire(true);
-    try {
-      const before: (AttributeMap | undefined)[] = [];
-      for (const action of actions) {
-        const found = (await call(headers, 'GetItem', { TableName: action.input.TableName, Key: action.key, ConsistentRead: true })) as { Item?: AttributeMap };
-        before.push(found.Item);
+const expressionParts = (input: ActionInput) => ({
+  ...(input.ConditionExpression ? { ConditionExpression: input.ConditionExpression } : {}),
+  ...(input.ExpressionAttributeNames ? { ExpressionAttributeNames: input.ExpressionAttributeNames } : {}),
+  ...(input.ExpressionAttributeValues ? { ExpressionAttributeValues: input.ExpressionAttributeValues } : {}),
+});
+
+/** A transaction's actions, checked as DynamoDB checks them: 1 to 100, exactly one operation each, one per item. */
+async function parseActions(dynalite: Dynalite, headers: IncomingHttpHeaders, body: { TransactItems?: unknown }): Promise<Action[]> {
+  const items = body.TransactItems;
+  if (!Array.isArray(items) || items.length < 1 || items.length > MAX_ACTIONS) {
+    throw new DynamoFault('ValidationException', `1 validation error detected: Value at 'transactItems' failed to satisfy constraint: Member must have length between 1 and ${MAX_ACTIONS}`);
+  }
+  const actions: Action[] = [];
+  const seen = new Set<string>();
+  for (const entry of items as Record<string, ActionInput>[]) {
+    const operations = OPERATIONS.filter((operation) => entry[operation]);
+    if (operations.length !== 1) throw new DynamoFault('ValidationException', 'Each TransactItem must contain exactly one of Put, Update, Delete or ConditionCheck');
+    const operation = operations[0]!;
+    const input = entry[operation]!;
+    let key: AttributeMap;
+    if (operation === 'Put') {
+      if (!input.Item) throw new DynamoFault('ValidationException', 'Put requires Item');
+      const names = await dynalite.keyNames(headers, input.TableName);
+      key = Object.fromEntries(names.map((name) => [name, input.Item![name]]));
+      if (Object.values(key).some((value) => value === undefined)) {
+        throw new DynamoFault('ValidationException', 'One or more parameter values were invalid: Missing the key in the item');
       }
-      const applied: number[] = [];
-      const undo = async () => {
-        for (const index of applied.reverse()) await restore(headers, actions[index]!, before[index]);
-      };
-      for (const [index, action] of actions.entries()) {
-        try {
-          await apply(headers, action);
-        } catch (error) {
-          await undo();
-          if (error instanceof DynamoFault && error.type === 'ConditionalCheckFailedException') {
-            const reasons = actions.map((candidate, position) => {
-              if (position !== index) return { Code: 'None' };
-              const old = before[position];
-              return {
-                Code: 'ConditionalCheckFailed',
-                Message: 'The conditional request failed',
-                ...(candidate.input.ReturnValuesOnConditionCheckFailure === 'ALL_OLD' && old ? { Item: old } : {}),
-              };
-            });
-            throw new DynamoFault(
-              'TransactionCanceledException',
-              `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((reason) => reason.Code).join(', ')}]`,
-              400,
-              { CancellationReasons: reasons },
-            );
-          }
-          throw error;
-        }
-        if (action.operation === 'ConditionCheck') await restore(headers, action, before[index]);
-        else applied.push(index);
-      }
-      return {};
-    } finally {
-      release();
+    } else {
+      if (!input.Key) throw new DynamoFault('ValidationException', `${operation} requires Key`);
+      key = input.Key;
     }
-  };
+    const identity = `${input.TableName}\u0000${JSON.stringify(Object.entries(key).sort(([a], [b]) => a.localeCompare(b)))}`;
+    if (seen.has(identity)) throw new DynamoFault('ValidationException', 'Transaction request cannot include multiple operations on one item');
+    seen.add(identity);
+    actions.push({ operation, input, key });
+  }
+  return actions;
+}
 
-  const reply = (response: ServerResponse, status: number, payload: unknown) => {
-    const text = JSON.stringify(payload);
-    response.writeHead(status, { 'Content-Type': 'application/x-amz-json-1.0', 'Content-Length': Buffer.byteLength(text) });
-    response.end(text);
-  };
+/** DynamoDB's answer to a transaction whose action `failed` found its condition false: one reason per action. */
+function cancellation(actions: readonly Action[], before: readonly (AttributeMap | undefined)[], failed: number): DynamoFault {
+  const reasons = actions.map((candidate, position) => {
+    if (position !== failed) return { Code: 'None' };
+    const old = before[position];
+    return {
+      Code: 'ConditionalCheckFailed',
+      Message: 'The conditional request failed',
+      ...(candidate.input.ReturnValuesOnConditionCheckFailure === 'ALL_OLD' && old ? { Item: old } : {}),
+    };
+  });
+  return new DynamoFault(
+    'TransactionCanceledException',
+    `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((reason) => reason.Code).join(', ')}]`,
+    400,
+    { CancellationReasons: reasons },
+  );
+}
 
+/** `TransactWriteItems`, all or nothing, under the exclusive lock. */
+async function transactWrite(dynalite: Dynalite, lock: ReadWriteLock, headers: IncomingHttpHeaders, body: { TransactItems?: unknown }): Promise<Record<string, unknown>> {
+  const actions = await parseActions(dynalite, headers, body);
+  const release = await lock.acquire(true);
+  try {
+    const before: (AttributeMap | undefined)[] = [];
+    for (const action of actions) {
+      const found = (await dynalite.call(headers, 'GetItem', { TableName: action.input.TableName, Key: action.key, ConsistentRead: true })) as { Item?: AttributeMap };
+      before.push(found.Item);
+    }
+    const applied: number[] = [];
+    for (const [index, action] of actions.entries()) {
+      try {
+        await dynalite.apply(headers, action);
+      } catch (error) {
+        for (const done of applied.reverse()) await dynalite.restore(headers, actions[done]!, before[done]);
+        if (error instanceof DynamoFault && error.type === 'ConditionalCheckFailedException') throw cancellation(actions, before, index);
+        throw error;
+      }
+      if (action.operation === 'ConditionCheck') await dynalite.restore(headers, action, before[index]);
+      else applied.push(index);
+    }
+    return {};
+  } finally {
+    release();
+  }
+}
+
+function reply(response: ServerResponse, status: number, payload: unknown): void {
+  const text = JSON.stringify(payload);
+  response.writeHead(status, { 'Content-Type': 'application/x-amz-json-1.0', 'Content-Length': Buffer.byteLength(text) });
+  response.end(text);
+}
+
+/** The request listener of the local DynamoDB endpoint, in front of dynalite at `upstream`. */
+export function transactionProxy(upstream: { host: string; port: number }): TransactionProxy {
+  const dynalite = new Dynalite(upstream, new Agent({ keepAlive: true }));
+  const lock = new ReadWriteLock();
+
+  /** Any other operation, passed through unchanged under a shared lock. */
   const forward = async (request: IncomingMessage, response: ServerResponse, body: Buffer) => {
     const release = await lock.acquire(false);
     const outgoing = httpRequest(
-      { host: upstream.host, port: upstream.port, method: request.method, path: request.url, agent, headers: request.headers },
+      { ...upstream, method: request.method, path: request.url, agent: dynalite.agent, headers: request.headers },
       (incoming) => {
         response.writeHead(incoming.statusCode ?? 500, incoming.headers);
         incoming.pipe(response);
@@ -311,7 +328,7 @@ export function transactionProxy(upstream: { host: string; port: number }): Tran
       }
       // In a promise, so a body that is not JSON is DynamoDB's 400 and not an exception in this event handler.
       Promise.resolve()
-        .then(() => transactWrite(request.headers, requestBody(body)))
+        .then(() => transactWrite(dynalite, lock, request.headers, requestBody(body)))
         .then((result) => reply(response, 200, result))
         .catch((error: unknown) => {
           const fault = error instanceof DynamoFault ? error : new DynamoFault('InternalServerError', (error as Error).message, 500);
@@ -320,5 +337,5 @@ export function transactionProxy(upstream: { host: string; port: number }): Tran
     });
   };
 
-  return { listener, close: () => agent.destroy() };
+  return { listener, close: () => dynalite.agent.destroy() };
 }

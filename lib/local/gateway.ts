@@ -208,6 +208,170 @@ const MAX_TEST_CLOCK_OFFSET_SECONDS = 10 * 365 * 24 * 3600;
 /** Instants outside these years are ignored, as departure times are (1970 to 2100). */
 const TEST_CLOCK_AT_RANGE_MS = [Date.UTC(1970, 0, 1), Date.UTC(2100, 0, 1)] as const;
 
+function send(response: ServerResponse, requestId: string, status: number, headers: Record<string, string>, body: string | Buffer): void {
+  response.writeHead(status, { ...headers, 'x-amzn-RequestId': requestId });
+  response.end(body);
+}
+
+/** One of API Gateway's own answers (lib/gateway-responses.ts), as the stack configures them. */
+function gatewayResponse(
+  response: ServerResponse,
+  requestId: string,
+  type: GatewayResponseType,
+  /** `status`: the one API Gateway chooses itself for a default response (413 for a body too long). */
+  values: { authorizerError?: string; message?: string; status?: number } = {},
+): void {
+  const definition = gatewayResponses[type];
+  const body = definition.template
+    .replace('$context.authorizer.error', values.authorizerError ?? '')
+    .replace('$context.error.messageString', values.message ?? '');
+  send(response, requestId, values.status ?? definition.status, { 'Content-Type': 'application/json', ...gatewayResponseHeaders }, body);
+}
+
+/** The request's body, or null once a body longer than API Gateway takes has been answered 413. */
+async function readBody(request: IncomingMessage, response: ServerResponse, requestId: string): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_REQUEST_BODY_BYTES) {
+      gatewayResponse(response, requestId, 'DEFAULT_4XX', { message: 'Request too long', status: 413 });
+      return null;
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function answerPreflight(response: ServerResponse, requestId: string): void {
+  send(response, requestId, 204, {
+    'Access-Control-Allow-Origin': corsPreflight.allowOrigins.join(','),
+    'Access-Control-Allow-Methods': corsPreflight.allowMethods.join(','),
+    'Access-Control-Allow-Headers': corsPreflight.allowHeaders.join(','),
+    'Access-Control-Max-Age': String(corsPreflight.maxAgeSeconds),
+  }, '');
+}
+
+/** What every proxy event of the request shares with its authorizer event. */
+interface RequestParts {
+  readonly api: ApiName;
+  readonly route: RouteMatch;
+  readonly url: URL;
+  readonly method: string;
+  readonly headers: ReturnType<typeof headerMaps>;
+  readonly query: ReturnType<typeof queryMaps>;
+  readonly requestContext: APIGatewayProxyEvent['requestContext'];
+}
+
+function proxyRequestContext(request: IncomingMessage, api: ApiName, url: URL, method: string, route: RouteMatch, requestId: string): APIGatewayProxyEvent['requestContext'] {
+  return {
+    accountId: LOCAL_ACCOUNT,
+    apiId: `local-${api}`,
+    authorizer: null as Record<string, unknown> | null,
+    httpMethod: method,
+    path: `/${STAGE}${url.pathname}`,
+    protocol: `HTTP/${request.httpVersion}`,
+    requestId,
+    requestTimeEpoch: Date.now(),
+    resourceId: route.resource,
+    resourcePath: route.resource,
+    stage: STAGE,
+    identity: {
+      sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+      userAgent: request.headers['user-agent'] ?? null,
+    },
+  } as unknown as APIGatewayProxyEvent['requestContext'];
+}
+
+/**
+ * Runs the REQUEST authorizer as API Gateway does: true with its context on the request's, or
+ * false once the refusal has been answered.
+ */
+async function authorize(parts: RequestParts, authorizer: AuthorizerHandler, response: ServerResponse, onError: GatewayOptions['onError']): Promise<boolean> {
+  const { api, route, url, method, headers, query, requestContext } = parts;
+  const requestId = requestContext.requestId;
+  const methodArn = `arn:aws:execute-api:${LOCAL_REGION}:${LOCAL_ACCOUNT}:local-${api}/${STAGE}/${method}${route.resource}`;
+  const authorizerContext = lambdaContext('authorizer', INTEGRATION_TIMEOUT_SECONDS);
+  const authorizerEvent = {
+    type: 'REQUEST',
+    methodArn,
+    resource: route.resource,
+    path: url.pathname,
+    httpMethod: method,
+    headers: headers.headers,
+    multiValueHeaders: headers.multiValueHeaders,
+    pathParameters: route.pathParameters,
+    queryStringParameters: query.single,
+    multiValueQueryStringParameters: query.multi,
+    stageVariables: null,
+    requestContext,
+  } as unknown as APIGatewayRequestAuthorizerEvent;
+  let result: APIGatewayAuthorizerResult;
+  try {
+    result = await invoke(authorizerContext, () => authorizer(authorizerEvent, authorizerContext));
+  } catch (error) {
+    if ((error as Error).message === 'Unauthorized') gatewayResponse(response, requestId, 'UNAUTHORIZED');
+    else {
+      onError('authorizer failed', error);
+      gatewayResponse(response, requestId, 'DEFAULT_5XX');
+    }
+    return false;
+  }
+  const effect = result.policyDocument.Statement.find(() => true) as { Effect?: string } | undefined;
+  if (effect?.Effect !== 'Allow') {
+    gatewayResponse(response, requestId, 'ACCESS_DENIED', { authorizerError: String(result.context?.error ?? '') });
+    return false;
+  }
+  if (apiDefinitions[api].meteredByUsagePlans && !result.usageIdentifierKey) {
+    // The method requires an API key and the authorizer supplied none: API Gateway's 403.
+    gatewayResponse(response, requestId, 'DEFAULT_4XX', { message: 'Forbidden' });
+    return false;
+  }
+  (requestContext as unknown as { authorizer: Record<string, unknown> }).authorizer = {
+    ...Object.fromEntries(Object.entries(result.context ?? {}).map(([key, value]) => [key, String(value)])),
+    principalId: result.principalId,
+  };
+  return true;
+}
+
+/** Calls the endpoint's function with the proxy event within the integration timeout, and answers what it returns. */
+async function integrate(parts: RequestParts, raw: Buffer, binary: boolean, handler: ProxyHandler, response: ServerResponse): Promise<void> {
+  const { route, url, method, headers, query, requestContext } = parts;
+  const event: APIGatewayProxyEvent = {
+    resource: route.resource,
+    path: url.pathname,
+    httpMethod: method,
+    headers: headers.headers,
+    multiValueHeaders: headers.multiValueHeaders,
+    queryStringParameters: query.single,
+    multiValueQueryStringParameters: query.multi,
+    pathParameters: route.pathParameters,
+    stageVariables: null,
+    requestContext,
+    body: raw.length ? raw.toString(binary ? 'base64' : 'utf8') : null,
+    isBase64Encoded: binary,
+  };
+  const timeoutSeconds = Math.min(route.definition?.timeoutSeconds ?? INTEGRATION_TIMEOUT_SECONDS, INTEGRATION_TIMEOUT_SECONDS);
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutSeconds * 1000);
+  });
+  const context = lambdaContext(route.definition?.id ?? 'fallback', timeoutSeconds);
+  const result = await Promise.race([invoke(context, () => handler(event, context)), timedOut]);
+  clearTimeout(timer);
+  if (result === 'timeout') {
+    return send(response, requestContext.requestId, 504, { 'Content-Type': 'application/json' }, JSON.stringify({ error: 'Endpoint request timed out' }));
+  }
+  const body = result.body ?? '';
+  send(
+    response,
+    requestContext.requestId,
+    result.statusCode,
+    Object.fromEntries(Object.entries(result.headers ?? {}).map(([key, value]) => [key, String(value)])),
+    result.isBase64Encoded ? Buffer.from(body, 'base64') : body,
+  );
+}
+
 export function createGateway({ api, load, onError, testClock = false }: GatewayOptions) {
   const handlers = new Map<string, Promise<unknown>>();
   const handlerFor = <T>(entry: string): Promise<T> => {
@@ -215,38 +379,11 @@ export function createGateway({ api, load, onError, testClock = false }: Gateway
     return handlers.get(entry)! as Promise<T>;
   };
 
-  const send = (response: ServerResponse, requestId: string, status: number, headers: Record<string, string>, body: string | Buffer) => {
-    response.writeHead(status, { ...headers, 'x-amzn-RequestId': requestId });
-    response.end(body);
-  };
-
-  const gatewayResponse = (
-    response: ServerResponse,
-    requestId: string,
-    type: GatewayResponseType,
-    /** `status`: the one API Gateway chooses itself for a default response (413 for a body too long). */
-    values: { authorizerError?: string; message?: string; status?: number } = {},
-  ) => {
-    const definition = gatewayResponses[type];
-    const body = definition.template
-      .replace('$context.authorizer.error', values.authorizerError ?? '')
-      .replace('$context.error.messageString', values.message ?? '');
-    send(response, requestId, values.status ?? definition.status, { 'Content-Type': 'application/json', ...gatewayResponseHeaders }, body);
-  };
-
   const serve = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const requestId = randomUUID();
     try {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of request) {
-        size += (chunk as Buffer).length;
-        if (size > MAX_REQUEST_BODY_BYTES) {
-          gatewayResponse(response, requestId, 'DEFAULT_4XX', { message: 'Request too long', status: 413 });
-          return;
-        }
-        chunks.push(chunk as Buffer);
-      }
+      const raw = await readBody(request, response, requestId);
+      if (!raw) return;
       const url = requestUrl(request.url);
       if (!url) return gatewayResponse(response, requestId, 'DEFAULT_4XX', { message: 'Malformed request target' });
       const method = (request.method ?? 'GET').toUpperCase();
@@ -257,114 +394,15 @@ export function createGateway({ api, load, onError, testClock = false }: Gateway
         if (!(error instanceof MalformedPathError)) throw error;
         return gatewayResponse(response, requestId, 'DEFAULT_4XX', { message: error.message });
       }
+      if (method === 'OPTIONS') return answerPreflight(response, requestId);
 
-      if (method === 'OPTIONS') {
-        send(response, requestId, 204, {
-          'Access-Control-Allow-Origin': corsPreflight.allowOrigins.join(','),
-          'Access-Control-Allow-Methods': corsPreflight.allowMethods.join(','),
-          'Access-Control-Allow-Headers': corsPreflight.allowHeaders.join(','),
-          'Access-Control-Max-Age': String(corsPreflight.maxAgeSeconds),
-        }, '');
-        return;
-      }
-
-      const { headers, multiValueHeaders } = headerMaps(request);
-      const query = queryMaps(url);
-      const raw = Buffer.concat(chunks);
-      const binary = isBinary(request.headers['content-type']);
-      const requestContext = {
-        accountId: LOCAL_ACCOUNT,
-        apiId: `local-${api}`,
-        authorizer: null as Record<string, unknown> | null,
-        httpMethod: method,
-        path: `/${STAGE}${url.pathname}`,
-        protocol: `HTTP/${request.httpVersion}`,
-        requestId,
-        requestTimeEpoch: Date.now(),
-        resourceId: route.resource,
-        resourcePath: route.resource,
-        stage: STAGE,
-        identity: {
-          sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
-          userAgent: request.headers['user-agent'] ?? null,
-        },
-      } as unknown as APIGatewayProxyEvent['requestContext'];
-
+      const requestContext = proxyRequestContext(request, api, url, method, route, requestId);
+      const parts: RequestParts = { api, route, url, method, headers: headerMaps(request), query: queryMaps(url), requestContext };
       if (route.definition && route.definition.auth !== 'public') {
-        const authorize = await handlerFor<AuthorizerHandler>(authorizerEntry);
-        const methodArn = `arn:aws:execute-api:${LOCAL_REGION}:${LOCAL_ACCOUNT}:local-${api}/${STAGE}/${method}${route.resource}`;
-        const authorizerContext = lambdaContext('authorizer', INTEGRATION_TIMEOUT_SECONDS);
-        const authorizerEvent = {
-          type: 'REQUEST',
-          methodArn,
-          resource: route.resource,
-          path: url.pathname,
-          httpMethod: method,
-          headers,
-          multiValueHeaders,
-          pathParameters: route.pathParameters,
-          queryStringParameters: query.single,
-          multiValueQueryStringParameters: query.multi,
-          stageVariables: null,
-          requestContext,
-        } as unknown as APIGatewayRequestAuthorizerEvent;
-        let result: APIGatewayAuthorizerResult;
-        try {
-          result = await invoke(authorizerContext, () => authorize(authorizerEvent, authorizerContext));
-        } catch (error) {
-          if ((error as Error).message === 'Unauthorized') return gatewayResponse(response, requestId, 'UNAUTHORIZED');
-          onError('authorizer failed', error);
-          return gatewayResponse(response, requestId, 'DEFAULT_5XX');
-        }
-        const effect = result.policyDocument.Statement.find(() => true) as { Effect?: string } | undefined;
-        if (effect?.Effect !== 'Allow') {
-          return gatewayResponse(response, requestId, 'ACCESS_DENIED', { authorizerError: String(result.context?.error ?? '') });
-        }
-        if (apiDefinitions[api].meteredByUsagePlans && !result.usageIdentifierKey) {
-          // The method requires an API key and the authorizer supplied none: API Gateway's 403.
-          return gatewayResponse(response, requestId, 'DEFAULT_4XX', { message: 'Forbidden' });
-        }
-        (requestContext as unknown as { authorizer: Record<string, unknown> }).authorizer = {
-          ...Object.fromEntries(Object.entries(result.context ?? {}).map(([key, value]) => [key, String(value)])),
-          principalId: result.principalId,
-        };
+        if (!(await authorize(parts, await handlerFor<AuthorizerHandler>(authorizerEntry), response, onError))) return;
       }
-
-      const event: APIGatewayProxyEvent = {
-        resource: route.resource,
-        path: url.pathname,
-        httpMethod: method,
-        headers,
-        multiValueHeaders,
-        queryStringParameters: query.single,
-        multiValueQueryStringParameters: query.multi,
-        pathParameters: route.pathParameters,
-        stageVariables: null,
-        requestContext,
-        body: raw.length ? raw.toString(binary ? 'base64' : 'utf8') : null,
-        isBase64Encoded: binary,
-      };
-      const entry = route.definition?.entry ?? fallbackEntry;
-      const timeoutSeconds = Math.min(route.definition?.timeoutSeconds ?? INTEGRATION_TIMEOUT_SECONDS, INTEGRATION_TIMEOUT_SECONDS);
-      const handler = await handlerFor<ProxyHandler>(entry);
-      let timer: NodeJS.Timeout | undefined;
-      const timedOut = new Promise<'timeout'>((resolve) => {
-        timer = setTimeout(() => resolve('timeout'), timeoutSeconds * 1000);
-      });
-      const context = lambdaContext(route.definition?.id ?? 'fallback', timeoutSeconds);
-      const result = await Promise.race([invoke(context, () => handler(event, context)), timedOut]);
-      clearTimeout(timer);
-      if (result === 'timeout') {
-        return send(response, requestId, 504, { 'Content-Type': 'application/json' }, JSON.stringify({ error: 'Endpoint request timed out' }));
-      }
-      const body = result.body ?? '';
-      send(
-        response,
-        requestId,
-        result.statusCode,
-        Object.fromEntries(Object.entries(result.headers ?? {}).map(([key, value]) => [key, String(value)])),
-        result.isBase64Encoded ? Buffer.from(body, 'base64') : body,
-      );
+      const binary = isBinary(request.headers['content-type']);
+      await integrate(parts, raw, binary, await handlerFor<ProxyHandler>(route.definition?.entry ?? fallbackEntry), response);
     } catch (error) {
       // A function that throws past its own error handling is API Gateway's 502.
       onError('integration failed', error);
