@@ -1,5 +1,5 @@
 import { LIT_ASSUMED, LIT_NO, LIT_UNKNOWN, LIT_YES, ROAD_CLASSES, SAFETY_BUSY, SAFETY_CYCLEWAY, SAFETY_MODERATE, SAFETY_QUIET, SAFETY_SHARED, WALK_CARRIAGEWAY, WALK_CROSSING, WALK_PATH, WALK_PAVEMENT, type RoadClass } from '../core/graph/flags.ts';
-import type { Profile } from '../core/routing/costing/profile.ts';
+import type { Profile } from '../core/graph/profiles.ts';
 import type { Tags } from './osm/types.ts';
 import { parseConditional } from './time-windows.ts';
 import type { Warnings } from './warnings.ts';

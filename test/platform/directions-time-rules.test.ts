@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Costing } from '../../core/routing/costing/costing.ts';
-import { type Profile } from '../../core/routing/costing/profile.ts';
+import { type Profile } from '../../core/graph/profiles.ts';
 import { bearingDegrees, bearingDifference } from '../../core/geo.ts';
 import { EDGE_CYCLING, EDGE_WALKING } from '../../core/graph/flags.ts';
 import { isClosed, isWindowActive } from '../../core/graph/rules.ts';

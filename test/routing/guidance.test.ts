@@ -2,7 +2,7 @@ import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
 import { cityIds } from '../../core/cities/index.ts';
 import { Costing } from '../../core/routing/costing/costing.ts';
-import { type Profile } from '../../core/routing/costing/profile.ts';
+import { type Profile } from '../../core/graph/profiles.ts';
 import { turnAngle } from '../../core/geo.ts';
 import { EDGE_STEPS, NODE_JUNCTION, ROAD_CLASSES, roadClassOf, WALK_CROSSING, walkKindOf } from '../../core/graph/flags.ts';
 import { localMinutes } from '../../core/local-time.ts';

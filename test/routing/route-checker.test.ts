@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Costing } from '../../core/routing/costing/costing.ts';
-import type { Profile } from '../../core/routing/costing/profile.ts';
+import type { Profile } from '../../core/graph/profiles.ts';
 import { localMinutes } from '../../core/local-time.ts';
 import { buildPath } from '../../core/routing/path/path.ts';
 import { findRoute } from '../../core/routing/search/search.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CityId } from '../../core/cities/index.ts';
 import { localMinutes } from '../../core/local-time.ts';
 import { Costing } from '../../core/routing/costing/costing.ts';
-import type { Profile } from '../../core/routing/costing/profile.ts';
+import type { Profile } from '../../core/graph/profiles.ts';
 import { buildOverlay } from '../../functions/routing/report-overlay.ts';
 import { firstConnected, MAX_CANDIDATES, snapCandidates, snapForCosting } from '../../core/routing/snap/snap.ts';
 import { seededReports } from '../bench/routino.ts';

@@ -6,7 +6,8 @@ import { CROSSES_BUSY, CROSSES_MODERATE, type RoutingNetwork } from '../network/
 import { storedMetricTables, turnRowFirstOf, TURN_FORBIDDEN, type MetricTables } from './cost-tables.ts';
 import type { RouteOverlay } from './overlay.ts';
 import { DIRECT_WEIGHTS, SUPERSAFE_WEIGHTS, type CyclingWeights } from './cycling-weights.ts';
-import { CYCLING_SPEED_MPS, WALKING_SPEED_MPS, type Profile } from './profile.ts';
+import type { Profile } from '../../graph/profiles.ts';
+import { CYCLING_SPEED_MPS, WALKING_SPEED_MPS } from './speeds.ts';
 
 /**
  * Costing: pure functions from edge attributes and the request's options to a cost in seconds of

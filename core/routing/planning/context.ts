@@ -2,7 +2,7 @@ import type { City } from '../../cities/index.ts';
 import type { LonLat, Position } from '../../geo.ts';
 import type { LocatedReports } from '../avoidances/locate.ts';
 import { Costing } from '../costing/costing.ts';
-import type { Profile } from '../costing/profile.ts';
+import type { Profile } from '../../graph/profiles.ts';
 import { disruptionsNear, reportDisruptions, type Disruption } from '../disruptions/disruptions.ts';
 import { isNight, type Departure } from '../time/departure.ts';
 import type { LoadedGraph } from './loaded-graph.ts';
