@@ -256,7 +256,7 @@ export interface GraphHeader {
     readonly horizon: readonly [number, number];
   };
   readonly counts: GraphCounts;
-  /** Every edge's and every turn's cost under the standard metrics (see core/routing/costing/cost-tables.ts). */
+  /** Every edge's and every turn's cost under the standard metrics (see graph-builder/stages/cost-tables.ts, which writes them). */
   readonly cost_tables: CostTableHeader;
   /** The definition the `openCore` section was computed under (`OPEN_CORE_DEFINITION`); a router with another computes its own. */
   readonly open_core: string;

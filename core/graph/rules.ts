@@ -1,7 +1,7 @@
 import { minuteOfWeek } from '../local-time.ts';
-import type { Profile } from '../routing/costing/profile.ts';
 import { CLOSURE_CONTINUES, CLOSURE_CYCLING, CLOSURE_OUTSIDE_WINDOW, CLOSURE_WALKING } from './flags.ts';
 import type { Graph } from './layout.ts';
+import type { Profile } from './profiles.ts';
 
 /**
  * The graph's stored rules as the router reads them: time windows, closures that follow them,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SAFETY_CLASSES, STOP_TYPES } from '../../core/graph/flags.ts';
-import { PROFILES } from '../../core/routing/costing/profile.ts';
+import { PROFILES } from '../../core/graph/profiles.ts';
 import { beyondTheSpec } from '../http/schema-meta.ts';
 
 /**

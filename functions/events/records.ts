@@ -2,7 +2,7 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/li
 import { z } from 'zod';
 import { cities, type CityId } from '../../core/cities/index.ts';
 import { haversineMetres, type LonLat } from '../../core/geo.ts';
-import { CYCLING_SPEED_MPS } from '../../core/routing/costing/profile.ts';
+import { CYCLING_SPEED_MPS } from '../../core/routing/costing/speeds.ts';
 import { dynamo } from '../platform/aws.ts';
 import { now, nowMs } from '../platform/clock.ts';
 import { tableName } from '../platform/resources.ts';

@@ -65,7 +65,7 @@ export function measureRoute(network: RoutingNetwork, paths: readonly RoutedPath
         if (edge.safety === 'moderate') figures.moderate += edge.length;
         for (const route of edge.cycleRoutes) add(figures.signed, route, edge.length);
       }
-      // The same junctions the supersafe costing penalises (core/routing/costing/costing.ts turnCost).
+      // The same junctions the supersafe costing penalises (core/routing/costing/cycling-costing.ts transitionSeconds).
       const previous = path.edges[index - 1];
       if (!previous || previous.pushed || edge.pushed) return;
       const from = graph.edgeFlags[previous.edge]!;

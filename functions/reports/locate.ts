@@ -1,7 +1,7 @@
 import type { CityId } from '../../core/cities/index.ts';
 import { safetyClassOf, SAFETY_CLASSES } from '../../core/graph/flags.ts';
 import type { LonLat } from '../../core/geo.ts';
-import { Costing } from '../../core/routing/costing/costing.ts';
+import { createCosting } from '../../core/routing/costing/create-costing.ts';
 import type { RoutingNetwork } from '../../core/routing/network/network.ts';
 import { cityGraph } from '../routing/graph-store.ts';
 import { PREFERRED_SNAP_METRES, segmentLabel, snapCandidates } from '../../core/routing/snap/snap.ts';
@@ -82,7 +82,7 @@ export function sameRoad(reported: string, graphName: string): boolean {
 
 /** The nearest usable roads around `location`, one entry per OSM way, nearest first. */
 export function nearbyRoads(network: RoutingNetwork, location: LonLat): NearbyRoad[] {
-  const costing = new Costing(network, { profile: 'cycling', supersafe: true, night: false, departureMinute: 0 });
+  const costing = createCosting(network, { profile: 'cycling', supersafe: true, night: false, departureMinute: 0 });
   const usable = (edge: number) => costing.usable(edge);
   const graph = network.graph;
   const roads = new Map<number, NearbyRoad>();

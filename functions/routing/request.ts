@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { baseLanguage } from '../../core/language.ts';
-import { PROFILES } from '../../core/routing/costing/profile.ts';
+import { PROFILES } from '../../core/graph/profiles.ts';
 import { beyondTheSpec } from '../http/schema-meta.ts';
 
 /** Request body of POST /directions/v2/ (spec 4.1), one rule per field of the spec's table. */

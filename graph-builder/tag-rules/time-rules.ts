@@ -1,4 +1,4 @@
-import type { Profile } from '../../core/routing/costing/profile.ts';
+import type { Profile } from '../../core/graph/profiles.ts';
 import type { Tags } from '../osm/types.ts';
 import { parseConditional } from '../time-windows.ts';
 import { ACCESS_VALUES } from './access.ts';

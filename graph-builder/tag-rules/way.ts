@@ -1,5 +1,5 @@
 import { ROAD_CLASSES, SAFETY_SHARED } from '../../core/graph/flags.ts';
-import type { Profile } from '../../core/routing/costing/profile.ts';
+import type { Profile } from '../../core/graph/profiles.ts';
 import type { Tags } from '../osm/types.ts';
 import { ACCESS_VALUES, cyclingAccessRule } from './access.ts';
 import type { RuleContext } from './context.ts';

@@ -1,7 +1,8 @@
 import { DirectedGraph } from 'graphology';
 import { dijkstra } from 'graphology-shortest-path';
 import type { CityId } from '../../core/cities/index.ts';
-import { Costing, STORED_COST_METRICS } from '../../core/routing/costing/costing.ts';
+import { STORED_COST_METRICS, type Costing } from '../../core/routing/costing/costing.ts';
+import { createCosting, metricCosting } from '../../core/routing/costing/create-costing.ts';
 import { haversineMetres } from '../../core/geo.ts';
 import { localMinutes } from '../../core/local-time.ts';
 import { EDGE_CYCLING, SAFETY_CLASSES, type SafetyClass } from '../../core/graph/flags.ts';
@@ -41,11 +42,11 @@ export function loadMeasured(city: CityId, bytes: Uint8Array): LoadedForBench {
   const { network, workspace } = loaded;
   const [pair] = randomPairs(network, 1, 1000, 6000, 7);
   const routed = performance.now();
-  if (pair) route(loaded, pair, new Costing(network, { profile: 'cycling', supersafe: true, night: false, departureMinute }), true);
+  if (pair) route(loaded, pair, createCosting(network, { profile: 'cycling', supersafe: true, night: false, departureMinute }), true);
   const firstRouteMilliseconds = performance.now() - routed;
   // The open core, cost and landmark tables are views on the file's bytes unless the router computed them.
   const tables = STORED_COST_METRICS.flatMap((metric) => {
-    const stored = Costing.forMetric(network, metric).tables();
+    const stored = metricCosting(network, metric).tables();
     return stored ? [stored.leastCost, stored.turnCost] : [];
   });
   const landmarks = Object.values(workspace.landmarks).flatMap((set) => [set.distances, set.leaveHalfSeconds]);
@@ -137,7 +138,7 @@ export interface QueryRun {
 
 /** Routes every pair twice (the first round warms the JIT) and keeps the second round's timings. */
 export function measureQueries(loaded: LoadedGraph, pairs: readonly [number, number][], options: { supersafe: boolean; guidance: boolean }): QueryRun {
-  const costing = new Costing(loaded.network, { profile: 'cycling', supersafe: options.supersafe, night: false, departureMinute });
+  const costing = createCosting(loaded.network, { profile: 'cycling', supersafe: options.supersafe, night: false, departureMinute });
   const run: QueryRun = { total: [], search: [], settled: [], microsecondsPerState: 0 };
   for (let round = 0; round < 2; round++) {
     for (const pair of pairs) {
@@ -170,7 +171,7 @@ export interface BaselineRun {
 export function compareWithGraphology(loaded: LoadedGraph, pairs: readonly [number, number][]): BaselineRun {
   const { network } = loaded;
   const graph = network.graph;
-  const costing = new Costing(network, { profile: 'cycling', supersafe: false, night: false, departureMinute });
+  const costing = createCosting(network, { profile: 'cycling', supersafe: false, night: false, departureMinute });
   const started = performance.now();
   const baseline = new DirectedGraph();
   for (let node = 0; node < graph.nodeCount; node++) baseline.addNode(node);
@@ -217,7 +218,7 @@ export function supersafeEffect(loaded: LoadedGraph, pairs: readonly [number, nu
   const { network, workspace } = loaded;
   const zero = () => Object.fromEntries(SAFETY_CLASSES.map((safety) => [safety, 0])) as Record<SafetyClass, number>;
   const effect: SupersafeEffect = { pairs: 0, direct: zero(), supersafe: zero(), detours: [] };
-  const costings = [true, false].map((supersafe) => new Costing(network, { profile: 'cycling', supersafe, night: false, departureMinute }));
+  const costings = [true, false].map((supersafe) => createCosting(network, { profile: 'cycling', supersafe, night: false, departureMinute }));
   for (const [a, b] of pairs) {
     const paths = costings.map((costing) => {
       const usable = (edge: number) => costing.usable(edge);

@@ -42,7 +42,7 @@ import { haversineMetres, type LonLat } from '../../core/geo.ts';
 import { EDGE_CYCLING } from '../../core/graph/flags.ts';
 import { localMinutes } from '../../core/local-time.ts';
 import { sharedDataPath } from '../../core/paths.ts';
-import { Costing } from '../../core/routing/costing/costing.ts';
+import { createCosting } from '../../core/routing/costing/create-costing.ts';
 import type { RouteOverlay } from '../../core/routing/costing/overlay.ts';
 import type { LocatedReports } from '../../core/routing/avoidances/locate.ts';
 import { buildSteps } from '../../core/routing/guidance/steps.ts';
@@ -171,7 +171,7 @@ interface Outcome {
 /** Spoke's query as the directions endpoint runs it, without path and steps: costing, snap both ends, search. */
 function spokeQuery(loaded: LoadedGraph, overlay: RouteOverlay, [from, to]: Pair, supersafe: boolean): Outcome {
   const started = performance.now();
-  const costing = new Costing(loaded.network, { profile: 'cycling', supersafe, night: false, departureMinute: DEPARTURE_MINUTE }, overlay);
+  const costing = createCosting(loaded.network, { profile: 'cycling', supersafe, night: false, departureMinute: DEPARTURE_MINUTE }, overlay);
   const start = snapForCosting(costing, from, 'from');
   const end = snapForCosting(costing, to, 'to');
   const snapped = performance.now();

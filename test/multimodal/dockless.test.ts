@@ -2,7 +2,7 @@ import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import { describe, expect, it, vi } from 'vitest';
 import type { CityId } from '../../core/cities/index.ts';
 import { haversineMetres, type LonLat } from '../../core/geo.ts';
-import { CYCLING_SPEED_MPS, EBIKE_SPEED_MPS, WALKING_SPEED_MPS } from '../../core/routing/costing/profile.ts';
+import { CYCLING_SPEED_MPS, EBIKE_SPEED_MPS, WALKING_SPEED_MPS } from '../../core/routing/costing/speeds.ts';
 import type { Geofencing } from '../../functions/bikeshare/model.ts';
 import { mayPark, samplePolyline, ZoneRules } from '../../functions/multimodal/geofencing.ts';
 import type { MultiModalOption, OptionLeg } from '../../functions/multimodal/response.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Costing } from '../../core/routing/costing/costing.ts';
-import { type Profile } from '../../core/routing/costing/profile.ts';
+import { createCosting } from '../../core/routing/costing/create-costing.ts';
+import { type Profile } from '../../core/graph/profiles.ts';
 import { bearingDegrees, bearingDifference } from '../../core/geo.ts';
 import { EDGE_CYCLING, EDGE_WALKING } from '../../core/graph/flags.ts';
 import { isClosed, isWindowActive } from '../../core/graph/rules.ts';
@@ -37,7 +37,7 @@ function middleOf(edge: number): { coordinate: Position; bearing: number } {
 
 /** The in-process route between the middles of two edges. */
 function edgesBetween(profile: Profile, departureMinute: number, from: number, to: number): number[] | null {
-  const costing = new Costing(network, { profile, supersafe: false, night: false, departureMinute });
+  const costing = createCosting(network, { profile, supersafe: false, night: false, departureMinute });
   const head = graph.edgeHead[to]!;
   const result = findRoute(costing, loaded.workspace, [{ edge: from, fraction: 0.5 }], [{ edge: to, fraction: 0.5 }], [network.nodeLon(head), network.nodeLat(head)]);
   return result?.edges ?? null;

@@ -1,8 +1,8 @@
 import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
 import { cityIds } from '../../core/cities/index.ts';
-import { Costing } from '../../core/routing/costing/costing.ts';
-import { type Profile } from '../../core/routing/costing/profile.ts';
+import { createCosting } from '../../core/routing/costing/create-costing.ts';
+import { type Profile } from '../../core/graph/profiles.ts';
 import { turnAngle } from '../../core/geo.ts';
 import { EDGE_STEPS, NODE_JUNCTION, ROAD_CLASSES, roadClassOf, WALK_CROSSING, walkKindOf } from '../../core/graph/flags.ts';
 import { localMinutes } from '../../core/local-time.ts';
@@ -119,7 +119,7 @@ describe('guidance on random real routes', () => {
       let pushedSteps = 0;
       for (let attempt = 0; checked < ROUTES_PER_CITY && attempt < ROUTES_PER_CITY * 10; attempt++) {
         const profile: Profile = attempt % 3 === 2 ? 'walking' : 'cycling';
-        const costing = new Costing(network, { profile, supersafe: attempt % 2 === 0, night: false, departureMinute: localMinutes(2026, 6, 15, 12, 0) });
+        const costing = createCosting(network, { profile, supersafe: attempt % 2 === 0, night: false, departureMinute: localMinutes(2026, 6, 15, 12, 0) });
         const usable = (edge: number) => costing.usable(edge);
         const from = snap(network, usable, randomNodeLocation(network, random));
         const to = snap(network, usable, randomNodeLocation(network, random));

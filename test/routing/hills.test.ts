@@ -6,7 +6,8 @@ import { haversineMetres, type LonLat, type Position } from '../../core/geo.ts';
 import { EDGE_REVERSED } from '../../core/graph/flags.ts';
 import { localMinutes } from '../../core/local-time.ts';
 import { sharedDataPath } from '../../core/paths.ts';
-import { climbSeconds, Costing, HILL_STEEP_GRADE } from '../../core/routing/costing/costing.ts';
+import { climbSeconds, HILL_STEEP_GRADE } from '../../core/routing/costing/costing.ts';
+import { createCosting } from '../../core/routing/costing/create-costing.ts';
 import { type RoutingContext } from '../../core/routing/planning/context.ts';
 import { type RouteBody } from '../../core/routing/planning/route-body.ts';
 import { LandmarkBound, storedLandmarks } from '../../core/routing/search/landmarks.ts';
@@ -147,8 +148,8 @@ describe('the hill preference\'s costs', () => {
     const network = realGraph('sf-bay').network;
     const graph = network.graph;
     for (const supersafe of [true, false]) {
-      const flat = new Costing(network, { profile: 'cycling', supersafe, night: false, departureMinute });
-      const hills = new Costing(network, { profile: 'cycling', supersafe, night: false, departureMinute, avoidHills: true });
+      const flat = createCosting(network, { profile: 'cycling', supersafe, night: false, departureMinute });
+      const hills = createCosting(network, { profile: 'cycling', supersafe, night: false, departureMinute, avoidHills: true });
       let climbing = 0;
       for (let edge = 0; edge < graph.edgeCount; edge++) {
         const [a, b] = [flat.leastEdgeCost(edge), hills.leastEdgeCost(edge)];
@@ -177,7 +178,7 @@ describe('the hill preference\'s costs', () => {
     const plain = new SearchWorkspace(network.graph.edgeCount);
     let compared = 0;
     for (let attempt = 0; compared < 40 && attempt < 400; attempt++) {
-      const costing = new Costing(network, { profile: 'cycling', supersafe: attempt % 2 === 0, night: false, departureMinute, avoidHills: true });
+      const costing = createCosting(network, { profile: 'cycling', supersafe: attempt % 2 === 0, night: false, departureMinute, avoidHills: true });
       const usable = (edge: number) => costing.usable(edge);
       const point = (): LonLat => {
         const node = Math.floor(random() * network.graph.nodeCount);

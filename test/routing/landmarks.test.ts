@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Costing } from '../../core/routing/costing/costing.ts';
+import { createCosting, metricCosting } from '../../core/routing/costing/create-costing.ts';
 import { haversineMetres } from '../../core/geo.ts';
 import { localMinutes } from '../../core/local-time.ts';
 import { loadGraph } from '../../core/routing/planning/loaded-graph.ts';
@@ -58,7 +58,7 @@ describe('landmark bounds on the real graphs', () => {
     const loaded = realGraph('london');
     const network = loaded.network;
     const graph = network.graph;
-    const costing = new Costing(network, { profile: 'cycling', supersafe: true, night: false, departureMinute });
+    const costing = createCosting(network, { profile: 'cycling', supersafe: true, night: false, departureMinute });
     const rows = storedLandmarks(graph)!['cycling-supersafe']!.rows;
     const regionOfEdge = (edge: number) => rows.region[rows.rowOf(graph.edgeTail[edge]!)]!;
     const random = seededRandom(77);
@@ -88,7 +88,7 @@ describe('landmark bounds on the real graphs', () => {
       ['cycling-supersafe', { supersafe: true, night: false }],
       ['cycling-direct', { supersafe: false, night: true }],
     ] as const) {
-      const costing = new Costing(network, { profile: 'cycling', departureMinute, ...options });
+      const costing = createCosting(network, { profile: 'cycling', departureMinute, ...options });
       const ratios: number[] = [];
       const straightRatios: number[] = [];
       while (ratios.length < 150) {
@@ -129,8 +129,8 @@ describe('landmark bounds on the real graphs', () => {
       const recomputed = loaded.workspace.landmarks[metric]!;
       const stored = current.workspace.landmarks[metric]!;
       expect(Array.from(recomputed.distances)).toEqual(Array.from(stored.distances));
-      const tables = Costing.forMetric(loaded.network, metric).tables()!;
-      const kept = Costing.forMetric(current.network, metric).tables()!;
+      const tables = metricCosting(loaded.network, metric).tables()!;
+      const kept = metricCosting(current.network, metric).tables()!;
       // Computed anew, not views on the file.
       expect(tables.leastCost.buffer).not.toBe(loaded.network.graph.leastCost.buffer);
       expect(Array.from(tables.leastCost)).toEqual(Array.from(kept.leastCost));
@@ -146,7 +146,7 @@ describe('landmark bounds on the real graphs', () => {
     let withLandmarks = 0;
     let withoutLandmarks = 0;
     for (let pair = 0; pair < 40; ) {
-      const costing = new Costing(network, { profile: 'cycling', supersafe: pair % 2 === 0, night: false, departureMinute });
+      const costing = createCosting(network, { profile: 'cycling', supersafe: pair % 2 === 0, night: false, departureMinute });
       const usable = (edge: number) => costing.usable(edge);
       const from = snap(network, usable, randomNodeLocation(network, random));
       const to = snap(network, usable, randomNodeLocation(network, random));

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { CityId } from '../../core/cities/index.ts';
 import { sharedDataPath } from '../../core/paths.ts';
-import type { Profile } from '../../core/routing/costing/profile.ts';
+import type { Profile } from '../../core/graph/profiles.ts';
 import type { RoutingNetwork } from '../../core/routing/network/network.ts';
 import { graphRecipes } from '../../graph-builder/cities.ts';
 import { readOsmFile, type RelationMember, type Tags } from '../../graph-builder/osm/reader.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EDGE_CYCLING, EDGE_REVERSED } from '../../core/graph/flags.ts';
 import { localMinutes } from '../../core/local-time.ts';
-import { Costing } from '../../core/routing/costing/costing.ts';
+import { createCosting } from '../../core/routing/costing/create-costing.ts';
 import type { AvoidanceEffect, AvoidanceItem } from '../../core/avoidances.ts';
 import { buildOverlay } from '../../functions/routing/report-overlay.ts';
 import { findRoute } from '../../core/routing/search/search.ts';
@@ -75,7 +75,7 @@ describe('the report overlay on real routes', () => {
       const to = snap(network, (edge) => network.graph.edgeFlags[edge]! & EDGE_CYCLING ? true : false, randomNodeLocation(network, random));
       if (!from || !to) continue;
       const { overlay } = buildOverlay(loaded, randomItems(300, attempt));
-      const costing = new Costing(network, { profile: 'cycling', supersafe: attempt % 2 === 0, night: false, departureMinute }, overlay);
+      const costing = createCosting(network, { profile: 'cycling', supersafe: attempt % 2 === 0, night: false, departureMinute }, overlay);
       const usable = (edge: number) => costing.usable(edge);
       const sources = positionsAt(network, usable, from);
       const targets = positionsAt(network, usable, to);

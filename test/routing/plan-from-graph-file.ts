@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { cityForCoordinates } from '../../core/cities/index.ts';
 import type { LonLat } from '../../core/geo.ts';
 import { baseLanguage } from '../../core/language.ts';
-import { PROFILES, type Profile } from '../../core/routing/costing/profile.ts';
+import { PROFILES, type Profile } from '../../core/graph/profiles.ts';
 import { costingFor, disruptionsAlong, nightFor, type RoutingContext } from '../../core/routing/planning/context.ts';
 import { planWaypoints, waypointOf } from '../../core/routing/planning/leg.ts';
 import { loadGraph } from '../../core/routing/planning/loaded-graph.ts';

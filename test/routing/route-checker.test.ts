@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Costing } from '../../core/routing/costing/costing.ts';
-import type { Profile } from '../../core/routing/costing/profile.ts';
+import { createCosting } from '../../core/routing/costing/create-costing.ts';
+import type { Profile } from '../../core/graph/profiles.ts';
 import { localMinutes } from '../../core/local-time.ts';
 import { buildPath } from '../../core/routing/path/path.ts';
 import { findRoute } from '../../core/routing/search/search.ts';
@@ -55,7 +55,7 @@ describe('New York routes against the raw OpenStreetMap tags', () => {
   it('never passes a closed gate, even between its two sides', () => {
     const { network, workspace } = realGraph('new-york');
     const graph = network.graph;
-    const costing = new Costing(network, { profile: 'cycling', supersafe: false, night: false, departureMinute });
+    const costing = createCosting(network, { profile: 'cycling', supersafe: false, night: false, departureMinute });
     const open = (edge: number) => costing.openAtDeparture(edge);
     const closed = new Set(checker.closedBarriers('cycling'));
     const violations: Violation[] = [];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cityIds } from '../../core/cities/index.ts';
-import { Costing, TURN_FORBIDDEN, type CostOptions } from '../../core/routing/costing/costing.ts';
+import { TURN_FORBIDDEN, type CostOptions } from '../../core/routing/costing/costing.ts';
+import { createCosting } from '../../core/routing/costing/create-costing.ts';
 import { localMinutes } from '../../core/local-time.ts';
 import { findRoute } from '../../core/routing/search/search.ts';
 import { positionsAt, snap } from '../../core/routing/snap/snap.ts';
@@ -22,7 +23,7 @@ describe('edge-based A* against a plain Dijkstra on the real graphs', () => {
       ];
       let compared = 0;
       for (let attempt = 0; compared < 60 && attempt < 200; attempt++) {
-        const costing = new Costing(network, { ...variants[attempt % variants.length]!, departureMinute });
+        const costing = createCosting(network, { ...variants[attempt % variants.length]!, departureMinute });
         const usable = (edge: number) => costing.usable(edge);
         // A random node, nudged off it by up to about 20 m.
         const point = () => {
@@ -58,7 +59,7 @@ describe('the cost tables the graph stores', () => {
       { profile: 'cycling', supersafe: false, night: true },
     ];
     for (const variant of variants) {
-      const costing = new Costing(network, { ...variant, departureMinute });
+      const costing = createCosting(network, { ...variant, departureMinute });
       const table = costing.turnTable()!;
       // Read in place from the file, not computed.
       expect(table.buffer).toBe(network.graph.turnCost.buffer);
@@ -78,7 +79,7 @@ describe('the cost tables the graph stores', () => {
       expect(finite).toBeGreaterThan(1000);
     }
     // Walking stores none: its turns are asked of the rules.
-    expect(new Costing(network, { profile: 'walking', supersafe: false, night: false, departureMinute }).turnTable()).toBeNull();
+    expect(createCosting(network, { profile: 'walking', supersafe: false, night: false, departureMinute }).turnTable()).toBeNull();
   });
 
   it('hold each edge\'s least cost, which is its cost wherever nothing can raise it', () => {
@@ -87,7 +88,7 @@ describe('the cost tables the graph stores', () => {
       { profile: 'cycling', supersafe: true, night: false },
       { profile: 'cycling', supersafe: false, night: false },
     ] as const) {
-      const costing = new Costing(network, { ...variant, departureMinute });
+      const costing = createCosting(network, { ...variant, departureMinute });
       const table = costing.leastCostTable()!;
       expect(table.buffer).toBe(network.graph.leastCost.buffer);
       let mismatches = 0;
@@ -102,7 +103,7 @@ describe('the cost tables the graph stores', () => {
       expect(mismatches).toBe(0);
       expect(plain).toBeGreaterThan(network.graph.edgeCount / 2);
     }
-    const walking = new Costing(network, { profile: 'walking', supersafe: false, night: false, departureMinute });
+    const walking = createCosting(network, { profile: 'walking', supersafe: false, night: false, departureMinute });
     expect(walking.leastCostTable()).toBeNull();
     expect(walking.edgeCost(0)).toBe(walking.leastEdgeCost(0));
   });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { CityId } from '../../core/cities/index.ts';
 import { localMinutes } from '../../core/local-time.ts';
-import { Costing } from '../../core/routing/costing/costing.ts';
-import type { Profile } from '../../core/routing/costing/profile.ts';
+import { createCosting } from '../../core/routing/costing/create-costing.ts';
+import type { Profile } from '../../core/graph/profiles.ts';
 import { buildOverlay } from '../../functions/routing/report-overlay.ts';
 import { firstConnected, MAX_CANDIDATES, snapCandidates, snapForCosting } from '../../core/routing/snap/snap.ts';
 import { seededReports } from '../bench/routino.ts';
@@ -35,7 +35,7 @@ describe('snapping within the preference margin', () => {
       const random = seededRandom(hour * 31 + city.length);
       let widened = 0;
       for (const supersafe of profile === 'cycling' ? [true, false] : [false]) {
-        const costing = new Costing(loaded.network, { profile, supersafe, night: hour < 6, departureMinute }, overlay);
+        const costing = createCosting(loaded.network, { profile, supersafe, night: hour < 6, departureMinute }, overlay);
         const open = (edge: number) => costing.openAtDeparture(edge);
         for (let i = 0; i < points; i++) {
           const [lon, lat] = randomNodeLocation(loaded.network, random);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Costing } from '../../core/routing/costing/costing.ts';
+import { createCosting } from '../../core/routing/costing/create-costing.ts';
 import { EDGE_CYCLING } from '../../core/graph/flags.ts';
 import { isClosed, isWindowActive } from '../../core/graph/rules.ts';
 import { localMinutes } from '../../core/local-time.ts';
@@ -17,7 +17,7 @@ const candidateMinutes = Array.from({ length: (14 * 24 * 60) / 15 }, (_, index) 
 
 function route(loaded: LoadedGraph, departureMinute: number, fromEdge: number, toEdge: number): number[] | null {
   const network = loaded.network;
-  const costing = new Costing(network, { profile: 'cycling', supersafe: false, night: false, departureMinute });
+  const costing = createCosting(network, { profile: 'cycling', supersafe: false, night: false, departureMinute });
   const target = network.graph.edgeHead[toEdge]!;
   const result = findRoute(costing, loaded.workspace, [{ edge: fromEdge, fraction: 0.5 }], [{ edge: toEdge, fraction: 0.5 }], [network.nodeLon(target), network.nodeLat(target)]);
   return result?.edges ?? null;

@@ -3,9 +3,9 @@ import type { Graph } from '../../graph/layout.ts';
 /**
  * The cost tables a graph stores for the standard metrics (docs/graph-format.md, "Cost tables"):
  * every edge's least cost and every turn's cost, computed by the costing when the graph is built
- * and read in place by the router, so neither loading nor the first query computes them. The
- * costing (costing.ts) decides which metrics store tables and what is in them; this module only
- * lays them out and reads them.
+ * (graph-builder/stages/cost-tables.ts, which also lays out the turn rows) and read in place by
+ * the router, so neither loading nor the first query computes them. The costing (costing.ts)
+ * decides which metrics store tables and what is in them; this module only reads them.
  */
 
 /** A turn table's entry for a turn that is never allowed. */
@@ -20,21 +20,6 @@ export interface MetricTables {
    * half-seconds, TURN_FORBIDDEN where it is never allowed.
    */
   readonly turnCost: Uint8Array;
-}
-
-/**
- * The turn rows' layout (section `turnRowFirst`): node v's turns are a matrix of a row per
- * arriving edge with any of `rowFlags` (in inEdges order) by a column per leaving edge, from
- * entry turnRowFirst[v]. Turns out of edges no stored metric may use take no room.
- */
-export function turnRowFirstOf(graph: Pick<Graph, 'nodeCount' | 'firstOut' | 'firstIn' | 'inEdges' | 'edgeFlags'>, rowFlags: number): Uint32Array {
-  const first = new Uint32Array(graph.nodeCount + 1);
-  for (let node = 0; node < graph.nodeCount; node++) {
-    let rows = 0;
-    for (let i = graph.firstIn[node]!; i < graph.firstIn[node + 1]!; i++) if (graph.edgeFlags[graph.inEdges[i]!]! & rowFlags) rows++;
-    first[node + 1] = first[node]! + rows * (graph.firstOut[node + 1]! - graph.firstOut[node]!);
-  }
-  return first;
 }
 
 /** The metric's tables as stored in the graph, when the graph holds them under `fingerprint`; else null. */

@@ -1,20 +1,21 @@
-import { createHash } from 'node:crypto';
-import { NODE_BARRIER_DISMOUNT, NODE_BARRIER_NO_CYCLING, NODE_BARRIER_NO_WALKING, arrivalControlOf, CONTROL_ALL_WAY_STOP, CONTROL_GIVE_WAY, CONTROL_TRAFFIC_SIGNALS, CONTROL_TWO_WAY_STOP, EDGE_CYCLING, EDGE_DISMOUNT, EDGE_JUNCTION_CONTROLLED, EDGE_RESTRICTION_FROM, EDGE_REVERSED, EDGE_ROADWORKS, EDGE_STEPS, EDGE_WALKING, LIT_ASSUMED, LIT_NO, LIT_YES, litOf, RESTRICTION_SAME_CYCLEWAY, SAFETY_BUSY, safetyClassOf, surfacePenaltyOf, trafficStressOf, WALK_CARRIAGEWAY, walkKindOf } from '../../graph/flags.ts';
-import { isClosed, isWindowActive, restrictionsFrom } from '../../graph/rules.ts';
-import type { CostTableHeader } from '../../graph/layout.ts';
-import { CROSSES_BUSY, CROSSES_MODERATE, type RoutingNetwork } from '../network/network.ts';
-import { storedMetricTables, turnRowFirstOf, TURN_FORBIDDEN, type MetricTables } from './cost-tables.ts';
+import { EDGE_RESTRICTION_FROM, EDGE_REVERSED, RESTRICTION_SAME_CYCLEWAY } from '../../graph/flags.ts';
+import type { Profile } from '../../graph/profiles.ts';
+import { isWindowActive, restrictionsFrom } from '../../graph/rules.ts';
+import type { RoutingNetwork } from '../network/network.ts';
+import { storedMetricTables, TURN_FORBIDDEN, type MetricTables } from './cost-tables.ts';
 import type { RouteOverlay } from './overlay.ts';
-import { DIRECT_WEIGHTS, SUPERSAFE_WEIGHTS, type CyclingWeights } from './cycling-weights.ts';
-import { CYCLING_SPEED_MPS, WALKING_SPEED_MPS, type Profile } from './profile.ts';
+import { COSTING_FINGERPRINT, DEAD_END_U_TURN_SECONDS } from './weights.ts';
 
 /**
  * Costing: pure functions from edge attributes and the request's options to a cost in seconds of
  * riding (or walking) that the search minimises, and the answers to every question of mode or
  * time the search asks (as Valhalla's search asks its costing: may this edge be used, does this
  * turn break a restriction, at the departure). The search knows nothing of what an edge means or
- * when it departs; this module knows nothing of how the search works. Weights are documented in
- * docs/routing.md.
+ * when it departs; this module knows nothing of how the search works. As Valhalla's `sif` does
+ * with `DynamicCost`, each mode is a costing of its own (cycling-costing.ts, walking-costing.ts),
+ * chosen once by profile when one is made (create-costing.ts); `Costing` is what the search asks
+ * and holds the answers every mode shares: turn restrictions, the stored tables, the hill
+ * preference. Weights are documented in docs/routing.md.
  */
 
 export interface CostOptions {
@@ -31,65 +32,13 @@ export interface CostOptions {
 
 export type CostMetric = 'cycling-supersafe' | 'cycling-direct' | 'walking';
 
-/** At night where lighting is mapped: lit, public street assumed lit, unknown, unlit. */
-export const NIGHT_LIGHTING_FACTORS = { lit: 1.0, assumed: 1.1, unknown: 1.4, unlit: 2.0 } as const;
-/** Surface penalty 0 (smooth) .. 3 (very rough): avoided, but never reported as dangerous. */
-export const SURFACE_FACTORS = [1.0, 1.25, 1.6, 2.2] as const;
-/** Active roadworks: avoided with moderate emphasis (spec 1.2.6). */
-export const ROADWORKS_FACTOR = 1.6;
-/** Walking in the carriageway where no pavement is mapped: the fallback, not the preference. */
-export const WALK_CARRIAGEWAY_FACTOR = 1.3;
-/** Turning round at a dead end, the only place a U-turn is allowed. */
-export const DEAD_END_U_TURN_SECONDS = 15;
-/** Passing a barrier that lets bicycles through only pushed (kissing gate, cycle barrier). */
-export const BARRIER_DISMOUNT_SECONDS = 15;
-
-/** A metric's arrival delays by control value (0 where none), for the search's inner loop. */
-function controlDelays(weights: CyclingWeights): Float64Array {
-  const delays = new Float64Array(8);
-  delays[CONTROL_TRAFFIC_SIGNALS] = weights.controlSeconds.signals;
-  delays[CONTROL_ALL_WAY_STOP] = weights.controlSeconds.allWayStop;
-  delays[CONTROL_TWO_WAY_STOP] = weights.controlSeconds.twoWayStop;
-  delays[CONTROL_GIVE_WAY] = weights.controlSeconds.giveWay;
-  return delays;
-}
-
-/**
- * Bump when a cost function changes shape (not just a weight above): with the weights, it makes
- * the fingerprint that graphs record for their precomputed search bounds.
- */
-const COSTING_REVISION = 3;
-
-/**
- * Identifies every input of the time-independent costs. A graph whose cost tables or landmark
- * tables were built under another fingerprint has them recomputed on load: stale costs would route
- * by old weights, and stale bounds could overestimate.
- */
-export const COSTING_FINGERPRINT = createHash('sha256')
-  .update(
-    JSON.stringify([
-      COSTING_REVISION,
-      CYCLING_SPEED_MPS,
-      WALKING_SPEED_MPS,
-      SUPERSAFE_WEIGHTS,
-      DIRECT_WEIGHTS,
-      SURFACE_FACTORS,
-      ROADWORKS_FACTOR,
-      WALK_CARRIAGEWAY_FACTOR,
-      DEAD_END_U_TURN_SECONDS,
-      BARRIER_DISMOUNT_SECONDS,
-    ]),
-  )
-  .digest('hex')
-  .slice(0, 16);
-
 /**
  * The hill preference (`avoid_hills`): every metre an edge climbs adds seconds to its cost, more
  * the steeper its grade, HILL_SECONDS_PER_METRE at a gentle grade rising with the square of the
  * grade over HILL_STEEP_GRADE (at twice that grade a metre costs five times as much). Descents
  * add nothing and take nothing away, so the penalty only ever adds cost: search bounds computed
  * without it (landmarks, the straight line) stay admissible. Kept apart from the class factors
- * above; it does not enter COSTING_FINGERPRINT, since the stored landmark tables never include it.
+ * (weights.ts); it does not enter COSTING_FINGERPRINT, since the stored landmark tables never include it.
  */
 export const HILL_SECONDS_PER_METRE = 20;
 export const HILL_STEEP_GRADE = 0.08;
@@ -132,6 +81,20 @@ export interface CostlierEdges {
   readonly reports: Uint8Array | null;
 }
 
+/** Raises no edge's cost above its least cost: a costing without time rules, reports or night. */
+export const NO_COSTLIER_EDGES: CostlierEdges = { every: false, closures: null, reports: null };
+
+/** What a mode's costing settles when it is made; the search reads these as plain fields. */
+export interface ModeFacts {
+  /** The edge flag of the edges the profile may use. */
+  readonly usableFlag: number;
+  readonly obeysRestrictions: boolean;
+  readonly metric: CostMetric;
+  readonly minSecondsPerMetre: number;
+  readonly avoidsHills: boolean;
+  readonly costlier: CostlierEdges;
+}
+
 /** The table `compute` makes for this graph and key, made on the first call and kept with the graph. */
 function perGraphAndMetric<K extends string, T>(cache: WeakMap<RoutingNetwork, Map<K, T>>, network: RoutingNetwork, metric: K, compute: () => T): T {
   let tables = cache.get(network);
@@ -143,7 +106,7 @@ function perGraphAndMetric<K extends string, T>(cache: WeakMap<RoutingNetwork, M
   return tables.get(metric)!;
 }
 
-export class Costing {
+export abstract class Costing {
   /** Lower bound of cost per metre over every edge: the A* heuristic's scale. */
   readonly minSecondsPerMetre: number;
   /** Cycling obeys turn restrictions; walking does not (spec 1.2.10). */
@@ -153,55 +116,36 @@ export class Costing {
    * with the same metric share precomputed search bounds whatever their departure or lighting.
    */
   readonly metric: CostMetric;
-  /** The cycling metric's weights (cycling-weights.ts); walking has none. */
-  private readonly weights: CyclingWeights;
-  private readonly controlDelays: Float64Array;
   /** Cycling with the hill preference: climbing adds `climbSeconds` to edge costs (never to the metric's bounds). */
   readonly avoidsHills: boolean;
   /** The edge flag of the edges the profile may use. */
   readonly usableFlag: number;
   /** The metric stores its tables, whose least costs are single precision. */
   private readonly storesTables: boolean;
-  private readonly closureCache = new Map<number, boolean>();
   /** `leastCostTable()`, fetched on the first `edgeCost` (undefined until then). */
   private leastCosts: Float32Array | null | undefined = undefined;
   /** Which edges `edgeCost` may raise above `leastEdgeCost` (`mayCostMoreThanLeast`). */
   readonly costlier: CostlierEdges;
 
-  constructor(
+  protected constructor(
     readonly network: RoutingNetwork,
     readonly options: CostOptions,
     /** Effects of accepted road reports on this graph (core/routing/costing/overlay.ts); they only raise costs. */
-    readonly overlay: RouteOverlay | null = null,
+    readonly overlay: RouteOverlay | null,
     /**
      * Cycling: edges a rented vehicle may not be ridden on (1), such as those through a bike-share
      * operator's no-ride zones. Like the overlay it only raises costs (to Infinity).
      */
-    readonly noRide: Uint8Array | null = null,
+    readonly noRide: Uint8Array | null,
+    mode: ModeFacts,
   ) {
-    const cycling = options.profile === 'cycling';
-    this.usableFlag = cycling ? EDGE_CYCLING : EDGE_WALKING;
-    this.obeysRestrictions = cycling;
-    this.metric = cycling ? (options.supersafe ? 'cycling-supersafe' : 'cycling-direct') : 'walking';
-    this.weights = cycling && options.supersafe ? SUPERSAFE_WEIGHTS : DIRECT_WEIGHTS;
-    this.controlDelays = controlDelays(this.weights);
-    this.avoidsHills = cycling && options.avoidHills === true;
-    this.storesTables = STORED_COST_METRICS.includes(this.metric);
-    const fastest = cycling ? CYCLING_SPEED_MPS : WALKING_SPEED_MPS;
-    this.minSecondsPerMetre = (cycling ? Math.min(...this.weights.classFactors) * Math.min(...this.weights.stressFactors) : 1) / fastest;
-    this.costlier = cycling
-      ? { every: options.night || noRide !== null, closures: network.graph.edgeClosure, reports: overlay?.marked ?? null }
-      : { every: false, closures: null, reports: null };
-  }
-
-  /** The costing whose least costs and turn costs define a metric (departure and lighting do not enter them). */
-  static forMetric(network: RoutingNetwork, metric: CostMetric): Costing {
-    return new Costing(network, {
-      profile: metric === 'walking' ? 'walking' : 'cycling',
-      supersafe: metric === 'cycling-supersafe',
-      night: false,
-      departureMinute: 0,
-    });
+    this.usableFlag = mode.usableFlag;
+    this.obeysRestrictions = mode.obeysRestrictions;
+    this.metric = mode.metric;
+    this.avoidsHills = mode.avoidsHills;
+    this.storesTables = STORED_COST_METRICS.includes(mode.metric);
+    this.minSecondsPerMetre = mode.minSecondsPerMetre;
+    this.costlier = mode.costlier;
   }
 
   usable(edge: number): boolean {
@@ -209,9 +153,7 @@ export class Costing {
   }
 
   /** Can be travelled in the profile's own way: for cycling, ridden rather than pushed. */
-  travelsNormally(edge: number): boolean {
-    return this.usable(edge) && (this.options.profile === 'walking' || !(this.network.graph.edgeFlags[edge]! & EDGE_DISMOUNT));
-  }
+  abstract travelsNormally(edge: number): boolean;
 
   /**
    * Usable and open at the departure: what a coordinate may snap to, so a start in a park that
@@ -225,10 +167,7 @@ export class Costing {
    * Seconds of cost for a request's coordinate to join a way `metres` farther than the nearest way
    * it snapped to: walked, and for cycling with the bike pushed at the metric's push weight.
    */
-  joinSeconds(metres: number): number {
-    const walked = metres / WALKING_SPEED_MPS;
-    return this.options.profile === 'walking' ? walked : walked * this.weights.pushFactor;
-  }
+  abstract joinSeconds(metres: number): number;
 
   /**
    * The metric's cost tables (cost-tables.ts), shared by every costing of the metric on this graph:
@@ -274,27 +213,12 @@ export class Costing {
   }
 
   /** Seconds of cost to travel the whole edge, or Infinity where it may not be used now. */
-  edgeCost(edge: number): number {
+  abstract edgeCost(edge: number): number;
+
+  /** `leastEdgeCost`, read from `leastCostTable()` where the metric has one (fetched on the first call). */
+  protected tabledLeastEdgeCost(edge: number): number {
     if (this.leastCosts === undefined) this.leastCosts = this.leastCostTable();
-    const cost = this.leastCosts ? this.leastCosts[edge]! : this.leastEdgeCost(edge);
-    if (this.options.profile === 'walking' || cost === Infinity) return cost;
-    if (this.noRide?.[edge]) return Infinity;
-    const graph = this.network.graph;
-    const closure = graph.edgeClosure[edge]!;
-    if (closure !== 0 && this.closedNow(closure - 1)) return Infinity;
-    const reported = this.overlay ? this.overlay.edgeFactor(edge, this.options.departureMinute, this.options.supersafe) : 1;
-    if (!this.options.night) return cost * reported;
-    const lit = litOf(graph.edgeFlags[edge]!);
-    return (
-      cost * reported *
-      (lit === LIT_YES
-        ? NIGHT_LIGHTING_FACTORS.lit
-        : lit === LIT_ASSUMED
-          ? NIGHT_LIGHTING_FACTORS.assumed
-          : lit === LIT_NO
-            ? NIGHT_LIGHTING_FACTORS.unlit
-            : NIGHT_LIGHTING_FACTORS.unknown)
-    );
+    return this.leastCosts ? this.leastCosts[edge]! : this.leastEdgeCost(edge);
   }
 
   /**
@@ -315,17 +239,11 @@ export class Costing {
     const graph = this.network.graph;
     const flags = graph.edgeFlags[edge]!;
     if (!(flags & this.usableFlag)) return Infinity;
-    const length = graph.edgeLength[edge]!;
-    if (this.options.profile === 'walking') {
-      return (length / WALKING_SPEED_MPS) * (walkKindOf(flags) === WALK_CARRIAGEWAY ? WALK_CARRIAGEWAY_FACTOR : 1);
-    }
-    const weights = this.weights;
-    if (flags & EDGE_DISMOUNT) return (length / WALKING_SPEED_MPS) * (flags & EDGE_STEPS ? weights.stepsPushFactor : weights.pushFactor);
-    let factor = weights.classFactors[safetyClassOf(flags)]! * weights.stressFactors[trafficStressOf(flags)]! * SURFACE_FACTORS[surfacePenaltyOf(flags)]!;
-    const speed = CYCLING_SPEED_MPS;
-    if (flags & EDGE_ROADWORKS) factor *= ROADWORKS_FACTOR;
-    return (length / speed) * factor;
+    return this.travelSeconds(flags, graph.edgeLength[edge]!);
   }
+
+  /** The mode's cost of `length` metres of a usable edge with edge flags `flags`, by day and with every closure open. */
+  protected abstract travelSeconds(flags: number, length: number): number;
 
   /** `climbSeconds` of the edge: its segment's climb in the edge's direction (the descent for a reversed edge). */
   private climbPenalty(edge: number): number {
@@ -346,11 +264,11 @@ export class Costing {
   }
 
   /**
-   * Whether an accepted report removes the turn from `from` onto `to` (never a U-turn, never
-   * walking). Only an edge the overlay marks (`RouteOverlay.marks`) can have its entry removed.
+   * Whether an accepted report removes the turn from `from` onto `to` (never a U-turn; walking
+   * has no overlay). Only an edge the overlay marks (`RouteOverlay.marks`) can have its entry removed.
    */
   overlayForbidsTurn(from: number, to: number): boolean {
-    if (this.overlay === null || !this.overlay.marks(to) || this.options.profile === 'walking' || this.network.reverseOf(from) === to) return false;
+    if (this.overlay === null || !this.overlay.marks(to) || this.network.reverseOf(from) === to) return false;
     return this.overlay.forbidsEntry(to, this.network.graph.edgeHead[from]!, this.options.departureMinute);
   }
 
@@ -470,87 +388,12 @@ export class Costing {
       const exits = graph.firstOut[node + 1]! - graph.firstOut[node]!;
       return exits <= 1 ? DEAD_END_U_TURN_SECONDS : Infinity;
     }
-    // A barrier is passed through its node: private or locked gates, stiles and the like stop the
-    // profile they forbid (as OSRM's barrier nodes do), bicycle barriers make the rider push.
-    const node = graph.edgeHead[from]!;
-    const nodeFlags = graph.nodeFlags[node]!;
-    if (this.options.profile === 'walking') return nodeFlags & NODE_BARRIER_NO_WALKING ? Infinity : 0;
-    if (nodeFlags & NODE_BARRIER_NO_CYCLING) return Infinity;
-
-    const fromFlags = graph.edgeFlags[from]!;
-    const toFlags = graph.edgeFlags[to]!;
-    const weights = this.weights;
-    // Bearings are whole degrees in [0, 360): bearingDifference in integer steps.
-    const difference = Math.abs(arriving - leaving);
-    const angle = difference > 180 ? 360 - difference : difference;
-    const turns = weights.turnSeconds;
-    let seconds = angle < 25 ? turns.straight : angle < 60 ? turns.slight : angle < 120 ? turns.turn : turns.sharp;
-    seconds += this.controlDelays[arrivalControlOf(fromFlags)]!;
-    if (nodeFlags & NODE_BARRIER_DISMOUNT) seconds += BARRIER_DISMOUNT_SECONDS;
-    if (toFlags & EDGE_DISMOUNT && !(fromFlags & EDGE_DISMOUNT)) seconds += weights.dismountSeconds;
-
-    if (!(fromFlags & EDGE_JUNCTION_CONTROLLED) && safetyClassOf(fromFlags) !== SAFETY_BUSY) {
-      if (busiest === CROSSES_BUSY) seconds += weights.uncontrolledCrossingSeconds.busy;
-      else if (busiest === CROSSES_MODERATE) seconds += weights.uncontrolledCrossingSeconds.moderate;
-    }
-    return seconds;
+    return this.transitionSeconds(from, to, graph.edgeHead[from]!, arriving, leaving, busiest);
   }
 
-  private closedNow(closure: number): boolean {
-    let closed = this.closureCache.get(closure);
-    if (closed === undefined) {
-      closed = isClosed(this.network.graph, closure, this.options.profile, this.options.departureMinute);
-      this.closureCache.set(closure, closed);
-    }
-    return closed;
-  }
-}
-
-/** The stored metrics' cost tables as graph sections, and their header (the builder's `cost-tables` stage). */
-export interface CostTableSections {
-  readonly header: CostTableHeader;
-  readonly sections: { readonly turnRowFirst: Uint32Array; readonly leastCost: Float32Array; readonly turnCost: Uint8Array };
-}
-
-/** The edge flags whose edges have turn rows: those any stored metric's profile may use. */
-export const TURN_ROW_FLAGS = STORED_COST_METRICS.reduce((flags, metric) => flags | (metric === 'walking' ? EDGE_WALKING : EDGE_CYCLING), 0);
-
-/** The turn rows of a graph's arrays (cost-tables.ts), for the builder to store before the tables. */
-export const turnRowFirst = (graph: Parameters<typeof turnRowFirstOf>[0]): Uint32Array => turnRowFirstOf(graph, TURN_ROW_FLAGS);
-
-/**
- * Computes every stored metric's tables on a network whose graph holds the turn rows but no tables
- * yet (the builder). A metric whose turn costs cannot be stored is left out; the router computes
- * its costs as it goes.
- */
-export function costTableSections(network: RoutingNetwork): CostTableSections {
-  const graph = network.graph;
-  const computed = STORED_COST_METRICS.map((metric) => ({ metric, tables: Costing.forMetric(network, metric).tables() }))
-    .filter((entry): entry is { metric: CostMetric; tables: MetricTables } => entry.tables !== null);
-  const edges = graph.edgeCount;
-  const turns = graph.turnRowFirst[graph.nodeCount]!;
-  const leastCost = new Float32Array(computed.length * edges);
-  const turnCost = new Uint8Array(computed.length * turns);
-  computed.forEach(({ tables }, index) => {
-    leastCost.set(tables.leastCost, index * edges);
-    turnCost.set(tables.turnCost, index * turns);
-  });
-  return {
-    header: { costing: COSTING_FINGERPRINT, row_flags: TURN_ROW_FLAGS, metrics: computed.map((entry) => entry.metric) },
-    sections: { turnRowFirst: graph.turnRowFirst, leastCost, turnCost },
-  };
-}
-
-/**
- * Makes every stored metric's tables ready on a freshly loaded graph, so no query computes them:
- * views on the file when it stores them under today's costing, else computed now (a graph built
- * under other weights). Answers whether any had to be computed.
- */
-export function prepareCostTables(network: RoutingNetwork): boolean {
-  let computed = false;
-  for (const metric of STORED_COST_METRICS) {
-    if (!storedMetricTables(network.graph, metric, COSTING_FINGERPRINT)) computed = true;
-    Costing.forMetric(network, metric).tables();
-  }
-  return computed;
+  /**
+   * The mode's cost of passing `node` from `from` onto `to`, a U-turn aside (as Valhalla's
+   * `TransitionCost`): the arguments as `turnSeconds` has them.
+   */
+  protected abstract transitionSeconds(from: number, to: number, node: number, arriving: number, leaving: number, busiest: number): number;
 }

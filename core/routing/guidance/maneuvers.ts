@@ -1,4 +1,4 @@
-import type { Profile } from '../costing/profile.ts';
+import type { Profile } from '../../graph/profiles.ts';
 import { EDGE_ROUNDABOUT, EDGE_STEPS, NODE_JUNCTION, ROAD_CLASSES, roadClassOf, WALK_CROSSING, walkKindOf } from '../../graph/flags.ts';
 import { bearingDegrees, haversineMetres, turnAngle } from '../../geo.ts';
 import type { RoutingNetwork } from '../network/network.ts';

@@ -2,7 +2,7 @@ import textInstructions from 'osrm-text-instructions';
 import en from './locales/en.json' with { type: 'json' };
 import es from './locales/es.json' with { type: 'json' };
 import type { Language } from '../../language.ts';
-import type { Profile } from '../costing/profile.ts';
+import type { Profile } from '../../graph/profiles.ts';
 import type { Maneuver, Modifier, WayKind } from './maneuvers.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { Profile } from '../costing/profile.ts';
+import type { Profile } from '../../graph/profiles.ts';
 import type { SafetyClass } from '../../graph/flags.ts';
 import type { RoutingNetwork } from '../network/network.ts';
 import { appendPositions, type PathEdge, type RoutedPath } from '../path/path.ts';

@@ -1,7 +1,8 @@
 import { arrivalControlOf, CONTROL_NONE, EDGE_DISMOUNT, EDGE_REVERSED, EDGE_ROUNDABOUT, LIT_ASSUMED, LIT_NO, LIT_YES, litOf, SAFETY_CLASSES, safetyClassOf, STOP_TYPES, type SafetyClass } from '../../graph/flags.ts';
 import { haversineMetres, type Position } from '../../geo.ts';
+import type { Profile } from '../../graph/profiles.ts';
 import type { RoutingNetwork } from '../network/network.ts';
-import { speedOf, WALKING_SPEED_MPS, type Profile } from '../costing/profile.ts';
+import { speedOf, WALKING_SPEED_MPS } from '../costing/speeds.ts';
 import type { SearchResult } from '../search/search.ts';
 
 /**

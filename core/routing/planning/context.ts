@@ -1,8 +1,9 @@
 import type { City } from '../../cities/index.ts';
 import type { LonLat, Position } from '../../geo.ts';
 import type { LocatedReports } from '../avoidances/locate.ts';
-import { Costing } from '../costing/costing.ts';
-import type { Profile } from '../costing/profile.ts';
+import type { Costing } from '../costing/costing.ts';
+import { createCosting } from '../costing/create-costing.ts';
+import type { Profile } from '../../graph/profiles.ts';
 import { disruptionsNear, reportDisruptions, type Disruption } from '../disruptions/disruptions.ts';
 import { isNight, type Departure } from '../time/departure.ts';
 import type { LoadedGraph } from './loaded-graph.ts';
@@ -42,7 +43,7 @@ export interface CostingChoice {
 
 export function costingFor(context: RoutingContext, choice: CostingChoice): Costing {
   const cycling = choice.profile === 'cycling';
-  return new Costing(
+  return createCosting(
     context.loaded.network,
     {
       profile: choice.profile, supersafe: cycling && choice.supersafe, night: cycling && choice.night, departureMinute: context.departure.localMinute,

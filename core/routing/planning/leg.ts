@@ -1,6 +1,7 @@
 import type { LonLat, Position } from '../../geo.ts';
 import type { Language } from '../../language.ts';
-import { Costing } from '../costing/costing.ts';
+import type { Costing } from '../costing/costing.ts';
+import { createCosting } from '../costing/create-costing.ts';
 import { buildSteps, type Step } from '../guidance/steps.ts';
 import { buildPath, type RoutedPath } from '../path/path.ts';
 import { findRoute, type SearchResult, type SearchStats } from '../search/search.ts';
@@ -80,7 +81,7 @@ export function searchLeg(costing: Costing, workspace: SearchWorkspace, from: Sn
   };
   const result = search(costing);
   if (!result || costing.options.profile !== 'cycling' || costing.options.supersafe) return result;
-  const safe = search(new Costing(costing.network, { ...costing.options, supersafe: true }, costing.overlay, costing.noRide));
+  const safe = search(createCosting(costing.network, { ...costing.options, supersafe: true }, costing.overlay, costing.noRide));
   return safe && searchedMetres(costing, safe) < searchedMetres(costing, result) ? safe : result;
 }
 

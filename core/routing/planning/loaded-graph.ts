@@ -1,6 +1,9 @@
 import type { CityId } from '../../cities/index.ts';
 import { openGraph } from '../../graph/layout.ts';
-import { prepareCostTables } from '../costing/costing.ts';
+import { storedMetricTables } from '../costing/cost-tables.ts';
+import { STORED_COST_METRICS } from '../costing/costing.ts';
+import { metricCosting } from '../costing/create-costing.ts';
+import { COSTING_FINGERPRINT } from '../costing/weights.ts';
 import { RoutingNetwork } from '../network/network.ts';
 import { computeLandmarkSections, landmarkSet, storedLandmarks } from '../search/landmarks.ts';
 import { SearchWorkspace } from '../search/workspace.ts';
@@ -48,4 +51,18 @@ export function loadGraph(city: CityId, bytes: Uint8Array, options: LoadOptions 
     workspace: new SearchWorkspace(graph.edgeCount, landmarks),
     loadMilliseconds: performance.now() - started,
   };
+}
+
+/**
+ * Makes every stored metric's tables ready on a freshly loaded graph, so no query computes them:
+ * views on the file when it stores them under today's costing, else computed now (a graph built
+ * under other weights). Answers whether any had to be computed.
+ */
+function prepareCostTables(network: RoutingNetwork): boolean {
+  let computed = false;
+  for (const metric of STORED_COST_METRICS) {
+    if (!storedMetricTables(network.graph, metric, COSTING_FINGERPRINT)) computed = true;
+    metricCosting(network, metric).tables();
+  }
+  return computed;
 }

@@ -1,4 +1,6 @@
-import { COSTING_FINGERPRINT, Costing, type CostMetric } from '../costing/costing.ts';
+import type { CostMetric, Costing } from '../costing/costing.ts';
+import { metricCosting } from '../costing/create-costing.ts';
+import { COSTING_FINGERPRINT } from '../costing/weights.ts';
 import type { Graph, LandmarkHeader } from '../../graph/layout.ts';
 import { DisjointSets } from '../network/disjoint-sets.ts';
 import { MinHeap } from './heap.ts';
@@ -134,9 +136,6 @@ export interface LandmarkSections {
     landmarkDistances: Uint16Array;
   };
 }
-
-/** The costing whose least costs define a metric (departure and lighting do not enter them). */
-export const metricCosting = (network: RoutingNetwork, metric: CostMetric): Costing => Costing.forMetric(network, metric);
 
 /** Every metric's tables of a set of landmark sections (a graph's, or computed), as the search reads them. */
 export function landmarkSet({ header, sections }: LandmarkSections, edgeCount: number): LandmarkSet {

@@ -1,4 +1,4 @@
-import { EBIKE_SPEED_MPS } from '../../../core/routing/costing/profile.ts';
+import { EBIKE_SPEED_MPS } from '../../../core/routing/costing/speeds.ts';
 import type { LoadedSystem } from '../../bikeshare/loader.ts';
 import type { MultiModalOption } from '../response.ts';
 import type { Trip } from '../trip.ts';

@@ -1,5 +1,5 @@
 import type { LonLat } from '../../../core/geo.ts';
-import { CYCLING_SPEED_MPS } from '../../../core/routing/costing/profile.ts';
+import { CYCLING_SPEED_MPS } from '../../../core/routing/costing/speeds.ts';
 import { BikeShareView, type LoadedSystem } from '../../bikeshare/loader.ts';
 import { isOperationalStation, type Station } from '../../bikeshare/model.ts';
 import { noRideEdges, zoneRules } from '../geofencing.ts';

@@ -1,5 +1,5 @@
 import type { LonLat } from '../../../core/geo.ts';
-import { CYCLING_SPEED_MPS, EBIKE_SPEED_MPS } from '../../../core/routing/costing/profile.ts';
+import { CYCLING_SPEED_MPS, EBIKE_SPEED_MPS } from '../../../core/routing/costing/speeds.ts';
 import { roundPosition } from '../../../core/routing/planning/leg.ts';
 import { BikeShareView, type LoadedSystem } from '../../bikeshare/loader.ts';
 import { isAvailableVehicle, type Vehicle } from '../../bikeshare/model.ts';

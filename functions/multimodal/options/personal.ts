@@ -1,5 +1,5 @@
 import type { LonLat } from '../../../core/geo.ts';
-import { CYCLING_SPEED_MPS } from '../../../core/routing/costing/profile.ts';
+import { CYCLING_SPEED_MPS } from '../../../core/routing/costing/speeds.ts';
 import { endLabel, optionName } from '../labels.ts';
 import type { ParkingBody } from '../parking/choose.ts';
 import type { MultiModalOption } from '../response.ts';

@@ -1,10 +1,9 @@
-/**
- * How a route travels, and at what speed. Spec 8: walking 5 km/h, cycling 15 km/h, e-bike
- * 22 km/h; durations everywhere are derived from these, and costing starts from them.
- */
+import type { Profile } from '../../graph/profiles.ts';
 
-export const PROFILES = ['cycling', 'walking'] as const;
-export type Profile = (typeof PROFILES)[number];
+/**
+ * How fast each profile travels. Spec 8: walking 5 km/h, cycling 15 km/h, e-bike 22 km/h;
+ * durations everywhere are derived from these, and costing starts from them.
+ */
 
 export const CYCLING_SPEED_MPS = 15 / 3.6;
 export const WALKING_SPEED_MPS = 5 / 3.6;

@@ -1,10 +1,15 @@
+import { createHash } from 'node:crypto';
+import { CYCLING_SPEED_MPS, WALKING_SPEED_MPS } from './speeds.ts';
+
 /**
- * What each cycling metric weighs beyond riding time: the two modes of spec 1.1 as data, one
- * object each, read by the costing (costing.ts). Direct is the shortest reasonable route: metres
- * first, with turns and junction waits weighed lightly so that it neither zigzags nor queues for
- * nothing, and pushing the bike kept for real shortcuts. Supersafe avoids traffic stress: riding
- * time is multiplied by the way's safety class and by its Level of Traffic Stress, and major
- * crossings are made at controlled junctions. docs/routing.md explains how the values were chosen.
+ * The weights the costings apply, as data, and the fingerprint that identifies them (the hill
+ * preference's, which never enter it, are beside `climbSeconds` in costing.ts). What each
+ * cycling metric weighs beyond riding time: the two modes of spec 1.1, one object each, read by
+ * the cycling costing (cycling-costing.ts). Direct is the shortest reasonable route: metres first,
+ * with turns and junction waits weighed lightly so that it neither zigzags nor queues for nothing,
+ * and pushing the bike kept for real shortcuts. Supersafe avoids traffic stress: riding time is
+ * multiplied by the way's safety class and by its Level of Traffic Stress, and major crossings are
+ * made at controlled junctions. docs/routing.md explains how the values were chosen.
  */
 
 export interface CyclingWeights {
@@ -65,3 +70,45 @@ export const DIRECT_WEIGHTS: CyclingWeights = {
   stepsPushFactor: 3,
   dismountSeconds: 15,
 };
+
+/** At night where lighting is mapped: lit, public street assumed lit, unknown, unlit. */
+export const NIGHT_LIGHTING_FACTORS = { lit: 1.0, assumed: 1.1, unknown: 1.4, unlit: 2.0 } as const;
+/** Surface penalty 0 (smooth) .. 3 (very rough): avoided, but never reported as dangerous. */
+export const SURFACE_FACTORS = [1.0, 1.25, 1.6, 2.2] as const;
+/** Active roadworks: avoided with moderate emphasis (spec 1.2.6). */
+export const ROADWORKS_FACTOR = 1.6;
+/** Walking in the carriageway where no pavement is mapped: the fallback, not the preference. */
+export const WALK_CARRIAGEWAY_FACTOR = 1.3;
+/** Turning round at a dead end, the only place a U-turn is allowed. */
+export const DEAD_END_U_TURN_SECONDS = 15;
+/** Passing a barrier that lets bicycles through only pushed (kissing gate, cycle barrier). */
+export const BARRIER_DISMOUNT_SECONDS = 15;
+
+/**
+ * Bump when a cost function changes shape (not just a weight above): with the weights, it makes
+ * the fingerprint that graphs record for their precomputed search bounds.
+ */
+const COSTING_REVISION = 3;
+
+/**
+ * Identifies every input of the time-independent costs. A graph whose cost tables or landmark
+ * tables were built under another fingerprint has them recomputed on load: stale costs would route
+ * by old weights, and stale bounds could overestimate.
+ */
+export const COSTING_FINGERPRINT = createHash('sha256')
+  .update(
+    JSON.stringify([
+      COSTING_REVISION,
+      CYCLING_SPEED_MPS,
+      WALKING_SPEED_MPS,
+      SUPERSAFE_WEIGHTS,
+      DIRECT_WEIGHTS,
+      SURFACE_FACTORS,
+      ROADWORKS_FACTOR,
+      WALK_CARRIAGEWAY_FACTOR,
+      DEAD_END_U_TURN_SECONDS,
+      BARRIER_DISMOUNT_SECONDS,
+    ]),
+  )
+  .digest('hex')
+  .slice(0, 16);
