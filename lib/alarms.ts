@@ -9,7 +9,7 @@ import type { Construct } from 'constructs';
 import type { CityId } from '../core/cities/index.ts';
 import type { ApiName } from '../functions/platform/endpoints.ts';
 import { pascalCase } from './naming.ts';
-import { platformMetric } from './platform-metrics.ts';
+import { catalogueMetric } from './catalogue-metrics.ts';
 import type { SpokeFunction } from './spoke-function.ts';
 
 /** Context key of the on-call address: `cdk deploy -c alarmEmail=ops@example.com` subscribes it. */
@@ -150,7 +150,7 @@ export class PlatformAlarms extends NestedStack {
   watchGraphAge(city: CityId): void {
     this.graphAge.set(city, this.alarm(`${pascalCase(city)}GraphAge`, {
       description: `No graph of ${city}'s newest source for ${GRAPH_AGE_ALARM.hours} hours, or no build reported at all: routing serves an old graph or none`,
-      metric: platformMetric('GraphAge', { City: city }, { statistic: 'Minimum', period: GRAPH_AGE_ALARM.period }),
+      metric: catalogueMetric('GraphAge', { City: city }, { statistic: 'Minimum', period: GRAPH_AGE_ALARM.period }),
       threshold: GRAPH_AGE_ALARM.hours,
       evaluationPeriods: GRAPH_AGE_ALARM.evaluationPeriods,
       missing: TreatMissingData.BREACHING,

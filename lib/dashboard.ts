@@ -9,7 +9,7 @@ import { endpoints, type ApiName } from '../functions/platform/endpoints.ts';
 import type { EndpointFunctions } from './endpoint-functions.ts';
 import type { CityBuild } from './graph-rebuild.ts';
 import { entriesOf } from './naming.ts';
-import { platformMetric, platformMetricSearch } from './platform-metrics.ts';
+import { catalogueMetric, catalogueMetricSearch } from './catalogue-metrics.ts';
 import type { SpokeFunction } from './spoke-function.ts';
 
 const PERIOD = Duration.minutes(5);
@@ -31,7 +31,7 @@ export interface OperationsDashboardProps {
 /**
  * One CloudWatch dashboard of the platform, a section a row or more: the APIs, routing per city,
  * reports, riders and OAuth, graph builds. The platform's own metrics are read through
- * lib/platform-metrics.ts, so every widget names a series the functions emit.
+ * lib/catalogue-metrics.ts, so every widget names a series the functions emit.
  */
 export class OperationsDashboard extends Construct {
   readonly dashboard: Dashboard;
@@ -74,22 +74,22 @@ function routingWidgets(city: CityId): IWidget[] {
   const p95 = { statistic: 'p95', period: PERIOD };
   return [
     graph(`${city}: routes planned (by costing) and null (by reason)`, [
-      platformMetricSearch('RoutesPlanned', { City: city }, sum),
-      platformMetricSearch('RoutesNull', { City: city }, sum),
+      catalogueMetricSearch('RoutesPlanned', { City: city }, sum),
+      catalogueMetricSearch('RoutesNull', { City: city }, sum),
     ]),
-    graph(`${city}: search time p95 (ms, by costing)`, [platformMetricSearch('SearchTime', { City: city }, p95)]),
-    graph(`${city}: states settled p95 (by costing)`, [platformMetricSearch('StatesSettled', { City: city }, p95)]),
+    graph(`${city}: search time p95 (ms, by costing)`, [catalogueMetricSearch('SearchTime', { City: city }, p95)]),
+    graph(`${city}: states settled p95 (by costing)`, [catalogueMetricSearch('StatesSettled', { City: city }, p95)]),
     graph(`${city}: graph load time (ms)`, [
-      platformMetric('GraphLoadTime', { City: city }, { statistic: 'Maximum', period: PERIOD, label: 'max' }),
+      catalogueMetric('GraphLoadTime', { City: city }, { statistic: 'Maximum', period: PERIOD, label: 'max' }),
     ]),
   ];
 }
 
 function reportWidgets(reports: OperationsDashboardProps['reportAnalysis']): IWidget[] {
   return [
-    graph('Reports entering each status', [platformMetricSearch('ReportsByStatus', {}, { statistic: 'Sum', period: PERIOD })]),
+    graph('Reports entering each status', [catalogueMetricSearch('ReportsByStatus', {}, { statistic: 'Sum', period: PERIOD })]),
     graph('Report time to analysed (ms)', ['p50', 'p90', 'Maximum'].map((statistic) =>
-      platformMetric('ReportTimeToAnalysed', {}, { statistic, period: PERIOD, label: statistic }))),
+      catalogueMetric('ReportTimeToAnalysed', {}, { statistic, period: PERIOD, label: statistic }))),
     graph('Analysis queue: waiting (left), oldest age s (right)', [
       reports.queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum', label: 'waiting' }),
       reports.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum', label: 'dead letters' }),
@@ -116,8 +116,8 @@ function riderWidgets(functions: EndpointFunctions): IWidget[] {
   return [
     functionWidget('Rider functions', riders!),
     functionWidget('OAuth functions and the authorizer', { ...oauth, authorizer: functions.authorizer.function }),
-    graph('Authorizer refusals (by reason)', [platformMetricSearch('AuthorizerRefusals', {}, sum)]),
-    graph('Rate-limit refusals (by plan)', [platformMetricSearch('RateLimitRefusals', {}, sum)]),
+    graph('Authorizer refusals (by reason)', [catalogueMetricSearch('AuthorizerRefusals', {}, sum)]),
+    graph('Rate-limit refusals (by plan)', [catalogueMetricSearch('RateLimitRefusals', {}, sum)]),
   ];
 }
 
@@ -125,7 +125,7 @@ function buildWidgets(builds: ReadonlyMap<CityId, CityBuild>): IWidget[] {
   const cities = [...builds];
   return [
     graph('Graph age (hours; alarms above 36)', cities.map(([city]) =>
-      platformMetric('GraphAge', { City: city }, { statistic: 'Maximum', period: GRAPH_AGE_PERIOD, label: city }))),
+      catalogueMetric('GraphAge', { City: city }, { statistic: 'Maximum', period: GRAPH_AGE_PERIOD, label: city }))),
     graph('Build errors (left), duration ms (right)',
       cities.map(([city, build]) => build.builder.function.metricErrors({ period: PERIOD, statistic: 'Sum', label: `${city} errors` })),
       cities.map(([city, build]) => build.builder.function.metricDuration({ period: PERIOD, statistic: 'Maximum', label: `${city} duration` }))),

@@ -180,7 +180,7 @@ describe('static inputs', () => {
       ComparisonOperator: 'GreaterThanOrEqualToThreshold', EvaluationPeriods: 1, TreatMissingData: 'notBreaching',
     });
     expect(refersTo(alarm.Properties!['Dimensions'], logicalId(inputs.parkingPublisher.function))).toBe(true);
-    expect(refersTo(alarm.Properties!['AlarmActions'], logicalId(platform().stack.workers.alarmTopic))).toBe(true);
+    expect(notifiesAlarmTopic(alarm.Properties!['AlarmActions'])).toBe(true);
   });
 
   it('refuses to synthesize without the data folder, naming the context values', () => {

@@ -18,7 +18,7 @@ export interface PlatformMetricOptions {
 }
 
 /** One series: every catalogue dimension of the metric with its value. */
-export function platformMetric(name: MetricName, dimensions: DimensionValues, options: PlatformMetricOptions): Metric {
+export function catalogueMetric(name: MetricName, dimensions: DimensionValues, options: PlatformMetricOptions): Metric {
   const expected: readonly MetricDimension[] = metricCatalogue[name].dimensions;
   const given = Object.keys(dimensions);
   if (given.length !== expected.length || !expected.every((dimension) => given.includes(dimension))) {
@@ -31,7 +31,7 @@ export function platformMetric(name: MetricName, dimensions: DimensionValues, op
  * Every series of the metric whose fixed dimensions have these values, whatever the others hold
  * (a CloudWatch SEARCH): one line per costing of a city without listing the costings here.
  */
-export function platformMetricSearch(name: MetricName, fixed: DimensionValues, options: PlatformMetricOptions): MathExpression {
+export function catalogueMetricSearch(name: MetricName, fixed: DimensionValues, options: PlatformMetricOptions): MathExpression {
   const schema: readonly MetricDimension[] = metricCatalogue[name].dimensions;
   const unknown = Object.keys(fixed).filter((dimension) => !schema.includes(dimension as MetricDimension));
   if (unknown.length > 0) throw new Error(`${name} has no dimension ${unknown.join(', ')} (metric-catalogue.ts)`);
