@@ -1,7 +1,7 @@
 import { EDGE_RESTRICTION_FROM, EDGE_REVERSED, RESTRICTION_SAME_CYCLEWAY } from '../../graph/flags.ts';
 import type { Profile } from '../../graph/profiles.ts';
 import { isWindowActive, restrictionsFrom } from '../../graph/rules.ts';
-import type { RoutingNetwork } from '../network/network.ts';
+import { CROSSES_NOTHING, type RoutingNetwork } from '../network/network.ts';
 import { storedMetricTables, TURN_FORBIDDEN, type MetricTables } from './cost-tables.ts';
 import type { RouteOverlay } from './overlay.ts';
 import { COSTING_FINGERPRINT, DEAD_END_U_TURN_SECONDS } from './weights.ts';
@@ -93,6 +93,12 @@ export interface ModeFacts {
   readonly minSecondsPerMetre: number;
   readonly avoidsHills: boolean;
   readonly costlier: CostlierEdges;
+  /**
+   * The mode's `transitionSeconds` reads the turn's bearings and the junction's busiest road
+   * (cycling's does; walking's, which only asks whether a barrier stops it, does not, so its turns
+   * are costed without reading any geometry: most of a walking search's time otherwise).
+   */
+  readonly turnsReadGeometry: boolean;
 }
 
 /** The table `compute` makes for this graph and key, made on the first call and kept with the graph. */
@@ -124,6 +130,10 @@ export abstract class Costing {
   private readonly storesTables: boolean;
   /** `leastCostTable()`, fetched on the first `edgeCost` (undefined until then). */
   private leastCosts: Float32Array | null | undefined = undefined;
+  /** `turnTable()`, fetched on the first `turnCost` (undefined until then). */
+  private turnCosts: Uint8Array | null | undefined = undefined;
+  /** `ModeFacts.turnsReadGeometry`. */
+  private readonly turnsReadGeometry: boolean;
   /** Which edges `edgeCost` may raise above `leastEdgeCost` (`mayCostMoreThanLeast`). */
   readonly costlier: CostlierEdges;
 
@@ -146,6 +156,7 @@ export abstract class Costing {
     this.storesTables = STORED_COST_METRICS.includes(mode.metric);
     this.minSecondsPerMetre = mode.minSecondsPerMetre;
     this.costlier = mode.costlier;
+    this.turnsReadGeometry = mode.turnsReadGeometry;
   }
 
   usable(edge: number): boolean {
@@ -361,7 +372,8 @@ export abstract class Costing {
   }
 
   private turnCostWithoutOverlay(from: number, to: number): number {
-    const table = this.turnTable();
+    if (this.turnCosts === undefined) this.turnCosts = this.turnTable();
+    const table = this.turnCosts;
     if (table !== null && this.usable(from)) {
       const entry = table[this.network.turnBase(from) + to]!;
       return entry === TURN_FORBIDDEN ? Infinity : entry * 0.5;
@@ -372,6 +384,7 @@ export abstract class Costing {
   /** The turn's cost by the costing's rules, without the tables and the overlay: what the turn table holds. */
   turnCostByRules(from: number, to: number): number {
     const network = this.network;
+    if (!this.turnsReadGeometry) return this.turnSeconds(from, to, 0, 0, CROSSES_NOTHING);
     const node = network.graph.edgeHead[from]!;
     return this.turnSeconds(from, to, network.endBearing(from), network.startBearing(to), network.busiestRoadAt(node));
   }

@@ -38,6 +38,7 @@ export class CyclingCosting extends Costing {
       minSecondsPerMetre: (Math.min(...weights.classFactors) * Math.min(...weights.stressFactors)) / CYCLING_SPEED_MPS,
       avoidsHills: options.avoidHills === true,
       costlier: { every: options.night || noRide !== null, closures: network.graph.edgeClosure, reports: overlay?.marked ?? null },
+      turnsReadGeometry: true,
     });
     this.weights = weights;
     this.controlDelays = controlDelays(weights);

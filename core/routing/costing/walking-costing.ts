@@ -19,6 +19,7 @@ export class WalkingCosting extends Costing {
       minSecondsPerMetre: 1 / WALKING_SPEED_MPS,
       avoidsHills: false,
       costlier: NO_COSTLIER_EDGES,
+      turnsReadGeometry: false,
     });
   }
 
@@ -38,6 +39,7 @@ export class WalkingCosting extends Costing {
     return (length / WALKING_SPEED_MPS) * (walkKindOf(flags) === WALK_CARRIAGEWAY ? WALK_CARRIAGEWAY_FACTOR : 1);
   }
 
+  /** Reads neither bearings nor the junction's roads (`ModeFacts.turnsReadGeometry` is false). */
   protected override transitionSeconds(_from: number, _to: number, node: number): number {
     return this.network.graph.nodeFlags[node]! & NODE_BARRIER_NO_WALKING ? Infinity : 0;
   }
