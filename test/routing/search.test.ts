@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { cityIds } from '../../core/cities/index.ts';
 import { TURN_FORBIDDEN, type CostOptions } from '../../core/routing/costing/costing.ts';
+import { DEAD_END_U_TURN_SECONDS } from '../../core/routing/costing/weights.ts';
+import { NODE_BARRIER_NO_WALKING } from '../../core/graph/flags.ts';
 import { createCosting } from '../../core/routing/costing/create-costing.ts';
 import { localMinutes } from '../../core/local-time.ts';
 import { findRoute } from '../../core/routing/search/search.ts';
@@ -80,6 +82,36 @@ describe('the cost tables the graph stores', () => {
     }
     // Walking stores none: its turns are asked of the rules.
     expect(createCosting(network, { profile: 'walking', supersafe: false, night: false, departureMinute }).turnTable()).toBeNull();
+  });
+
+  it('cost walking turns by barriers and U-turns alone, without reading any geometry', () => {
+    const network = realGraph('new-york').network;
+    const { edgeCount, edgeHead, firstOut, nodeFlags } = network.graph;
+    const walking = createCosting(network, { profile: 'walking', supersafe: false, night: false, departureMinute });
+    const geometry = [vi.spyOn(network, 'startBearing'), vi.spyOn(network, 'endBearing'), vi.spyOn(network, 'busiestRoadAt')];
+    let turns = 0;
+    let mismatches = 0;
+    const barriers = new Set<number>();
+    for (let edge = 0; edge < edgeCount; edge++) {
+      if (!walking.usable(edge)) continue;
+      const head = edgeHead[edge]!;
+      const exits = firstOut[head + 1]! - firstOut[head]!;
+      for (let next = firstOut[head]!; next < firstOut[head + 1]!; next++) {
+        const expected = network.reverseOf(edge) === next
+          ? (exits <= 1 ? DEAD_END_U_TURN_SECONDS : Infinity)
+          : nodeFlags[head]! & NODE_BARRIER_NO_WALKING ? Infinity : 0;
+        if (nodeFlags[head]! & NODE_BARRIER_NO_WALKING) barriers.add(head);
+        if (walking.turnCost(edge, next) !== expected) mismatches++;
+        turns++;
+      }
+    }
+    expect(mismatches).toBe(0);
+    expect(turns).toBeGreaterThan(100_000);
+    expect(barriers.size).toBeGreaterThan(0);
+    for (const spy of geometry) {
+      expect(spy).not.toHaveBeenCalled();
+      spy.mockRestore();
+    }
   });
 
   it('hold each edge\'s least cost, which is its cost wherever nothing can raise it', () => {
