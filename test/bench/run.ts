@@ -12,7 +12,8 @@
  * and so can be refreshed on a busy machine; `routino` alone runs the side-by-side comparison with
  * Routino of test/bench/routino.ts, `city-scale` routing on the 1.8-million-edge build of
  * test/bench/city-scale.ts, `load` the load test of POST /directions/v2/ on the local platform,
- * test/bench/load.ts, with wrk).
+ * test/bench/load.ts, with wrk), `walking` walking beside cycling on every city's seeded
+ * pairs (test/bench/walking.ts; BENCH_WALKING_PAIRS, default 200).
  */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -27,6 +28,7 @@ import { replaceDocSection, measuredOn } from './doc-section.ts';
 import { routinoComparison } from './routino.ts';
 import { cityScale } from './city-scale.ts';
 import { loadBenchmark } from './load.ts';
+import { profileRow, walkingBesideCycling, WALKING_PROFILES } from './walking.ts';
 import { EVENING_DEPARTURE, measurePairs, summarise } from './route-quality.ts';
 import {
   compareWithGraphology, cyclingNodes, loadMeasured, measureQueries, percentile, randomPairs, supersafeEffect, type LoadedForBench,
@@ -38,6 +40,7 @@ const GRID_SIZES = (process.env.BENCH_GRID_SIZES ?? '100,200,300,430').split(','
 const WRITE_DOCS = process.env.BENCH_WRITE_DOCS !== '0';
 const QUALITY_PAIRS = Number(process.env.BENCH_QUALITY_PAIRS ?? 300);
 const QUALITY_SEED = 2026;
+const WALKING_PAIRS = Number(process.env.BENCH_WALKING_PAIRS ?? 200);
 const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? 'routing,quality').split(',').map((section) => section.trim()));
 
 let lines: string[] = [];
@@ -228,9 +231,32 @@ async function routing(): Promise<void> {
   await writeSection('routing');
 }
 
+function walkingSection(): void {
+  emit('## Walking beside cycling');
+  emit();
+  emit(`Measured by \`BENCH_SECTIONS=walking npm run bench\` (\`test/bench/walking.ts\`) on ${measuredOn()}: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}; warm, in process, one core. Load average at the start: ${loadavg()[0]!.toFixed(2)}. Per city ${WALKING_PAIRS} seeded coordinate pairs 1 to 6 km apart (the Routino comparison's, \`coordinatePairs\`); a query is both ends snapped for the costing plus the leg's search as every endpoint runs it (a direct cycling leg searches twice: its own and the supersafe route it may not be longer than). The three profiles run one after the other on each pair; one warm-up round, then two timed. The last column is p95 over cycling supersafe's p95 on the same pairs.`);
+  emit();
+  const rows = [['City', 'Profile', 'Routes', 'p50 ms', 'p95 ms', 'states settled p50 / p95', 'p95 / supersafe p95']];
+  for (const city of cityIds) {
+    const pointer = parseGraphPointer(readFileSync(join(graphOutputDir(), currentPointerKey(city)), 'utf8'));
+    const { loaded } = loadMeasured(city, readFileSync(join(graphOutputDir(), pointer.key)));
+    const runs = walkingBesideCycling(loaded, WALKING_PAIRS, 2026);
+    for (const profile of WALKING_PROFILES) rows.push(profileRow(city, profile, runs[profile], runs['cycling supersafe']));
+    console.log(`  ${city} done (load average ${loadavg()[0]!.toFixed(2)})`);
+  }
+  table(rows);
+  emit();
+  emit(`Load average at the end: ${loadavg()[0]!.toFixed(2)}.`);
+  emit();
+}
+
 async function main(): Promise<void> {
   if (SECTIONS.has('routing')) await routing();
   if (SECTIONS.has('load')) await loadBenchmark(WRITE_DOCS);
+  if (SECTIONS.has('walking')) {
+    walkingSection();
+    await writeSection('walking');
+  }
   if (SECTIONS.has('quality')) {
     routeQualitySection();
     await writeSection('route-quality');
