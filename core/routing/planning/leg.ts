@@ -10,9 +10,9 @@ import { endPositions, segmentLabel, snapForCosting, snapOfEdge, type Snap } fro
 import type { RoutingContext } from './context.ts';
 
 /**
- * Planning legs on a loaded graph, one place for every endpoint that plans routes (directions,
- * multi-modal, explain-supersafe): snapping a request's coordinates, one leg's search with its
- * path and steps, and a request's waypoints.
+ * Planning legs on a loaded graph: snapping a request's coordinates, one leg's search with its
+ * path and steps, and a request's waypoints. The endpoints that plan routes (directions,
+ * multi-modal, explain-supersafe) reach them through the route planner (planner.ts).
  */
 
 /** Where a coordinate joins the network for a costing, as a leg's start (`from`) or end (`to`). */
