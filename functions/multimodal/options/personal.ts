@@ -1,5 +1,6 @@
 import type { LonLat } from '../../../core/geo.ts';
 import { CYCLING_SPEED_MPS } from '../../../core/routing/costing/speeds.ts';
+import type { RouteVariant } from '../../../core/routing/planning/planner.ts';
 import { endLabel, optionName } from '../labels.ts';
 import type { ParkingBody } from '../parking/choose.ts';
 import type { MultiModalOption } from '../response.ts';
@@ -14,9 +15,8 @@ import { assemble, DIRECT, SUPERSAFE, type BuiltLeg, type LegSpec, type Trip } f
 const sameGeometry = (a: readonly BuiltLeg[], b: readonly BuiltLeg[]) =>
   a.length === b.length && a.every((leg, index) => JSON.stringify(leg.body.geometry.coordinates) === JSON.stringify(b[index]!.body.geometry.coordinates));
 
-function personalLegs(trip: Trip, variant: 'supersafe' | 'direct', parking: ParkingBody | null): BuiltLeg[] | null {
+function personalLegs(trip: Trip, cycled: RouteVariant, parking: ParkingBody | null): BuiltLeg[] | null {
   const { planner, request } = trip;
-  const cycled = variant === 'supersafe' ? SUPERSAFE : DIRECT;
   const spec = (endKind: LegSpec['endKind'], label: string): LegSpec => ({ bikeType: 'personal', endKind, endLabel: label });
   if (trip.route) {
     const approach = planner.leg(cycled, request.start, trip.route.start.location, spec('route_start', trip.route.name));
@@ -45,8 +45,8 @@ function personalLegs(trip: Trip, variant: 'supersafe' | 'direct', parking: Park
 export function personalOptions(trip: Trip, parking: ParkingBody | null): MultiModalOption[] {
   const name = optionName(trip.planner.language, 'personal');
   const base = { type: 'personal' as const, name, is_electric: false, parking, system: null, pickup_station: null, dropoff_station: null, vehicle: null, pricing_plan: null, rental_link: null };
-  const supersafe = personalLegs(trip, 'supersafe', parking);
-  const direct = personalLegs(trip, 'direct', parking);
+  const supersafe = personalLegs(trip, SUPERSAFE, parking);
+  const direct = personalLegs(trip, DIRECT, parking);
   const options: MultiModalOption[] = [];
   if (supersafe && direct && sameGeometry(supersafe, direct)) return [{ ...assemble(trip, { ...base, supersafe: true }, supersafe), same_as_direct: true }];
   if (supersafe) options.push(assemble(trip, { ...base, supersafe: true }, supersafe));
