@@ -1,17 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { cityForCoordinates } from '../../core/cities/index.ts';
-import { costingFor, nightFor, type RoutingContext } from '../../core/routing/planning/context.ts';
-import { planWaypoints, type PlannedLeg } from '../../core/routing/planning/leg.ts';
+import type { PlannedLeg } from '../../core/routing/planning/leg.ts';
+import type { RoutePlanner } from '../../core/routing/planning/planner.ts';
 import { routingContext, type RoutingLoaders } from '../routing/context-loader.ts';
+import { routePlanner } from '../routing/planner.ts';
+import { routePreferencesOf } from '../routing/request.ts';
 import { measureRoute, roundedFigures, type RouteFigures } from './figures.ts';
 import type { ExplainRequest } from './request.ts';
 import { explain, type Cost, type Template } from './sentence.ts';
 
 /**
  * POST /explain-supersafe/ as domain logic (spec 4.3): plans the supersafe and the direct cycling
- * route for the request exactly as /directions/v2/ plans them (core/routing/planning/leg.ts, with
- * the same snapping, night and departure), measures both (figures.ts) and says in one sentence
- * what the safer route does differently (sentence.ts).
+ * route for the request with the route planner directions uses (core/routing/planning/planner.ts,
+ * so the same snapping, night, departure and preferences), measures both (figures.ts) and says in
+ * one sentence what the safer route does differently (sentence.ts).
  */
 
 export interface ExplainBody {
@@ -31,10 +33,9 @@ export interface ExplainBody {
 
 export type ExplainOutcome = { kind: 'cross-city'; searchId: string } | { kind: 'explained'; body: ExplainBody };
 
-/** The legs of one variant, as planDirections plans them; null when a coordinate cannot be reached. */
-function planVariant(context: RoutingContext, request: ExplainRequest, supersafe: boolean, night: boolean, avoidHills = request.avoid_hills): PlannedLeg[] | null {
-  const costing = costingFor(context, { profile: 'cycling', supersafe, night, avoidHills });
-  return planWaypoints(costing, context, request.coordinates, { language: request.language, bearing: request.bearing }).legs;
+/** The legs of one variant, as directions plans them; null when a coordinate cannot be reached. */
+function planVariant(planner: RoutePlanner, request: ExplainRequest, supersafe: boolean): PlannedLeg[] | null {
+  return planner.route({ profile: 'cycling', supersafe }, request.coordinates).legs;
 }
 
 const geometryOf = (legs: readonly PlannedLeg[]) => JSON.stringify(legs.map((leg) => leg.path.coordinates));
@@ -43,9 +44,10 @@ const geometryOf = (legs: readonly PlannedLeg[]) => JSON.stringify(legs.map((leg
  * Whether the two routes would be one without the hill preference: then the preference is what
  * sets them apart, and the sentence says how much each climbs.
  */
-function sameWithoutHills(context: RoutingContext, request: ExplainRequest, night: boolean): boolean {
-  const safe = planVariant(context, request, true, night, false);
-  const direct = planVariant(context, request, false, night, false);
+function sameWithoutHills(planner: RoutePlanner, request: ExplainRequest): boolean {
+  const withoutHills = routePlanner(planner.context, { ...planner.preferences, avoidHills: false }, planner.start);
+  const safe = planVariant(withoutHills, request, true);
+  const direct = planVariant(withoutHills, request, false);
   return safe !== null && direct !== null && geometryOf(safe) === geometryOf(direct);
 }
 
@@ -54,7 +56,9 @@ export async function explainSupersafe(request: ExplainRequest, now: Date, loade
   const city = cityForCoordinates(request.coordinates);
   if (!city) return { kind: 'cross-city', searchId };
   const context = await routingContext(city, request.departure_time, now, { cycling: true, loaders });
-  const night = nightFor(context, request.coordinates[0]!, request.nighttime);
+  const preferences = routePreferencesOf(request);
+  const planner = routePlanner(context, preferences, request.coordinates[0]!);
+  const night = planner.night;
   const body: ExplainBody = {
     explanation: null,
     search_id: searchId,
@@ -63,10 +67,10 @@ export async function explainSupersafe(request: ExplainRequest, now: Date, loade
     cost: null,
     figures: null,
     graph_version: context.loaded.version,
-    metadata: { nighttime: night, waypoint_count: request.coordinates.length, avoid_hills: request.avoid_hills },
+    metadata: { nighttime: night, waypoint_count: request.coordinates.length, avoid_hills: preferences.avoidHills },
   };
-  const safe = planVariant(context, request, true, night);
-  const direct = planVariant(context, request, false, night);
+  const safe = planVariant(planner, request, true);
+  const direct = planVariant(planner, request, false);
   if (!safe || !direct) return { kind: 'explained', body };
 
   const network = context.loaded.network;
@@ -75,7 +79,7 @@ export async function explainSupersafe(request: ExplainRequest, now: Date, loade
     direct: measureRoute(network, direct.map((leg) => leg.path)),
   };
   const same = geometryOf(safe) === geometryOf(direct);
-  const explanation = explain(request.language, figures.supersafe, figures.direct, { same, night, hillsParted: !same && request.avoid_hills && sameWithoutHills(context, request, night) });
+  const explanation = explain(preferences.language, figures.supersafe, figures.direct, { same, night, hillsParted: !same && preferences.avoidHills && sameWithoutHills(planner, request) });
   return {
     kind: 'explained',
     body: {

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { cityForCoordinates } from '../../core/cities/index.ts';
 import type { LonLat } from '../../core/geo.ts';
-import { nightFor } from '../../core/routing/planning/context.ts';
 import { roundPosition } from '../../core/routing/planning/leg.ts';
 import { BikeShareView, type LoadedSystem } from '../bikeshare/loader.ts';
 import { routePoints } from '../customroutes/records.ts';
 import { logger } from '../platform/logger.ts';
 import { routingContext } from '../routing/context-loader.ts';
+import { routePlanner } from '../routing/planner.ts';
 import { NIGHT_SUBLABEL } from '../routing/directions.ts';
 import { endLabel } from './labels.ts';
 import { dockedOption } from './options/docked.ts';
@@ -41,18 +41,19 @@ export async function planMultiModal(request: MultiModalRequest, now: Date, sour
   if (!city) return { kind: 'cross-city', searchId };
 
   const context = await routingContext(city, request.departureTime, now, { cycling: true, loaders: sources.routing });
-  const night = nightFor(context, request.start, undefined);
+  const routes = routePlanner(context, request.preferences, request.start);
+  const night = routes.night;
   const details = request.destinationId !== null ? await sources.destination(request.destinationId) : null;
   const end: LonLat = route ? route.end.location : request.end;
   // Spec 4.2: the display name is used when no destination_id names the destination.
   const endName = route ? route.end.name : (details?.name ?? request.endName ?? null);
   const trip: Trip = {
-    planner: new TripPlanner(context, request.language, night, request.avoidHills),
+    planner: new TripPlanner(routes),
     request,
     city,
     route,
     end,
-    endLabel: endName ?? endLabel(request.language, 'destination'),
+    endLabel: endName ?? endLabel(request.preferences.language, 'destination'),
     atSeconds: Math.floor(context.departure.instant.toSeconds()),
   };
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { avoidHills, coordinate, departureTime, language, type Coordinate } from '../routing/request.ts';
+import { avoidHills, coordinate, departureTime, language, routePreferencesOf, type Coordinate } from '../routing/request.ts';
 import { LONDON_EBIKE_OPERATORS } from './parking/london-ebike-rules.ts';
 
 /**
@@ -74,11 +74,11 @@ export const multiModalRequest = raw
     eventId: body.event_id ?? null,
     destinationId: body.destination_id === undefined ? null : Number(body.destination_id),
     departureTime: body.departure_time,
-    language: body.language,
+    /** The rider's route preferences (`language`, `avoid_hills`), as every option's legs are planned with them. */
+    preferences: routePreferencesOf(body),
     parkingType: body.parking_type ?? null,
     operator: body.operator ?? null,
     stops: (body.stops ?? []) as Coordinate[],
-    avoidHills: body.avoid_hills,
   }));
 
 export type MultiModalRequest = z.output<typeof multiModalRequest>;

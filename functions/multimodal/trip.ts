@@ -1,13 +1,11 @@
 import type { City } from '../../core/cities/index.ts';
 import type { LonLat } from '../../core/geo.ts';
 import type { Language } from '../../core/language.ts';
-import type { Costing } from '../../core/routing/costing/costing.ts';
 import type { Disruption } from '../../core/routing/disruptions/disruptions.ts';
-import { costingFor, disruptionsAlong, type RoutingContext } from '../../core/routing/planning/context.ts';
-import { routeLeg } from '../../core/routing/planning/leg.ts';
+import type { RoutingContext } from '../../core/routing/planning/context.ts';
+import type { RoutePlanner, RouteVariant } from '../../core/routing/planning/planner.ts';
 import { routeBody } from '../../core/routing/planning/route-body.ts';
 import type { RoutedPath } from '../../core/routing/path/path.ts';
-import { snapForCosting, type Snap } from '../../core/routing/snap/snap.ts';
 import { routePoints, type CustomRouteItem } from '../customroutes/records.ts';
 import { logger } from '../platform/logger.ts';
 import { checkRentedLeg, type ZoneRules } from './geofencing.ts';
@@ -16,10 +14,18 @@ import { customRouteDetails, total, type BikeType, type EndKind, type MultiModal
 
 /**
  * One multi-modal request as every option plans it (options/): the trip (its ends, custom route,
- * language, instant) and its leg planner. Every leg is planned by the engine's leg planning
- * (core/routing/planning/leg.ts), so a leg is exactly what directions would answer for its two
- * ends and costing; costings, snaps and walking legs are shared between the options.
+ * language, instant) and its leg planner. Every leg is planned by the route planner directions
+ * uses (core/routing/planning/planner.ts), so a leg is exactly what directions would answer for
+ * its two ends and variant; costings, snaps and walking legs are shared between the options.
  */
+
+/** The variants an option's legs are planned as: walking, and the rider's own bike supersafe or direct. */
+export const WALKING: RouteVariant = { profile: 'walking', supersafe: false };
+export const SUPERSAFE: RouteVariant = { profile: 'cycling', supersafe: true };
+export const DIRECT: RouteVariant = { profile: 'cycling', supersafe: false };
+
+/** A rented bike's ride: supersafe, clear of its operator's no-ride zones. */
+export const rentedRide = (noRide: Uint8Array | null): RouteVariant => ({ ...SUPERSAFE, noRide });
 
 /** Spec 8: how far from the start and end bikes, stations and parking are looked for. */
 export const SEARCH_RADIUS_METRES = 1_500;
@@ -40,56 +46,33 @@ export interface LegSpec {
   arriveName?: string;
 }
 
-/** The legs of one request: costings, snaps and walking legs are shared between its options. */
+/**
+ * The legs of one request's options, planned by the request's route planner (which shares
+ * costings and snaps between them) and shaped as option legs; walking legs are shared too.
+ */
 export class TripPlanner {
-  private readonly costings = new Map<string, Costing>();
-  private readonly snaps = new Map<Costing, Map<string, Snap | null>>();
   private readonly walks = new Map<string, BuiltLeg | null>();
-  private readonly masks = new Map<Uint8Array, number>();
 
-  constructor(
-    readonly context: RoutingContext,
-    readonly language: Language,
-    readonly night: boolean,
-    /** The hill preference (`avoid_hills`), for every cycling leg. */
-    readonly avoidHills = false,
-  ) {}
+  constructor(readonly routes: RoutePlanner) {}
 
-  costing(kind: 'walking' | 'supersafe' | 'direct', noRide: Uint8Array | null = null): Costing {
-    const key = `${kind}:${noRide ? this.maskId(noRide) : ''}`;
-    let costing = this.costings.get(key);
-    if (!costing) {
-      costing = costingFor(this.context, { profile: kind === 'walking' ? 'walking' : 'cycling', supersafe: kind === 'supersafe', night: this.night, noRide, avoidHills: this.avoidHills });
-      this.costings.set(key, costing);
-    }
-    return costing;
+  get context(): RoutingContext {
+    return this.routes.context;
   }
 
-  private maskId(mask: Uint8Array): number {
-    if (!this.masks.has(mask)) this.masks.set(mask, this.masks.size + 1);
-    return this.masks.get(mask)!;
+  /** The language of the response: its labels, option names and steps. */
+  get language(): Language {
+    return this.routes.preferences.language;
   }
 
-  snap(costing: Costing, point: LonLat, end: 'from' | 'to'): Snap | null {
-    let perCosting = this.snaps.get(costing);
-    if (!perCosting) this.snaps.set(costing, (perCosting = new Map()));
-    const key = `${end}:${point[0]},${point[1]}`;
-    if (!perCosting.has(key)) perCosting.set(key, snapForCosting(costing, point, end));
-    return perCosting.get(key)!;
-  }
-
-  leg(costing: Costing, from: LonLat, to: LonLat, spec: LegSpec): BuiltLeg | null {
-    const a = this.snap(costing, from, 'from');
-    const b = this.snap(costing, to, 'to');
-    if (!a || !b) return null;
-    const planned = routeLeg(costing, this.context, a, b, { language: this.language, ridingSpeed: spec.speed });
+  leg(variant: RouteVariant, from: LonLat, to: LonLat, spec: LegSpec): BuiltLeg | null {
+    const planned = this.routes.route({ ...variant, ridingSpeed: spec.speed }, [from, to]).legs?.[0];
     if (!planned) return null;
     if (spec.arriveName) planned.steps[planned.steps.length - 1]!.name = spec.arriveName;
     return {
       path: planned.path,
       body: {
         ...routeBody(planned.steps, [planned.path]),
-        mode: costing.options.profile,
+        mode: variant.profile,
         bike_type: spec.bikeType,
         end_kind: spec.endKind,
         end_label: spec.endLabel,
@@ -100,7 +83,7 @@ export class TripPlanner {
 
   walk(from: LonLat, to: LonLat, endKind: EndKind, endLabel: string): BuiltLeg | null {
     const key = `${from.join(',')}>${to.join(',')}>${endKind}>${endLabel}`;
-    if (!this.walks.has(key)) this.walks.set(key, this.leg(this.costing('walking'), from, to, { bikeType: null, endKind, endLabel }));
+    if (!this.walks.has(key)) this.walks.set(key, this.leg(WALKING, from, to, { bikeType: null, endKind, endLabel }));
     return this.walks.get(key)!;
   }
 
@@ -110,7 +93,7 @@ export class TripPlanner {
     const legs: BuiltLeg[] = [];
     for (let index = 1; index < points.length; index++) {
       const stop = points[index]!;
-      const leg = this.leg(this.costing('supersafe'), points[index - 1]!.location, stop.location, {
+      const leg = this.leg(SUPERSAFE, points[index - 1]!.location, stop.location, {
         bikeType,
         endKind: 'route_stop',
         endLabel: stop.name,
@@ -126,7 +109,7 @@ export class TripPlanner {
 
   disruptions(legs: readonly BuiltLeg[]): Disruption[] {
     const coordinates = legs.filter((leg) => leg.body.mode === 'cycling').flatMap((leg) => leg.body.geometry.coordinates);
-    return disruptionsAlong(this.context, coordinates);
+    return this.routes.disruptionsAlong(coordinates);
   }
 }
 

@@ -30,10 +30,10 @@ export interface MetricDefinition {
 }
 
 export const metricCatalogue = {
-  RoutesPlanned: { unit: 'Count', dimensions: ['City', 'Costing'], purpose: 'Legs planned with a route' },
-  RoutesNull: { unit: 'Count', dimensions: ['City', 'Reason'], purpose: 'Requests answered with route null, by why' },
+  RoutesPlanned: { unit: 'Count', dimensions: ['City', 'Costing'], purpose: 'Legs planned with a route, by any endpoint that plans routes' },
+  RoutesNull: { unit: 'Count', dimensions: ['City', 'Reason'], purpose: 'Routes planned null (directions, explain-supersafe, multi-modal legs), by why' },
   SnapFailures: { unit: 'Count', dimensions: ['City'], purpose: 'Coordinates that could not be snapped to the graph' },
-  SearchTime: { unit: 'Milliseconds', dimensions: ['City', 'Costing'], purpose: 'Time to snap, search and guide one leg (all legs of a request with stops)' },
+  SearchTime: { unit: 'Milliseconds', dimensions: ['City', 'Costing'], purpose: 'Time to snap, search and guide one route (all its legs where a directions request has stops)' },
   StatesSettled: { unit: 'Count', dimensions: ['City', 'Costing'], purpose: 'Search states settled for one leg' },
   GraphLoadTime: { unit: 'Milliseconds', dimensions: ['City'], purpose: 'Bytes to routable for a graph a container loads' },
   GraphBytes: { unit: 'Bytes', dimensions: ['City'], purpose: 'Size of a graph a container loads' },

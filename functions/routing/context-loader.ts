@@ -8,8 +8,8 @@ import { cityOverlay, type CityOverlay } from './report-overlay.ts';
 /**
  * The routing context of a request (core/routing/planning/context.ts) as the endpoints that plan
  * routes (directions, multi-modal, explain-supersafe) load it: the city's graph from S3, its
- * accepted reports from DynamoDB, the departure read in the city's zone. The legs themselves are
- * planned by core/routing/planning/leg.ts.
+ * accepted reports from DynamoDB, the departure read in the city's zone. The routes themselves are
+ * planned by the route planner made from it (./planner.ts, core/routing/planning/planner.ts).
  */
 
 /** Where a request's graph and report overlay come from: S3 and DynamoDB, or a benchmark's own. */

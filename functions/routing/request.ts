@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { baseLanguage } from '../../core/language.ts';
 import { PROFILES } from '../../core/graph/profiles.ts';
+import type { RoutePreferences } from '../../core/routing/planning/planner.ts';
 import { beyondTheSpec } from '../http/schema-meta.ts';
 
 /** Request body of POST /directions/v2/ (spec 4.1), one rule per field of the spec's table. */
@@ -78,6 +79,18 @@ export const directionsRequest = z.object({
 });
 
 export type DirectionsRequest = z.output<typeof directionsRequest>;
+
+/** The route preference fields of a validated request: directions' and explain's all of them, multi-modal's those it accepts. */
+export type RoutePreferenceFields = Pick<DirectionsRequest, 'language' | 'avoid_hills'> & Partial<Pick<DirectionsRequest, 'nighttime' | 'bearing'>>;
+
+/**
+ * The rider's route preferences as the planner takes them (core/routing/planning/planner.ts), read
+ * from a validated request of any endpoint that plans routes: the one place a request's
+ * preference fields become the planner's.
+ */
+export function routePreferencesOf(request: RoutePreferenceFields): RoutePreferences {
+  return { language: request.language, avoidHills: request.avoid_hills, nighttime: request.nighttime, bearing: request.bearing };
+}
 
 /** One rate-limit token per consecutive pair of coordinates (spec 8), for directions and explain-supersafe alike. */
 export const directionsCost = (request: Pick<DirectionsRequest, 'coordinates'>): number => request.coordinates.length - 1;

@@ -188,9 +188,9 @@ function spokeQuery(loaded: LoadedGraph, overlay: RouteOverlay, [from, to]: Pair
 
 /**
  * The whole planner for one pair, as the directions endpoint plans a supersafe cycling route
- * (functions/routing/directions.ts: planWaypoints, whose leg is routeLeg, then the route body, the
- * safety breakdown and the disruptions near the route), with the same calls in the same order,
- * each phase timed.
+ * (functions/routing/directions.ts: the route planner's `route`, that is planWaypoints, whose leg
+ * is routeLeg, then the route body, the safety breakdown and the disruptions near the route),
+ * with the same calls in the same order, each phase timed.
  */
 function plannerQuery(context: RoutingContext, [from, to]: Pair): Outcome {
   const clock = [performance.now()];

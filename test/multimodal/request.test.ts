@@ -18,7 +18,7 @@ describe('multi-modal request', () => {
     const v2 = multiModalRequest.parse({ start, end, start_name: 'Home', end_name: 'Work' });
     const example = multiModalRequest.parse({ origin: start, destination: end, origin_name: 'Home', destination_name: 'Work' });
     expect(v2).toEqual(example);
-    expect(v2).toMatchObject({ start, end, startName: 'Home', endName: 'Work', language: 'en', stops: [], parkingType: null, operator: null });
+    expect(v2).toMatchObject({ start, end, startName: 'Home', endName: 'Work', preferences: { language: 'en' }, stops: [], parkingType: null, operator: null });
     // Both names with the same value is fine; with different values it is a 400 naming both.
     expect(multiModalRequest.parse({ start, origin: start, end }).start).toEqual(start);
     expect(problem({ start, origin: end, end })).toMatch(/^start: is also given as origin with another value/);
@@ -31,7 +31,7 @@ describe('multi-modal request', () => {
   });
 
   it('reads a regional language tag as its base language and refuses others', () => {
-    expect(multiModalRequest.parse({ start, end, language: 'es-MX' }).language).toBe('es');
+    expect(multiModalRequest.parse({ start, end, language: 'es-MX' }).preferences.language).toBe('es');
     expect(problem({ start, end, language: 'fr' })).toMatch(/language: must be en or es/);
   });
 

@@ -4,15 +4,16 @@ import { cityForCoordinates } from '../../core/cities/index.ts';
 import type { LonLat } from '../../core/geo.ts';
 import { baseLanguage } from '../../core/language.ts';
 import { PROFILES, type Profile } from '../../core/graph/profiles.ts';
-import { costingFor, disruptionsAlong, nightFor, type RoutingContext } from '../../core/routing/planning/context.ts';
-import { planWaypoints, waypointOf } from '../../core/routing/planning/leg.ts';
+import type { RoutingContext } from '../../core/routing/planning/context.ts';
+import { waypointOf } from '../../core/routing/planning/leg.ts';
 import { loadGraph } from '../../core/routing/planning/loaded-graph.ts';
+import { RoutePlanner } from '../../core/routing/planning/planner.ts';
 import { routeBody, safetyBreakdown } from '../../core/routing/planning/route-body.ts';
 import { departureIn } from '../../core/routing/time/departure.ts';
 
 /**
  * Plans a route from a graph file with the routing engine alone (core/ and nothing of AWS,
- * functions/ or lib/): the proof that the engine is one package a tool can use as it is, and that
+ * functions/ or lib/), through its one entry, the route planner (core/routing/planning/planner.ts): the proof that the engine is one package a tool can use as it is, and that
  * test/routing/engine-alone.test.ts checks. Prints the route as directions would answer it, on
  * the graph alone (no accepted reports).
  *
@@ -52,9 +53,9 @@ const loaded = loadGraph(city.id, readFileSync(graphFile));
 // The departure is required, so the engine never needs a clock's "now" (the epoch stands in for one).
 const context: RoutingContext = { city, loaded, departure: departureIn(city.timeZone, values.departure, new Date(0)), reports: null };
 const cycling = profile === 'cycling';
-const night = cycling && nightFor(context, coordinates[0]!, undefined);
-const costing = costingFor(context, { profile, supersafe: !values.direct, night });
-const { snaps, legs } = planWaypoints(costing, context, coordinates, { language });
+const planner = new RoutePlanner(context, { language, avoidHills: false }, coordinates[0]!);
+const night = cycling && planner.night;
+const { costing, snaps, legs } = planner.route({ profile, supersafe: !values.direct }, coordinates);
 const route = legs ? routeBody(legs.flatMap((leg) => leg.steps), legs.map((leg) => leg.path)) : null;
 process.stdout.write(
   `${JSON.stringify({
@@ -63,6 +64,6 @@ process.stdout.write(
     waypoints: coordinates.map((coordinate, index) => waypointOf(costing, snaps[index] ?? null, coordinate)),
     nighttime: night,
     safety_breakdown: route && cycling ? safetyBreakdown(legs!.map((leg) => leg.path)) : null,
-    disruptions: route && cycling ? disruptionsAlong(context, route.geometry.coordinates) : [],
+    disruptions: route && cycling ? planner.disruptionsAlong(route.geometry.coordinates) : [],
   })}\n`,
 );

@@ -10,9 +10,9 @@ import { endPositions, segmentLabel, snapForCosting, snapOfEdge, type Snap } fro
 import type { RoutingContext } from './context.ts';
 
 /**
- * Planning legs on a loaded graph, one place for every endpoint that plans routes (directions,
- * multi-modal, explain-supersafe): snapping a request's coordinates, one leg's search with its
- * path and steps, and a request's waypoints.
+ * Planning legs on a loaded graph: snapping a request's coordinates, one leg's search with its
+ * path and steps, and a request's waypoints. The endpoints that plan routes (directions,
+ * multi-modal, explain-supersafe) reach them through the route planner (planner.ts).
  */
 
 /** Where a coordinate joins the network for a costing, as a leg's start (`from`) or end (`to`). */
@@ -122,22 +122,32 @@ export interface PlannedWaypoints {
   legs: PlannedLeg[] | null;
 }
 
+/** Where a coordinate joins the network, as a leg's start or end: `snapPoint`, or a planner's remembered answer. */
+export type SnapAt = (coordinate: LonLat, end: 'from' | 'to') => Snap | null;
+
 /**
  * The legs through a request's coordinates in order, as directions plans them: every coordinate
  * snapped (the last as an end), then one leg per pair; `bearing` constrains how the first leaves.
  * A stop between is snapped twice, as the end of the leg arriving and the start of the leg
  * leaving: the directions of a way that connect differ by role (a block entered only one way may
- * be left only the other), and a leg arriving must end on one it can reach.
+ * be left only the other), and a leg arriving must end on one it can reach. `snapAt` lets a
+ * planner (planner.ts) answer a coordinate it has snapped before from memory.
  */
-export function planWaypoints(costing: Costing, context: RoutingContext, coordinates: readonly LonLat[], options: Omit<LegOptions, 'ridingSpeed'>): PlannedWaypoints {
+export function planWaypoints(
+  costing: Costing,
+  context: RoutingContext,
+  coordinates: readonly LonLat[],
+  options: LegOptions,
+  snapAt: SnapAt = (coordinate, end) => snapPoint(costing, coordinate, end),
+): PlannedWaypoints {
   const last = coordinates.length - 1;
-  const snaps = coordinates.map((coordinate, index) => snapPoint(costing, coordinate, index === last ? 'to' : 'from'));
-  const arrivals = coordinates.map((coordinate, index) => (index === 0 || index === last ? snaps[index]! : snapPoint(costing, coordinate, 'to')));
+  const snaps = coordinates.map((coordinate, index) => snapAt(coordinate, index === last ? 'to' : 'from'));
+  const arrivals = coordinates.map((coordinate, index) => (index === 0 || index === last ? snaps[index]! : snapAt(coordinate, 'to')));
   if (snaps.some((snapped) => snapped === null) || arrivals.some((snapped) => snapped === null)) return { snaps, legs: null };
   const legs: PlannedLeg[] = [];
   for (let index = 0; index < last; index++) {
     const bearing = index === 0 ? options.bearing : undefined;
-    const leg = routeLeg(costing, context, snaps[index]!, arrivals[index + 1]!, { language: options.language, bearing });
+    const leg = routeLeg(costing, context, snaps[index]!, arrivals[index + 1]!, { language: options.language, bearing, ridingSpeed: options.ridingSpeed });
     if (!leg) return { snaps, legs: null };
     legs.push(leg);
   }

@@ -5,7 +5,7 @@ import { isOperationalStation, type Station } from '../../bikeshare/model.ts';
 import { noRideEdges, zoneRules } from '../geofencing.ts';
 import { optionName } from '../labels.ts';
 import { pricingPlanFor, rentalLinkFor, stationBody, systemBody, type MultiModalOption } from '../response.ts';
-import { assemble, keepsZones, SEARCH_RADIUS_METRES, type BuiltLeg, type Trip } from '../trip.ts';
+import { assemble, keepsZones, rentedRide, SEARCH_RADIUS_METRES, type BuiltLeg, type Trip } from '../trip.ts';
 
 /**
  * The docked option (spec 4.2): walk to the nearest station with a bike to rent, ride supersafe
@@ -45,7 +45,7 @@ export function dockedRide(trip: Trip, system: LoadedSystem, bike: DockedBike): 
   if (pickup.item.station_id === dropoff.item.station_id && !trip.route) return null;
 
   const rules = zoneRules(system.snapshot.geofencing, null, trip.atSeconds);
-  const ride = planner.costing('supersafe', noRideEdges(rules, planner.context.loaded.network));
+  const ride = rentedRide(noRideEdges(rules, planner.context.loaded.network));
   const spec = (endKind: 'route_start' | 'dropoff', endLabel: string) => ({ bikeType: bike.type, endKind, endLabel, speed: bike.speed });
   const pickupAt: LonLat = [pickup.item.lon, pickup.item.lat];
   const dropoffAt: LonLat = [dropoff.item.lon, dropoff.item.lat];

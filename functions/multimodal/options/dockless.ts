@@ -7,7 +7,7 @@ import { mayPark, mayRent, noRideEdges, zoneRules } from '../geofencing.ts';
 import { endLabel, optionName } from '../labels.ts';
 import { endRide } from '../parking/ride-end.ts';
 import { pricingPlanFor, rentalLinkFor, systemBody, type BikeType, type MultiModalOption } from '../response.ts';
-import { assemble, keepsZones, SEARCH_RADIUS_METRES, type BuiltLeg, type Trip } from '../trip.ts';
+import { assemble, keepsZones, rentedRide, SEARCH_RADIUS_METRES, type BuiltLeg, type Trip } from '../trip.ts';
 
 /**
  * The dockless option (spec 4.2): walk to the nearest bike the operator lets a ride start from,
@@ -26,7 +26,7 @@ export function docklessOption(trip: Trip, system: LoadedSystem): MultiModalOpti
   if (!found) return null;
   const vehicle = found.item;
   const rules = zoneRules(geofencing, vehicle.vehicle_type_id, trip.atSeconds);
-  const ride = planner.costing('supersafe', noRideEdges(rules, planner.context.loaded.network));
+  const ride = rentedRide(noRideEdges(rules, planner.context.loaded.network));
   const speed = vehicle.is_electric ? EBIKE_SPEED_MPS : CYCLING_SPEED_MPS;
   const bikeType: BikeType = vehicle.is_electric ? 'dockless_ebike' : 'dockless';
   const brand = system.snapshot.brand;
