@@ -57,7 +57,7 @@ function largestRegionShare(network: RoutingNetwork, nodes: Uint32Array): number
 }
 
 const describeKept = (summary: ComponentSummary): string =>
-  `${summary.kept.length} network${summary.kept.length === 1 ? '' : 's'} kept (${summary.kept.map((component) => thousands(component.edges)).join(', ')} directed edges), ${thousands(summary.removed)} islands removed`;
+  `${summary.kept.length} network${summary.kept.length === 1 ? '' : 's'} of ${summary.kept.map((component) => thousands(component.edges)).join(', ')} directed edges, ${thousands(summary.removed)} islands removed`;
 
 /** One tile of the crop built alone: what the connectivity stage keeps of it, to compare the grid with. */
 async function oneTile(workDir: string): Promise<{ edges: number; cycling: ComponentSummary }> {
