@@ -107,13 +107,21 @@ export function cyclingNodes(network: RoutingNetwork): Uint32Array {
 
 interface RouteTiming {
   total: number;
+  /** CPU milliseconds of the whole query (this process's user and system time): steadier than wall time on a shared machine. */
+  cpu: number;
   search: number;
   settled: number;
 }
 
+const cpuMilliseconds = (): number => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
 function route(loaded: LoadedGraph, [a, b]: [number, number], costing: Costing, guidance: boolean): RouteTiming | null {
   const { network, workspace } = loaded;
   const usable = (edge: number) => costing.usable(edge);
+  const cpuStarted = cpuMilliseconds();
   const started = performance.now();
   const from = snap(network, usable, [network.nodeLon(a), network.nodeLat(a)]);
   const to = snap(network, usable, [network.nodeLon(b), network.nodeLat(b)]);
@@ -126,11 +134,12 @@ function route(loaded: LoadedGraph, [a, b]: [number, number], costing: Costing, 
   const search = performance.now() - searchStarted;
   if (!result) return null;
   if (guidance) buildSteps(network, usable, buildPath(network, result, 'cycling'), { profile: 'cycling', language: 'en' });
-  return { total: performance.now() - started, search, settled: stats.settled };
+  return { total: performance.now() - started, cpu: cpuMilliseconds() - cpuStarted, search, settled: stats.settled };
 }
 
 export interface QueryRun {
   total: number[];
+  cpu: number[];
   search: number[];
   settled: number[];
   microsecondsPerState: number;
@@ -139,15 +148,23 @@ export interface QueryRun {
 /** Routes every pair twice (the first round warms the JIT) and keeps the second round's timings. */
 export function measureQueries(loaded: LoadedGraph, pairs: readonly [number, number][], options: { supersafe: boolean; guidance: boolean }): QueryRun {
   const costing = createCosting(loaded.network, { profile: 'cycling', supersafe: options.supersafe, night: false, departureMinute });
-  const run: QueryRun = { total: [], search: [], settled: [], microsecondsPerState: 0 };
-  for (let round = 0; round < 2; round++) {
-    for (const pair of pairs) {
-      const timing = route(loaded, pair, costing, options.guidance);
-      if (!timing || round === 0) continue;
-      run.total.push(timing.total);
-      run.search.push(timing.search);
-      run.settled.push(timing.settled);
-    }
+  return measureCosting(loaded, pairs, costing, { guidance: options.guidance, warmUpPairs: pairs.length });
+}
+
+/**
+ * Routes the first `warmUpPairs` pairs untimed (warming the JIT), then every pair timed, with one
+ * costing (any profile and options, any report overlay). Pairs with no route are left out.
+ */
+export function measureCosting(loaded: LoadedGraph, pairs: readonly [number, number][], costing: Costing, options: { guidance: boolean; warmUpPairs: number }): QueryRun {
+  for (const pair of pairs.slice(0, options.warmUpPairs)) route(loaded, pair, costing, options.guidance);
+  const run: QueryRun = { total: [], cpu: [], search: [], settled: [], microsecondsPerState: 0 };
+  for (const pair of pairs) {
+    const timing = route(loaded, pair, costing, options.guidance);
+    if (!timing) continue;
+    run.total.push(timing.total);
+    run.cpu.push(timing.cpu);
+    run.search.push(timing.search);
+    run.settled.push(timing.settled);
   }
   const states = run.settled.reduce((sum, value) => sum + value, 0);
   run.microsecondsPerState = (run.search.reduce((sum, value) => sum + value, 0) * 1000) / Math.max(1, states);

@@ -116,14 +116,18 @@ export function coordinatePairs(loaded: LoadedGraph, count: number, seed: number
 }
 
 /**
- * Accepted reports on random cycling segments: every effect, a third of them temporary (ending a
- * week after the departure), located the way the router locates real ones.
+ * Accepted reports on random cycling segments: the effects in turn (by default every one), a third
+ * of them temporary (ending a week after the departure), located the way the router locates real ones.
  */
-export function seededReports(loaded: LoadedGraph, count: number, seed: number): AvoidanceItem[] {
+export function seededReports(
+  loaded: LoadedGraph,
+  count: number,
+  seed: number,
+  effects: readonly AvoidanceEffect[] = ['closed', 'one_way', 'no_manoeuvre', 'unsafe'],
+): AvoidanceItem[] {
   const { network } = loaded;
   const graph = network.graph;
   const random = seededRandom(seed);
-  const effects: AvoidanceEffect[] = ['closed', 'one_way', 'no_manoeuvre', 'unsafe'];
   const items: AvoidanceItem[] = [];
   for (let index = 0; index < count; index++) {
     let segment = Math.floor(random() * graph.segmentCount);

@@ -11,7 +11,8 @@
  * (`routing,quality` by default: `quality` alone measures route quality, which takes no timings
  * and so can be refreshed on a busy machine; `routino` alone runs the side-by-side comparison with
  * Routino of test/bench/routino.ts, `city-scale` routing on the 1.8-million-edge build of
- * test/bench/city-scale.ts, `load` the load test of POST /directions/v2/ on the local platform,
+ * test/bench/city-scale.ts, `metro` routing on one connected network of over 5 million directed
+ * edges, test/bench/metro.ts, `load` the load test of POST /directions/v2/ on the local platform,
  * test/bench/load.ts, with wrk), `walking` walking beside cycling on every city's seeded
  * pairs (test/bench/walking.ts; BENCH_WALKING_PAIRS, default 200).
  */
@@ -27,6 +28,7 @@ import { buildGridCity } from './grid-city.ts';
 import { replaceDocSection, measuredOn } from './doc-section.ts';
 import { routinoComparison } from './routino.ts';
 import { cityScale } from './city-scale.ts';
+import { metroScale } from './metro.ts';
 import { loadBenchmark } from './load.ts';
 import { profileRow, walkingBesideCycling, WALKING_PROFILES } from './walking.ts';
 import { EVENING_DEPARTURE, measurePairs, summarise } from './route-quality.ts';
@@ -268,6 +270,15 @@ async function main(): Promise<void> {
     emit();
     await cityScale(emit);
     await writeSection('city-scale');
+  }
+  if (SECTIONS.has('metro')) {
+    emit('## Routing at metro scale');
+    emit();
+    emit(`Measured by \`BENCH_SECTIONS=metro npm run bench\` (\`test/bench/metro.ts\`) on ${measuredOn()}: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}; warm, in process, one core. Load average at the start: ${loadavg()[0]!.toFixed(2)}.`);
+    emit();
+    await metroScale(emit);
+    emit(`Load average at the end: ${loadavg()[0]!.toFixed(2)}.`);
+    await writeSection('metro');
   }
   if (SECTIONS.has('routino')) {
     lines = await routinoComparison();

@@ -1,0 +1,110 @@
+/**
+ * Routing on one connected metro-scale network (`BENCH_SECTIONS=metro npm run bench`): the Lower
+ * Manhattan extract cropped and tiled with alternate tiles mirrored so that the streets cut at
+ * each seam meet their reflections (graph-builder/metro-city.ts), BENCH_METRO_TILES tiles
+ * (default 9x9, columns x rows: about 5.3 million directed edges). The real builder builds it in a
+ * process of its own (its time and peak memory are that process's); this process loads the graph
+ * and routes BENCH_METRO_PAIRS seeded pairs of cycling-network nodes (default 500) 2 to 30 km
+ * apart in a straight line, snap + search, with BENCH_METRO_CLOSURES accepted closure reports
+ * (default 60) in force, per costing: direct, supersafe, walking, avoid_hills and night.
+ * BENCH_METRO_WARM_UP pairs (default 50) are routed untimed first for each costing.
+ */
+import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sharedDataPath } from '../../core/paths.ts';
+import type { CostOptions } from '../../core/routing/costing/costing.ts';
+import { createCosting } from '../../core/routing/costing/create-costing.ts';
+import { haversineMetres } from '../../core/geo.ts';
+import { localMinutes } from '../../core/local-time.ts';
+import type { RoutingNetwork } from '../../core/routing/network/network.ts';
+import type { ComponentSummary } from '../../graph-builder/stages/connectivity.ts';
+import { metroCity } from '../../graph-builder/metro-city.ts';
+import { buildOverlay } from '../../functions/routing/report-overlay.ts';
+import { buildInChild } from './build-in-child.ts';
+import { cyclingNodes, cyclingRegions, loadMeasured, measureCosting, percentile, randomPairs } from './measure.ts';
+import { seededReports } from './routino.ts';
+
+const [COLUMNS, ROWS] = (process.env.BENCH_METRO_TILES ?? '9x9').split('x').map(Number) as [number, number];
+const PAIRS = Number(process.env.BENCH_METRO_PAIRS ?? 500);
+const WARM_UP = Number(process.env.BENCH_METRO_WARM_UP ?? 50);
+const CLOSURES = Number(process.env.BENCH_METRO_CLOSURES ?? 60);
+const PAIR_SEED = 3434;
+const CLOSURE_SEED = 4343;
+/** The graph is dated before the reports; they are accepted on 1 June, a third end on 22 June. */
+const BUILT = new Date('2026-06-01T00:00:00Z');
+/** A Monday: morning for the day costings, late evening (dark) for night. */
+const MORNING = localMinutes(2026, 6, 15, 8, 30);
+const NIGHT = localMinutes(2026, 6, 15, 22, 30);
+
+const COSTINGS: readonly { label: string; options: CostOptions }[] = [
+  { label: 'direct', options: { profile: 'cycling', supersafe: false, night: false, departureMinute: MORNING } },
+  { label: 'supersafe', options: { profile: 'cycling', supersafe: true, night: false, departureMinute: MORNING } },
+  { label: 'walking', options: { profile: 'walking', supersafe: false, night: false, departureMinute: MORNING } },
+  { label: 'avoid_hills (supersafe)', options: { profile: 'cycling', supersafe: true, night: false, departureMinute: MORNING, avoidHills: true } },
+  { label: 'night (supersafe, 22:30)', options: { profile: 'cycling', supersafe: true, night: true, departureMinute: NIGHT } },
+];
+
+const thousands = (value: number) => value.toLocaleString('en');
+const ms = (value: number) => value.toFixed(2);
+
+/** Share of the cycling network's nodes in its largest weakly connected region. */
+function largestRegionShare(network: RoutingNetwork, nodes: Uint32Array): number {
+  const regionOf = cyclingRegions(network);
+  const sizes = new Map<number, number>();
+  for (const node of nodes) sizes.set(regionOf(node), (sizes.get(regionOf(node)) ?? 0) + 1);
+  return Math.max(...sizes.values()) / nodes.length;
+}
+
+const describeKept = (summary: ComponentSummary): string =>
+  `${summary.kept.length} network${summary.kept.length === 1 ? '' : 's'} of ${summary.kept.map((component) => thousands(component.edges)).join(', ')} directed edges, ${thousands(summary.removed)} islands removed`;
+
+/** One tile of the crop built alone: what the connectivity stage keeps of it, to compare the grid with. */
+async function oneTile(workDir: string): Promise<{ edges: number; cycling: ComponentSummary }> {
+  const tileDir = join(workDir, 'one-tile');
+  await mkdir(tileDir);
+  const { city } = await metroCity(sharedDataPath(), 1, 1, tileDir);
+  const { report } = await buildInChild(city, { dataPath: sharedDataPath(), outDir: tileDir, now: BUILT });
+  return { edges: report.edges, cycling: report.components.cycling };
+}
+
+export async function metroScale(emit: (line?: string) => void): Promise<void> {
+  const workDir = await mkdtemp(join(tmpdir(), 'spoke-metro-'));
+  try {
+    const single = await oneTile(workDir);
+    const { city, extracts } = await metroCity(sharedDataPath(), COLUMNS, ROWS, workDir);
+    const { graphPath, report } = await buildInChild(city, { dataPath: sharedDataPath(), outDir: workDir, now: BUILT });
+    const bytes = await readFile(graphPath);
+    const measured = loadMeasured('new-york', bytes);
+    const { loaded } = measured;
+    const { network } = loaded;
+    const edges = network.graph.edgeCount;
+    const riderNodes = cyclingNodes(network);
+    const pairs = randomPairs(network, PAIRS, 2000, 30_000, PAIR_SEED, riderNodes);
+    const straight = pairs.map(([a, b]) => haversineMetres(network.nodeLon(a), network.nodeLat(a), network.nodeLon(b), network.nodeLat(b)) / 1000);
+    const { overlay, avoidances } = buildOverlay(loaded, seededReports(loaded, CLOSURES, CLOSURE_SEED, ['closed']));
+    const closedEdges = avoidances.reduce((sum, avoidance) => sum + avoidance.edges.length, 0);
+    const located = avoidances.filter((avoidance) => avoidance.edges.length > 0).length;
+
+    emit(`The Lower Manhattan extract (osm/nyc/davidsaldubehere-osm-navigation-backend/nyc.osm.pbf) cropped to ${thousands(Math.round(extracts.bytes / 2 ** 20))} MB of PBF over ${COLUMNS} x ${ROWS} tiles (graph-builder/metro-city.ts): each street the crop cuts ends at a node on its side, and alternate tiles are mirrored, so at every seam the cut streets meet their reflections at shared nodes (${thousands(extracts.joins)} seam joins; the crop's sides cut west ${extracts.crossingsPerSide.west}, east ${extracts.crossingsPerSide.east}, south ${extracts.crossingsPerSide.south} and north ${extracts.crossingsPerSide.north} ways). One network: ${thousands(network.graph.nodeCount)} nodes, ${thousands(edges)} directed edges, graph file ${((await stat(graphPath)).size / 2 ** 20).toFixed(0)} MB.`);
+    emit();
+    emit(`Connected: the builder's connectivity stage (one group per tile file, each keeping the component that holds most of its edges) kept, cycling, ${describeKept(report.components.cycling)}; walking, ${describeKept(report.components.walking)}. ${(100 * largestRegionShare(network, riderNodes)).toFixed(2)}% of the loaded graph's cycling nodes lie in its largest region. The islands are the extract's own: one tile built alone (${thousands(single.edges)} directed edges) keeps, cycling, ${describeKept(single.cycling)}, and ${COLUMNS * ROWS} tiles x ${thousands(single.cycling.kept[0]?.edges ?? 0)} = ${thousands(COLUMNS * ROWS * (single.cycling.kept[0]?.edges ?? 0))}.`);
+    emit();
+    emit(`Build (the real builder, in a process of its own): ${report.build_seconds.toFixed(1)} s (${(report.cpu_seconds ?? 0).toFixed(1)} s CPU), peak RSS ${thousands(report.peak_rss_mb)} MB (the process's high-water mark, Node included), ${(extracts.bytes / 2 ** 20 / report.build_seconds).toFixed(1)} MB of PBF per second.`);
+    emit();
+    emit(`Load, bytes in memory to routable: ${measured.loadMilliseconds.toFixed(0)} ms; to the first route: ${(measured.loadMilliseconds + measured.firstRouteMilliseconds).toFixed(0)} ms. Memory per directed edge: the graph file's ${(measured.fileBytes / edges).toFixed(0)} B (read in place) plus ${(measured.derivedBytes / edges).toFixed(0)} B the router derives (the search's buffers): ${((measured.fileBytes + measured.derivedBytes) / edges).toFixed(0)} B in all.`);
+    emit();
+    emit(`${pairs.length} seeded pairs of cycling-network nodes (seed ${PAIR_SEED}) ${ms(Math.min(...straight))} to ${ms(Math.max(...straight))} km apart in a straight line (median ${ms(percentile(straight, 50))} km). A query snaps both ends at the nodes' coordinates and searches (route only, as \`test/bench/measure.ts\` times it). ${CLOSURES} accepted closure reports on random cycling ways (a third temporary, all in force at the departures; ${located} located on ${closedEdges} edges) are in force for the cycling costings; the walking costing takes no report overlay. Departure Monday 15 June 2026 08:30, night 22:30 (dark). For each costing the first ${WARM_UP} pairs are routed untimed, then all of them timed. CPU is this process's user + system time per query (process.cpuUsage), the steadier figure on a shared machine; wall is elapsed time. The graph has no elevation (New York's extracts carry none), so avoid_hills is supersafe with a hill term that adds nothing.`);
+    emit();
+    emit('| Costing | Routed | CPU p50 / p95 / p99 ms | wall p50 / p95 ms | states settled p50 / p95 / p99 |');
+    emit('|---|---|---|---|---|');
+    for (const { label, options } of COSTINGS) {
+      const costing = createCosting(network, options, options.profile === 'cycling' ? overlay : null);
+      const run = measureCosting(loaded, pairs, costing, { guidance: false, warmUpPairs: WARM_UP });
+      emit(`| ${label} | ${run.cpu.length} of ${pairs.length} | ${ms(percentile(run.cpu, 50))} / ${ms(percentile(run.cpu, 95))} / ${ms(percentile(run.cpu, 99))} | ${ms(percentile(run.total, 50))} / ${ms(percentile(run.total, 95))} | ${thousands(percentile(run.settled, 50))} / ${thousands(percentile(run.settled, 95))} / ${thousands(percentile(run.settled, 99))} |`);
+    }
+    emit();
+  } finally {
+    if (process.env.BENCH_METRO_KEEP !== '1') await rm(workDir, { recursive: true, force: true });
+  }
+}
