@@ -12,10 +12,15 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * running against the same platform at the same moment. Nothing in AWS ever sets an offset.
  */
 
-const offsets = new AsyncLocalStorage<number>();
+/** How a test moved the clock for the work it runs: by an offset (the clock runs on), or stopped at one instant. */
+type MovedClock = { offsetMs: number } | { stoppedAtMs: number };
+
+const moved = new AsyncLocalStorage<MovedClock>();
 
 export function nowMs(): number {
-  return Date.now() + (offsets.getStore() ?? 0);
+  const clock = moved.getStore();
+  if (!clock) return Date.now();
+  return 'stoppedAtMs' in clock ? clock.stoppedAtMs : Date.now() + clock.offsetMs;
 }
 
 export function now(): Date {
@@ -29,7 +34,7 @@ export function nowSeconds(): number {
 
 /** Runs `work` as if the clock read `offsetMs` later. Only the local platform's gateway and tests call this. */
 export function withClockOffset<T>(offsetMs: number, work: () => T): T {
-  return offsets.run(offsetMs, work);
+  return moved.run({ offsetMs }, work);
 }
 
 /**
@@ -37,5 +42,15 @@ export function withClockOffset<T>(offsetMs: number, work: () => T): T {
  * names the instant it means without reading the wall clock itself.
  */
 export function withClockAt<T>(instantMs: number, work: () => T): T {
-  return offsets.run(instantMs - Date.now(), work);
+  return moved.run({ offsetMs: instantMs - Date.now() }, work);
+}
+
+/**
+ * Runs `work` with the clock reading `instantMs` throughout. For a test that asserts what is
+ * decided at one exact instant, such as the last millisecond a cache entry is fresh: with
+ * `withClockAt` the clock runs on, so on a loaded machine the decision can fall a millisecond or
+ * more after the instant the test names, past the boundary it checks.
+ */
+export function withClockStoppedAt<T>(instantMs: number, work: () => T): T {
+  return moved.run({ stoppedAtMs: instantMs }, work);
 }

@@ -48,8 +48,7 @@ function attributeDefinitions(table: TableDefinition): AttributeDefinition[] {
   return [...byName.values()];
 }
 
-async function ensureTable(client: DynamoDBClient, table: TableDefinition): Promise<void> {
-  const name = localTableName(table);
+async function ensureTable(client: DynamoDBClient, table: TableDefinition, name = localTableName(table)): Promise<void> {
   try {
     await client.send(new DescribeTableCommand({ TableName: name }));
     return;
@@ -107,6 +106,20 @@ export async function provisionResources(endpoints: { dynamodb: string; s3: stri
   } finally {
     dynamo.destroy();
     s3.destroy();
+  }
+}
+
+/**
+ * One table of resources.ts created under another name, for a test whose operation covers a whole
+ * table (a usage-key secret rotation re-registers every key in it), so it neither moves other
+ * tests' items nor meets theirs.
+ */
+export async function provisionTableCopy(dynamodbEndpoint: string, table: TableDefinition, name: string): Promise<void> {
+  const client = new DynamoDBClient({ endpoint: dynamodbEndpoint, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
+  try {
+    await ensureTable(client, table, name);
+  } finally {
+    client.destroy();
   }
 }
 

@@ -45,7 +45,11 @@ describe('credentials on {base_url}', () => {
       } as unknown as APIGatewayRequestAuthorizerEvent);
       expect(answer.policyDocument.Statement[0]).toMatchObject({ Effect: 'Allow' });
       expect(answer.usageIdentifierKey).toBe(deriveUsageKey(secret, record.key_id));
-      expect(answer.usageIdentifierKey).not.toContain(key.split('_')[2]);
+      // The key's secret is all that follows `spk_<key id>_`: base64url, so it may hold `_` itself,
+      // and splitting on `_` could yield a fragment short enough to occur in any hex digest.
+      const keySecret = key.slice(`spk_${record.key_id}_`.length);
+      expect(keySecret).toHaveLength(43);
+      expect(answer.usageIdentifierKey).not.toContain(keySecret);
     } finally {
       if (previous === undefined) delete process.env[USAGE_KEY_SECRET_ENV_VAR];
       else process.env[USAGE_KEY_SECRET_ENV_VAR] = previous;
