@@ -11,7 +11,7 @@ import { Construct } from 'constructs';
 import type { CityId } from '../core/cities/index.ts';
 import { BUILD_QUEUES_ENV_VAR } from '../graph-builder/build-dispatch-handler.ts';
 import { parseGraphSourceUrls, type GraphSourceUrls } from '../graph-builder/sources.ts';
-import type { ResourceAccess } from '../functions/platform/endpoints.ts';
+import type { ResourceAccess } from '../platform/endpoints.ts';
 import type { DataStores } from './data-stores.ts';
 import { keysOf, pascalCase } from './naming.ts';
 import { consumeQueue, minimumVisibilityTimeoutSeconds, SpokeFunction } from './spoke-function.ts';

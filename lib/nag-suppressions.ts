@@ -1,6 +1,6 @@
 import { DefaultStackSynthesizer, Stack, Token, Validations, type CfnElement } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
-import { tables, type TableDefinition } from '../functions/platform/resources.ts';
+import { tables, type TableDefinition } from '../platform/resources.ts';
 import { entriesOf } from './naming.ts';
 import type { DataStores } from './data-stores.ts';
 import { SpokeFunction } from './spoke-function.ts';

@@ -11,7 +11,7 @@ import { Construct } from 'constructs';
 import { projectRoot } from '../core/paths.ts';
 import { graphRecipes } from '../graph-builder/cities.ts';
 import { PARKING_FILES } from '../functions/multimodal/parking/datasets.ts';
-import { INPUTS_PREFIX } from '../functions/platform/inputs.ts';
+import { INPUTS_PREFIX } from '../platform/inputs.ts';
 import type { DataStores } from './data-stores.ts';
 import { SpokeFunction } from './spoke-function.ts';
 
@@ -70,7 +70,7 @@ export interface StaticInputsProps {
 }
 
 /**
- * The static inputs in the graphs bucket under `inputs/` (functions/platform/inputs.ts): the
+ * The static inputs in the graphs bucket under `inputs/` (platform/inputs.ts): the
  * files `staticInputFiles` names are copied at synth into one staging folder, which a
  * BucketDeployment uploads on deploy (removing inputs no longer listed). Then a trigger starts the
  * parking publisher, which compiles the parking datasets from the uploaded sources. The trigger

@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../platform/aws.ts';
-import { tableName } from '../platform/resources.ts';
+import { dynamo } from '../../platform/aws.ts';
+import { tableName } from '../../platform/resources.ts';
 import { API_KEY_RECORD_CACHE_MS, listApiKeys, type ApiKeyRecord } from './api-keys.ts';
 import type { Plan } from './principal.ts';
 import type { UsageKeySecretStore, UsageKeySecretVersion } from './usage-key-secrets.ts';

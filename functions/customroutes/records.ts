@@ -6,10 +6,10 @@ import type { LonLat } from '../../core/geo.ts';
 import { planDirections } from '../routing/directions.ts';
 import { directionsRequest } from '../routing/request.ts';
 import { encodeRoute } from '../events/geometry.ts';
-import { dynamo } from '../platform/aws.ts';
-import { now } from '../platform/clock.ts';
-import { DomainError } from '../platform/errors.ts';
-import { tableName } from '../platform/resources.ts';
+import { dynamo } from '../../platform/aws.ts';
+import { now } from '../../platform/clock.ts';
+import { DomainError } from '../../platform/errors.ts';
+import { tableName } from '../../platform/resources.ts';
 
 /**
  * Saved custom routes (spec 2.7): a named ride through fixed stops, identified by a UUID that

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from '../http/endpoint.ts';
 import { pointAndRadius, pointQueryParameters, queryParameter, radiusParameter } from '../http/query-params.ts';
-import { nowMs } from '../platform/clock.ts';
+import { nowMs } from '../../platform/clock.ts';
 import { DEFAULT_EVENTS_RADIUS_METRES, eventsNearby, type EventsNearbyQuery } from './nearby.ts';
 import { eventsNearbyResponse } from './response.ts';
 

@@ -1,6 +1,6 @@
 import { endpoint } from '../http/endpoint.ts';
 import { crossCityRoute } from '../http/errors.ts';
-import { now } from '../platform/clock.ts';
+import { now } from '../../platform/clock.ts';
 import { explainSupersafe } from './explain.ts';
 import { directionsCost } from '../routing/request.ts';
 import { explainRequest } from './request.ts';

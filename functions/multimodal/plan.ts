@@ -5,7 +5,7 @@ import { nightFor } from '../../core/routing/planning/context.ts';
 import { roundPosition } from '../../core/routing/planning/leg.ts';
 import { BikeShareView, type LoadedSystem } from '../bikeshare/loader.ts';
 import { routePoints } from '../customroutes/records.ts';
-import { logger } from '../platform/logger.ts';
+import { logger } from '../../platform/logger.ts';
 import { routingContext } from '../routing/context-loader.ts';
 import { NIGHT_SUBLABEL } from '../routing/directions.ts';
 import { endLabel } from './labels.ts';

@@ -9,7 +9,7 @@ import { routeBody } from '../../core/routing/planning/route-body.ts';
 import type { RoutedPath } from '../../core/routing/path/path.ts';
 import { snapForCosting, type Snap } from '../../core/routing/snap/snap.ts';
 import { routePoints, type CustomRouteItem } from '../customroutes/records.ts';
-import { logger } from '../platform/logger.ts';
+import { logger } from '../../platform/logger.ts';
 import { checkRentedLeg, type ZoneRules } from './geofencing.ts';
 import type { MultiModalRequest } from './request.ts';
 import { customRouteDetails, total, type BikeType, type EndKind, type MultiModalOption, type OptionLeg } from './response.ts';

@@ -19,7 +19,7 @@ import { callbackQuery } from '../oauth/idp-callback-handler.ts';
 import { authorizationServerMetadata, jwks, revocationResponse, tokenResponse } from '../oauth/response.ts';
 import { revocationRequest } from '../oauth/revocation.ts';
 import { tokenRequest } from '../oauth/token-service.ts';
-import type { HttpMethod } from '../platform/endpoints.ts';
+import type { HttpMethod } from '../../platform/endpoints.ts';
 import { reportSubmission } from '../reports/request.ts';
 import { reportView, submittedReport } from '../reports/response.ts';
 import { MAX_IMAGE_BYTES } from '../images/processing.ts';

@@ -1,7 +1,7 @@
 import { haversineMetres } from '../../core/geo.ts';
-import { now } from '../platform/clock.ts';
-import { logger } from '../platform/logger.ts';
-import { recordMetric } from '../platform/metrics.ts';
+import { now } from '../../platform/clock.ts';
+import { logger } from '../../platform/logger.ts';
+import { recordMetric } from '../../platform/metrics.ts';
 import { GraphUnavailableError } from '../../core/routing/errors.ts';
 import { isRecognisedSubtype } from './fields.ts';
 import type { ReportStatus } from './lifecycle.ts';

@@ -1,8 +1,8 @@
 import { DateTime } from 'luxon';
 import { cities } from '../../core/cities/index.ts';
-import { now } from '../platform/clock.ts';
-import { DomainError, NotFoundError } from '../platform/errors.ts';
-import { tableName } from '../platform/resources.ts';
+import { now } from '../../platform/clock.ts';
+import { DomainError, NotFoundError } from '../../platform/errors.ts';
+import { tableName } from '../../platform/resources.ts';
 import { avoidanceEffect, type AvoidanceItem } from '../../core/avoidances.ts';
 import { MOVES, type MoveName } from './lifecycle.ts';
 import { acceptedSummary, rejectedSummary, resolvedSummary } from './summary.ts';

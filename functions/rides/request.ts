@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { cityForCoordinate } from '../../core/cities/index.ts';
 import type { LonLat } from '../../core/geo.ts';
 import { decodeRoute, isEncodedPolyline } from '../events/geometry.ts';
-import { nowMs } from '../platform/clock.ts';
+import { nowMs } from '../../platform/clock.ts';
 
 /**
  * The body of POST /user/routes/ (docs/riders.md): a finished (or abandoned) ride as the rider's

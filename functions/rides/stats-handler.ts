@@ -1,7 +1,7 @@
 import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import { endpoint } from '../http/endpoint.ts';
-import { nowMs } from '../platform/clock.ts';
+import { nowMs } from '../../platform/clock.ts';
 import { riderOf } from '../riders/principal.ts';
 import { getRider, RiderNotFoundError } from '../riders/profiles.ts';
 import { rideSummaries } from './records.ts';

@@ -5,8 +5,8 @@ import type { Disruption } from '../../core/routing/disruptions/disruptions.ts';
 import { costingFor, disruptionsAlong, nightFor } from '../../core/routing/planning/context.ts';
 import { planWaypoints, waypointOf, type PlannedLeg } from '../../core/routing/planning/leg.ts';
 import { elevationProfile, routeBody, safetyBreakdown, type ElevationProfile, type RouteBody, type SafetyBreakdown } from '../../core/routing/planning/route-body.ts';
-import { now as platformNow } from '../platform/clock.ts';
-import { recordMetric } from '../platform/metrics.ts';
+import { now as platformNow } from '../../platform/clock.ts';
+import { recordMetric } from '../../platform/metrics.ts';
 import { routingContext } from './context-loader.ts';
 import type { DirectionsRequest } from './request.ts';
 
@@ -71,7 +71,7 @@ function recordPlanning(city: City, costing: string, snaps: readonly (unknown | 
   }
 }
 
-/** `now` fills in a missing departure: the platform clock's (functions/platform/clock.ts) unless the caller passes its own. */
+/** `now` fills in a missing departure: the platform clock's (platform/clock.ts) unless the caller passes its own. */
 export async function planDirections(request: DirectionsRequest, now: Date = platformNow()): Promise<DirectionsOutcome> {
   const searchId = randomUUID();
   const city: City | null = cityForCoordinates(request.coordinates);

@@ -1,9 +1,9 @@
 import type { CityId } from '../../core/cities/index.ts';
-import { logger } from '../platform/logger.ts';
-import { RefreshedValue } from '../platform/refreshed-value.ts';
-import { bucketReader, readObjectBytes } from '../platform/object-store.ts';
-import { recordMetric } from '../platform/metrics.ts';
-import { bucketName } from '../platform/resources.ts';
+import { logger } from '../../platform/logger.ts';
+import { RefreshedValue } from '../../platform/refreshed-value.ts';
+import { bucketReader, readObjectBytes } from '../../platform/object-store.ts';
+import { recordMetric } from '../../platform/metrics.ts';
+import { bucketName } from '../../platform/resources.ts';
 import { readGraphPointer, type CurrentGraphPointer } from '../../core/graph/catalog.ts';
 import { openGraph } from '../../core/graph/layout.ts';
 import { GraphUnavailableError } from '../../core/routing/errors.ts';

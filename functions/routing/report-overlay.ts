@@ -3,10 +3,10 @@ import type { CityId } from '../../core/cities/index.ts';
 import { RouteOverlay } from '../../core/routing/costing/overlay.ts';
 import { locateReports, type LocatedReports } from '../../core/routing/avoidances/locate.ts';
 import type { LoadedGraph } from '../../core/routing/planning/loaded-graph.ts';
-import { queryAll } from '../platform/dynamo-pages.ts';
-import { logger } from '../platform/logger.ts';
-import { RefreshedValue } from '../platform/refreshed-value.ts';
-import { tableName } from '../platform/resources.ts';
+import { queryAll } from '../../platform/dynamo-pages.ts';
+import { logger } from '../../platform/logger.ts';
+import { RefreshedValue } from '../../platform/refreshed-value.ts';
+import { tableName } from '../../platform/resources.ts';
 
 /**
  * Accepted road reports as the router applies them: each city's avoidance items

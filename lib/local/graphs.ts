@@ -4,7 +4,7 @@ import { cityIds, isCityId, type CityId } from '../../core/cities/index.ts';
 import { DataFolderError, graphOutputDir, sharedDataPath } from '../../core/paths.ts';
 import { buildableCity } from '../../graph-builder/cities.ts';
 import { cityInputPaths } from '../../graph-builder/source-hash.ts';
-import { bucketName } from '../../functions/platform/resources.ts';
+import { bucketName } from '../../platform/resources.ts';
 import { ensureGraphs, readPointer } from '../../graph-builder/index.ts';
 import { publishedPointer, publishGraph, pruneGraphVersions } from '../../graph-builder/publish.ts';
 

@@ -1,7 +1,7 @@
 import type { CfnElement } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { cityIds } from '../../core/cities/index.ts';
-import { buckets } from '../../functions/platform/resources.ts';
+import { buckets } from '../../platform/resources.ts';
 import { actionsOn, logicalId, platform, resourcesOfType, synthesizePlatform } from './platform-template.ts';
 
 /** The bike-share ingestion in the template: a function and a one-minute schedule per city. */

@@ -9,7 +9,7 @@ import {
   type QueueName,
   type TableDefinition,
   type TableName,
-} from '../../functions/platform/resources.ts';
+} from '../../platform/resources.ts';
 import { keysOf } from '../../lib/naming.ts';
 import { logicalId, platform, refersTo, resourcesOfType } from './platform-template.ts';
 

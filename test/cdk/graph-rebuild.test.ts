@@ -4,7 +4,7 @@ import type { CfnElement } from 'aws-cdk-lib';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { describe, expect, it } from 'vitest';
 import { cityIds } from '../../core/cities/cities.ts';
-import { buckets } from '../../functions/platform/resources.ts';
+import { buckets } from '../../platform/resources.ts';
 import { DEFAULT_GRAPH_SOURCE_URLS } from '../../graph-builder/sources.ts';
 import {
   CITY_BUILD_MAX_RECEIVE_COUNT, CITY_BUILD_MEMORY_MB, CITY_BUILD_TIMEOUT, CITY_BUILD_VISIBILITY_TIMEOUT, MEASURED_BUILD_PEAK_MB,

@@ -4,8 +4,8 @@ import { keysOf } from '../../lib/naming.ts';
 import { ACCESS_LOG_FIELDS, STAGE_THROTTLE } from '../../lib/rest-apis.ts';
 import { SpokeFunction } from '../../lib/spoke-function.ts';
 import { COUNTED_COMMON_RULES } from '../../lib/web-firewall.ts';
-import { METRICS_NAMESPACE } from '../../functions/platform/metric-catalogue.ts';
-import { apiDefinitions } from '../../functions/platform/endpoints.ts';
+import { METRICS_NAMESPACE } from '../../platform/metric-catalogue.ts';
+import { apiDefinitions } from '../../platform/endpoints.ts';
 import { logicalId, notifiesAlarmTopic, platform, resourcesOfType, synthesizePlatform, type CfnResourceJson } from './platform-template.ts';
 
 /** Tracing, logs, alarms, the dashboard and the optional WAF (lib/alarms.ts, dashboard.ts, rest-apis.ts, web-firewall.ts). */

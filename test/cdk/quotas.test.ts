@@ -1,8 +1,8 @@
 import type { CfnElement } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { cityIds } from '../../core/cities/index.ts';
-import { ROUTING_FUNCTION_MEMORY_MB } from '../../functions/platform/function-memory.ts';
-import { cityRouterEntry, endpoints, routerFunctionEnvVar } from '../../functions/platform/endpoints.ts';
+import { ROUTING_FUNCTION_MEMORY_MB } from '../../platform/function-memory.ts';
+import { cityRouterEntry, endpoints, routerFunctionEnvVar } from '../../platform/endpoints.ts';
 import { logicalId, platform, refersTo, resourcesOfType, roleStatements, synthesizePlatform } from './platform-template.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { endpoints } from '../../functions/platform/endpoints.ts';
-import { tables } from '../../functions/platform/resources.ts';
+import { endpoints } from '../../platform/endpoints.ts';
+import { tables } from '../../platform/resources.ts';
 import { INSTALL_NATIVE_MODULES_CONTEXT, lockedVersions, nativeModuleInstall } from '../../lib/spoke-function.ts';
 import { DEFAULT_RIDER_APP_CALLBACK } from '../../lib/spoke-stack.ts';
 import { logicalId, platform, refersTo, resourcesOfType, synthesizePlatform } from './platform-template.ts';

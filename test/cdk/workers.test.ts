@@ -1,7 +1,7 @@
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { describe, expect, it } from 'vitest';
-import { queues } from '../../functions/platform/resources.ts';
-import { workerDefinition, workers } from '../../functions/platform/workers.ts';
+import { queues } from '../../platform/resources.ts';
+import { workerDefinition, workers } from '../../platform/workers.ts';
 import { logicalId, notifiesAlarmTopic, platform, refersTo, resourcesOfType } from './platform-template.ts';
 
 /** The report pipeline's background functions in the template (lib/worker-functions.ts). */

@@ -11,7 +11,7 @@ import type { CityId } from '../../core/cities/cities.ts';
 import { sharedDataPath } from '../../core/paths.ts';
 import { currentPointerKey, parseGraphPointer } from '../../core/graph/catalog.ts';
 import { openGraph } from '../../core/graph/layout.ts';
-import { inputKey } from '../../functions/platform/inputs.ts';
+import { inputKey } from '../../platform/inputs.ts';
 import { handler as dispatch } from '../../graph-builder/build-dispatch-handler.ts';
 import { buildableCity } from '../../graph-builder/cities.ts';
 import { configuredSources, downloadLimits, handler, retryDelaySeconds, sourcesRecordKey, type CityOutcome } from '../../graph-builder/nightly-handler.ts';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../functions/auth/api-keys.ts';
 import { LOCAL_CREDENTIALS, localTableName } from '../../lib/local/provision.ts';
 import { startLocalPlatform, type LocalPlatform } from '../../lib/local/launch.ts';
-import { tables } from '../../functions/platform/resources.ts';
+import { tables } from '../../platform/resources.ts';
 
 /** Faults inside a function: the caller gets the spec's 500 and nothing about the internals. */
 describe('unexpected failures', () => {

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentPointerKey, graphKey, type CurrentGraphPointer } from '../../core/graph/catalog.ts';
-import { s3 } from '../../functions/platform/aws.ts';
-import { bucketName } from '../../functions/platform/resources.ts';
+import { s3 } from '../../platform/aws.ts';
+import { bucketName } from '../../platform/resources.ts';
 import {
   GRAPH_VERSIONS_KEPT, graphFilesToPrune, publishedGraphFiles, publishedPointer, publishGraph, pruneGraphVersions,
 } from '../../graph-builder/publish.ts';

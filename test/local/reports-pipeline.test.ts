@@ -12,11 +12,11 @@ import type { Context, SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { projectRoot } from '../../core/paths.ts';
 import { toAuthorizerContext, type ApiKeyPrincipal } from '../../functions/auth/principal.ts';
-import { dynamo } from '../../functions/platform/aws.ts';
-import { scanAll } from '../../functions/platform/dynamo-pages.ts';
-import { logger } from '../../functions/platform/logger.ts';
-import { withClockOffset } from '../../functions/platform/clock.ts';
-import { queueUrl, queues, tableName } from '../../functions/platform/resources.ts';
+import { dynamo } from '../../platform/aws.ts';
+import { scanAll } from '../../platform/dynamo-pages.ts';
+import { logger } from '../../platform/logger.ts';
+import { withClockOffset } from '../../platform/clock.ts';
+import { queueUrl, queues, tableName } from '../../platform/resources.ts';
 import { handler as analysisHandler } from '../../functions/reports/analysis-handler.ts';
 import { analysisMessage, OUTBOX_GRACE_SECONDS, type SweepResult } from '../../functions/reports/outbox.ts';
 import type { ReportSubmission } from '../../functions/reports/request.ts';
@@ -84,7 +84,7 @@ async function submitHere(submission: Submission): Promise<{ status: number; hea
 
 /**
  * Runs `work` with the wall clock `seconds` ahead. Powertools idempotency reads the wall clock
- * (not functions/platform/clock.ts) for the deadline of an answer in progress, so only the Date
+ * (not platform/clock.ts) for the deadline of an answer in progress, so only the Date
  * is moved; timers keep running.
  */
 async function withWallClockAhead<T>(seconds: number, work: () => Promise<T>): Promise<T> {

@@ -4,8 +4,8 @@ import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { API_KEY_RECORD_CACHE_MS, createApiKey, hashApiKey, revokeApiKey, verifyApiKey, type ApiKeyRecord } from '../../functions/auth/api-keys.ts';
 import { deriveUsageKey, USAGE_KEY_SECRET_ENV_VAR } from '../../functions/auth/usage-keys.ts';
-import { dynamo } from '../../functions/platform/aws.ts';
-import { tableName } from '../../functions/platform/resources.ts';
+import { dynamo } from '../../platform/aws.ts';
+import { tableName } from '../../platform/resources.ts';
 import { call, londonPair, newKey, useLocalAws } from './support.ts';
 
 const body = { coordinates: londonPair };

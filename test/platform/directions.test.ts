@@ -139,7 +139,7 @@ describe('POST /directions/v2/', () => {
 
   it('departs "now" on the platform clock when no departure_time is given, as multi-modal and explain do', async () => {
     const key = await enterprise();
-    /** Runs the request with the platform clock at an instant (the local gateway's test clock, functions/platform/clock.ts). */
+    /** Runs the request with the platform clock at an instant (the local gateway's test clock, platform/clock.ts). */
     const at = (instant: string) => ({ 'X-Spoke-Test-Clock-At': instant });
     const lateEvening = await call('/directions/v2/', { key, headers: at('2026-12-01T23:00:00Z'), body: { coordinates: bloomsbury } });
     expect(lateEvening.body.metadata.nighttime).toBe(true);

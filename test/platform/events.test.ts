@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createCategory, createDestination } from '../../functions/events/catalogue.ts';
 import { decodeRoute, encodeRoute } from '../../functions/events/geometry.ts';
 import { archiveEvent, createEvent, eventById, listEvents, updateEvent } from '../../functions/events/records.ts';
-import { withClockAt } from '../../functions/platform/clock.ts';
+import { withClockAt } from '../../platform/clock.ts';
 import { call, useLocalAws } from './support.ts';
 
 /**

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { EndpointDefinition, HttpMethod } from '../../functions/platform/endpoints.ts';
+import type { EndpointDefinition, HttpMethod } from '../../platform/endpoints.ts';
 
 /**
  * Generated HTTP requests for the fuzz test (fuzz.test.ts): for one endpoint of the endpoint

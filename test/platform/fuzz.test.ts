@@ -1,7 +1,7 @@
 import { Agent, request } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endpoints, type ApiName, type EndpointDefinition } from '../../functions/platform/endpoints.ts';
+import { endpoints, type ApiName, type EndpointDefinition } from '../../platform/endpoints.ts';
 import { describeRequest, fuzzRequest, unknownPathRequest, type Credentials, type FuzzRequest } from './fuzz-requests.ts';
 import { riderAccessToken } from './oauth-support.ts';
 import { signedInRider, type SignedInRider } from './rider-support.ts';

@@ -12,9 +12,9 @@ import {
   releaseImageUpload,
   reserveImageUpload,
 } from '../../functions/images/upload-quota.ts';
-import { s3 } from '../../functions/platform/aws.ts';
-import { withClockOffset } from '../../functions/platform/clock.ts';
-import { bucketName } from '../../functions/platform/resources.ts';
+import { s3 } from '../../platform/aws.ts';
+import { withClockOffset } from '../../platform/clock.ts';
+import { bucketName } from '../../platform/resources.ts';
 import { createRider, getRider } from '../../functions/riders/profiles.ts';
 import { png } from './rider-support.ts';
 import { useLocalAws } from './support.ts';

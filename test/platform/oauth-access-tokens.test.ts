@@ -3,9 +3,9 @@ import type { APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { decodeJwt, decodeProtectedHeader, generateKeyPair, SignJWT } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { endpoints, type EndpointDefinition } from '../../functions/platform/endpoints.ts';
+import { endpoints, type EndpointDefinition } from '../../platform/endpoints.ts';
 import { signJwt } from '../../functions/oauth/signing-keys.ts';
-import { logger } from '../../functions/platform/logger.ts';
+import { logger } from '../../platform/logger.ts';
 import { directionsWith, later, passedAuthorizer, registerApp, tokensFor, type TestApp } from './oauth-support.ts';
 import { call, platform, useLocalAws } from './support.ts';
 

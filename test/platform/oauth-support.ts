@@ -15,7 +15,7 @@ import { platform, useLocalAws } from './support.ts';
 
 export const APP_REDIRECT_URI = 'http://localhost:8976/callback';
 
-/** Headers that run one request as if the clock read `seconds` later (test-only; see functions/platform/clock.ts). */
+/** Headers that run one request as if the clock read `seconds` later (test-only; see platform/clock.ts). */
 export const later = (seconds: number): Record<string, string> => ({ 'X-Spoke-Test-Clock-Offset': String(seconds) });
 
 export interface TestApp {

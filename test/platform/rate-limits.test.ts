@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { keyIdOf } from '../../functions/auth/api-keys.ts';
-import { dynamo } from '../../functions/platform/aws.ts';
-import { tableName } from '../../functions/platform/resources.ts';
+import { dynamo } from '../../platform/aws.ts';
+import { tableName } from '../../platform/resources.ts';
 import { consumeTokens } from '../../functions/ratelimit/limiter.ts';
 import { awayFromWindowEdge, call, londonPair, newKey, useLocalAws } from './support.ts';
 

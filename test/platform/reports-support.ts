@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { expect } from 'vitest';
-import { dynamo } from '../../functions/platform/aws.ts';
-import { tableName } from '../../functions/platform/resources.ts';
+import { dynamo } from '../../platform/aws.ts';
+import { tableName } from '../../platform/resources.ts';
 import { getReport, type ReportItem } from '../../functions/reports/store.ts';
 import { call, newKey, runAdmin, useLocalAws } from './support.ts';
 

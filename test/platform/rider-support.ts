@@ -1,7 +1,7 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import sharp from 'sharp';
-import { dynamo } from '../../functions/platform/aws.ts';
-import { tableName } from '../../functions/platform/resources.ts';
+import { dynamo } from '../../platform/aws.ts';
+import { tableName } from '../../platform/resources.ts';
 import { newRider, riderAccessToken, type TestRider } from './oauth-support.ts';
 import { call, platform, useLocalAws } from './support.ts';
 

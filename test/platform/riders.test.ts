@@ -1,6 +1,6 @@
 import { decodeJwt, generateKeyPair, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { endpoints } from '../../functions/platform/endpoints.ts';
+import { endpoints } from '../../platform/endpoints.ts';
 import { newRider, registerApp, riderAccessToken, riderTokens, tokensFor } from './oauth-support.ts';
 import { app, deleteProfile, signedInRider } from './rider-support.ts';
 import { call, newKey } from './support.ts';

@@ -6,9 +6,9 @@ import { createCategory, createDestination } from '../../functions/events/catalo
 import { encodeRoute } from '../../functions/events/geometry.ts';
 import type { EventItem } from '../../functions/events/model.ts';
 import { createEvent, eventById } from '../../functions/events/records.ts';
-import { dynamo } from '../../functions/platform/aws.ts';
-import { IdempotencyKeyReusedError } from '../../functions/platform/idempotency.ts';
-import { tableName } from '../../functions/platform/resources.ts';
+import { dynamo } from '../../platform/aws.ts';
+import { IdempotencyKeyReusedError } from '../../platform/idempotency.ts';
+import { tableName } from '../../platform/resources.ts';
 import { createRide } from '../../functions/rides/records.ts';
 import { newRideBody } from '../../functions/rides/request.ts';
 import type { WeatherProvider } from '../../functions/weather/report.ts';

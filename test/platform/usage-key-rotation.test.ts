@@ -10,7 +10,7 @@ import {
 } from '../../functions/auth/usage-key-registration.ts';
 import type { UsageKeySecretStore } from '../../functions/auth/usage-key-secrets.ts';
 import { deriveUsageKey, USAGE_KEY_SECRET_ENV_VAR, USAGE_KEY_SECRETS_FILE_ENV_VAR, usageKeySecretStore } from '../../functions/auth/usage-keys.ts';
-import { withClockAt } from '../../functions/platform/clock.ts';
+import { withClockAt } from '../../platform/clock.ts';
 import { useLocalAws } from './support.ts';
 
 /**

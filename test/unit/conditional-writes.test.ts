@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException, ResourceNotFoundException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { conditionFailed } from '../../functions/platform/conditional-writes.ts';
+import { conditionFailed } from '../../platform/conditional-writes.ts';
 
 /** The SDK's own errors, as DynamoDB (and dynalite, through the SDK) raises them. */
 const meta = { $metadata: {} };

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { HttpError, httpErrorOf, InvalidRequestError } from '../../functions/http/errors.ts';
 import { AuthorizeRefusal } from '../../functions/oauth/authorize.ts';
 import { ConsentRefusal } from '../../functions/oauth/consent.ts';
-import { OAuthError } from '../../functions/platform/oauth-errors.ts';
-import { DomainError, FieldValidationError, LimitReachedError, NotFoundError } from '../../functions/platform/errors.ts';
+import { OAuthError } from '../../platform/oauth-errors.ts';
+import { DomainError, FieldValidationError, LimitReachedError, NotFoundError } from '../../platform/errors.ts';
 import { GraphUnavailableError } from '../../core/routing/errors.ts';
 
 /** The one mapping from what domain code and the HTTP chain throw to the caller's answer. */

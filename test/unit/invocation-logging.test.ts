@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import middy from '@middy/core';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { invocationLogging, type GatewayEvent } from '../../functions/platform/invocation-logging.ts';
-import { logger } from '../../functions/platform/logger.ts';
+import { invocationLogging, type GatewayEvent } from '../../platform/invocation-logging.ts';
+import { logger } from '../../platform/logger.ts';
 import { enableConcurrentInvocations, invoke } from '../../lib/local/invocations.ts';
 import { lambdaContext } from '../../lib/local/queue.ts';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../core/paths.ts';
-import { metricCatalogue } from '../../functions/platform/metric-catalogue.ts';
+import { metricCatalogue } from '../../platform/metric-catalogue.ts';
 
 /** docs/operations.md's table of metrics says what the catalogue says: every metric, its unit and dimensions. */
 describe('the metrics table of docs/operations.md', () => {

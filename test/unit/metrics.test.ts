@@ -1,10 +1,10 @@
 import middy from '@middy/core';
 import type { EmfOutput } from '@aws-lambda-powertools/metrics/types';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { withClockAt } from '../../functions/platform/clock.ts';
-import { invocationSignals } from '../../functions/platform/invocation-logging.ts';
-import { METRICS_NAMESPACE, NO_GRAPH_AGE_HOURS } from '../../functions/platform/metric-catalogue.ts';
-import { recordMetric, setMetricsSink } from '../../functions/platform/metrics.ts';
+import { withClockAt } from '../../platform/clock.ts';
+import { invocationSignals } from '../../platform/invocation-logging.ts';
+import { METRICS_NAMESPACE, NO_GRAPH_AGE_HOURS } from '../../platform/metric-catalogue.ts';
+import { recordMetric, setMetricsSink } from '../../platform/metrics.ts';
 import { graphAgeAfterFailure } from '../../graph-builder/nightly-handler.ts';
 import { enableConcurrentInvocations, invoke } from '../../lib/local/invocations.ts';
 import { lambdaContext } from '../../lib/local/queue.ts';

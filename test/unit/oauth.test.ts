@@ -7,7 +7,7 @@ import { isWellFormedChallenge, s256, verifierMatches } from '../../functions/oa
 import { AUTH_TIME_LEEWAY_SECONDS, signInDemand, signInMeetsDemand } from '../../functions/oauth/prompt.ts';
 import { checkRedirectUri, redirectWith, registeredRedirectUri } from '../../functions/oauth/redirect-uris.ts';
 import { parseScope, scopeDescriptions } from '../../functions/oauth/scopes.ts';
-import { endpoints, type EndpointDefinition } from '../../functions/platform/endpoints.ts';
+import { endpoints, type EndpointDefinition } from '../../platform/endpoints.ts';
 
 describe('redirect URI registration rules (spec 5.5)', () => {
   it.each([

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../core/paths.ts';
 import { aliasOperationIds, openApiDocument, type DocumentEnvironment } from '../../functions/openapi/document.ts';
 import { operations } from '../../functions/openapi/operations.ts';
-import { endpoints, type ApiName } from '../../functions/platform/endpoints.ts';
+import { endpoints, type ApiName } from '../../platform/endpoints.ts';
 
 /**
  * The OpenAPI documents against the endpoint table they are generated from, and against Redocly's

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { RefreshedValue } from '../../functions/platform/refreshed-value.ts';
+import { RefreshedValue } from '../../platform/refreshed-value.ts';
 
 /**
  * A value a warm container keeps: refreshed in the background once its interval has passed, or,

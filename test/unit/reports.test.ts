@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { oauthPrincipal, riderPrincipal, type ApiKeyPrincipal } from '../../functions/auth/principal.ts';
-import { DomainError } from '../../functions/platform/errors.ts';
+import { DomainError } from '../../platform/errors.ts';
 import { parseAnalysisMessage } from '../../functions/reports/analysis-handler.ts';
 import { attributionOf, mayRead, sourceProblem, submitterLabel } from '../../functions/reports/attribution.ts';
 import { isRecognisedSubtype, ISSUE_TYPES } from '../../functions/reports/fields.ts';

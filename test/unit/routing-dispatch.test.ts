@@ -8,7 +8,7 @@ import { lambdaCityInvoker, useCityInvoker } from '../../functions/dispatch/city
 import { handler as cityRouter, routingHandlers } from '../../functions/dispatch/city-router-handler.ts';
 import { handler as dispatch } from '../../functions/dispatch/dispatch-handler.ts';
 import { routedCity, routedPoints, UNROUTED_REQUEST_CITY } from '../../functions/dispatch/routed-city.ts';
-import { endpoints } from '../../functions/platform/endpoints.ts';
+import { endpoints } from '../../platform/endpoints.ts';
 
 /** The routing endpoints' dispatch: which city's function a request reaches, and that it passes the event and the answer through untouched. */
 

@@ -260,7 +260,7 @@ export const queues = {
   reportAnalysis: {
     name: 'report-analysis',
     envVar: 'QUEUE_REPORT_ANALYSIS_URL',
-    // At least six times the consumer's timeout (30 s, functions/platform/workers.ts) plus the
+    // At least six times the consumer's timeout (30 s, platform/workers.ts) plus the
     // batching window, as AWS advises for SQS event sources and lib/spoke-function.ts checks;
     // five tries put a poison message in the dead-letter queue within 16 minutes.
     visibilityTimeoutSeconds: 190,

@@ -53,6 +53,6 @@ export const workers: readonly WorkerDefinition[] = [
 /** The definition of a worker by id; an unknown id is a programming error. */
 export function workerDefinition(id: string): WorkerDefinition {
   const definition = workers.find((candidate) => candidate.id === id);
-  if (!definition) throw new Error(`No worker named ${id} in functions/platform/workers.ts`);
+  if (!definition) throw new Error(`No worker named ${id} in platform/workers.ts`);
   return definition;
 }

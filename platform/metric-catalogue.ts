@@ -1,6 +1,6 @@
 /**
  * Every metric the platform emits, named once: the functions write them (CloudWatch Embedded
- * Metric Format through Powertools, functions/platform/metrics.ts), the stack's alarms and
+ * Metric Format through Powertools, platform/metrics.ts), the stack's alarms and
  * dashboard read them (lib/), and the local platform's `npm run admin -- metrics` shows them.
  * A metric's dimensions are the only ones it is ever emitted with, so alarms and dashboard
  * widgets name exactly the series that exist.

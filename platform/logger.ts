@@ -5,7 +5,7 @@ import type { LogItemExtraInput, LogItemMessage } from '@aws-lambda-powertools/l
  * The one structured logger. Log lines carry ids, routes, statuses and timings only: never
  * request bodies, headers, tokens, API keys or anything that identifies a rider. Inside an
  * invocation every line also carries the invocation's Lambda context and request id
- * (functions/platform/invocation-logging.ts), wherever it is written.
+ * (platform/invocation-logging.ts), wherever it is written.
  */
 
 /** The Lambda runtime's InvokeStore, as far as this module needs it (`@aws/lambda-invoke-store`). */

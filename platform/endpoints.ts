@@ -1,4 +1,4 @@
-import type { CityId } from '../../core/cities/index.ts';
+import type { CityId } from '../core/cities/index.ts';
 import type { BucketName, QueueName, TableName } from './resources.ts';
 
 /**
@@ -90,7 +90,7 @@ const ROUTING_DISPATCH_MEMORY_MB = 256;
 /**
  * One function per city behind the routing endpoints (`routedByCity`): it runs the endpoint's
  * usual handler (admission, validation, rate limit, the route) on the event the dispatch forwards,
- * and holds that city's graph alone (functions/platform/function-memory.ts). Its timeout is a
+ * and holds that city's graph alone (platform/function-memory.ts). Its timeout is a
  * second under the dispatch's, so a city function out of time ends before the dispatch waiting on it.
  */
 export const cityRouterEntry = 'functions/dispatch/city-router-handler.ts';
@@ -388,6 +388,6 @@ export function authorizedEndpointAt(resource: string): EndpointDefinition | und
 /** The definition of an endpoint by id; a handler naming an unknown id is a programming error. */
 export function endpointDefinition(id: string): EndpointDefinition {
   const definition = endpoints.find((candidate) => candidate.id === id);
-  if (!definition) throw new Error(`No endpoint named ${id} in functions/platform/endpoints.ts`);
+  if (!definition) throw new Error(`No endpoint named ${id} in platform/endpoints.ts`);
   return definition;
 }
