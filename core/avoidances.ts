@@ -5,7 +5,7 @@ import type { LonLat } from './geo.ts';
  * What an accepted road report does to routing (spec 4.4, 1: "reports feed back into routing in
  * real time"). The reports pipeline decides when a report is accepted; on acceptance it writes one
  * avoidance item per report into the `routeAvoidances` table, in the same transaction as the
- * report's status change. Routers read the items of their city (functions/routing/report-overlay.ts)
+ * report's status change. Routers read the items of their city (functions/graphs/report-overlay.ts)
  * and apply them through the costing's overlay; the nightly rebuild folds permanent closures and
  * one-way reports into the graph's own tags (graph-builder/nightly-handler.ts). This module is the
  * contract between the three: the item's shape, which reports have which effect, and what a

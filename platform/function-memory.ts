@@ -1,7 +1,7 @@
 /**
  * Memory of the functions that hold routing graphs, sized from the measured city-scale graph
  * (docs/benchmarks.md, "Router memory at city scale"). How a function spends it on graphs is
- * functions/routing/resident-graphs.ts (a budget of the function's memory less RUNTIME_RESERVE_MB).
+ * functions/graphs/resident-graphs.ts (a budget of the function's memory less RUNTIME_RESERVE_MB).
  */
 
 /**

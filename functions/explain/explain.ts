@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { cityForCoordinates } from '../../core/cities/index.ts';
 import { costingFor, nightFor, type RoutingContext } from '../../core/routing/planning/context.ts';
 import { planWaypoints, type PlannedLeg } from '../../core/routing/planning/leg.ts';
-import { routingContext, type RoutingLoaders } from '../routing/context-loader.ts';
+import { routingContext, type RoutingLoaders } from '../graphs/context-loader.ts';
 import { measureRoute, roundedFigures, type RouteFigures } from './figures.ts';
 import type { ExplainRequest } from './request.ts';
 import { explain, type Cost, type Template } from './sentence.ts';

@@ -3,7 +3,7 @@ import { safetyClassOf, SAFETY_CLASSES } from '../../core/graph/flags.ts';
 import type { LonLat } from '../../core/geo.ts';
 import { createCosting } from '../../core/routing/costing/create-costing.ts';
 import type { RoutingNetwork } from '../../core/routing/network/network.ts';
-import { cityGraph } from '../routing/graph-store.ts';
+import { cityGraph } from '../graphs/graph-store.ts';
 import { PREFERRED_SNAP_METRES, segmentLabel, snapCandidates } from '../../core/routing/snap/snap.ts';
 import type { LocatedRoad, ReportAnalysis } from './store.ts';
 

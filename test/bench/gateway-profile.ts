@@ -32,8 +32,8 @@ import { pathToFileURL } from 'node:url';
 import type { Profiler } from 'node:inspector';
 import { projectRoot } from '../../core/paths.ts';
 import { createApiKey } from '../../functions/auth/api-keys.ts';
-import { planDirections } from '../../functions/routing/directions.ts';
-import { directionsRequest } from '../../functions/routing/request.ts';
+import { planDirections } from '../../functions/directions/directions.ts';
+import { directionsRequest } from '../../functions/directions/request.ts';
 import { dynamo } from '../../platform/aws.ts';
 import { ensureGraphs } from '../../graph-builder/index.ts';
 import { createGateway } from '../../lib/local/gateway.ts';
@@ -99,7 +99,7 @@ function partOf(url: string, functionName: string): string | null {
     if (modules === 'tsx' || modules === 'esbuild' || modules === 'get-tsconfig') return 'TypeScript loader (tsx)';
     return `other packages (${modules})`;
   }
-  if (url.includes('/functions/routing/') || url.includes('/core/')) return 'routing and guidance';
+  if (url.includes('/functions/graphs/') || url.includes('/functions/directions/directions.ts') || url.includes('/core/')) return 'routing and guidance';
   if (url.includes('/functions/http/') || url.includes('/functions/directions/')) return 'HTTP chain (functions/http)';
   if (url.includes('/functions/auth/') || url.includes('/functions/authorizer/')) return 'authorizer (functions/auth)';
   if (url.includes('/functions/ratelimit/')) return 'rate limiter (functions/ratelimit)';

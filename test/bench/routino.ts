@@ -52,8 +52,8 @@ import { snapPoint } from '../../core/routing/planning/leg.ts';
 import { routeBody, safetyBreakdown } from '../../core/routing/planning/route-body.ts';
 import { departureIn } from '../../core/routing/time/departure.ts';
 import { buildableCity, type BuildableCity } from '../../graph-builder/cities.ts';
-import { loadGraphBytes, type LoadedGraph } from '../../functions/routing/graph-store.ts';
-import { buildOverlay } from '../../functions/routing/report-overlay.ts';
+import { loadGraphBytes, type LoadedGraph } from '../../functions/graphs/graph-store.ts';
+import { buildOverlay } from '../../functions/graphs/report-overlay.ts';
 import { findRoute } from '../../core/routing/search/search.ts';
 import { positionsAt, snapForCosting } from '../../core/routing/snap/snap.ts';
 import { seededRandom } from '../routing/real-graphs.ts';
@@ -188,7 +188,7 @@ function spokeQuery(loaded: LoadedGraph, overlay: RouteOverlay, [from, to]: Pair
 
 /**
  * The whole planner for one pair, as the directions endpoint plans a supersafe cycling route
- * (functions/routing/directions.ts: planWaypoints, whose leg is routeLeg, then the route body, the
+ * (functions/directions/directions.ts: planWaypoints, whose leg is routeLeg, then the route body, the
  * safety breakdown and the disruptions near the route), with the same calls in the same order,
  * each phase timed.
  */

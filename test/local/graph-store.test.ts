@@ -8,7 +8,7 @@ import { s3 } from '../../platform/aws.ts';
 import { sharedDataPath } from '../../core/paths.ts';
 import { bucketName } from '../../platform/resources.ts';
 import { currentPointerKey } from '../../core/graph/catalog.ts';
-import { cityGraph, forgetLoadedGraphs, GraphUnavailableError, loadedCities } from '../../functions/routing/graph-store.ts';
+import { cityGraph, forgetLoadedGraphs, GraphUnavailableError, loadedCities } from '../../functions/graphs/graph-store.ts';
 import { buildCity, type BuildResult } from '../../graph-builder/build.ts';
 import { publishGraph } from '../../graph-builder/publish.ts';
 import { startLocalPlatform, type LocalPlatform } from '../../lib/local/launch.ts';

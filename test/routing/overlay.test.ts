@@ -3,7 +3,7 @@ import { EDGE_CYCLING, EDGE_REVERSED } from '../../core/graph/flags.ts';
 import { localMinutes } from '../../core/local-time.ts';
 import { createCosting } from '../../core/routing/costing/create-costing.ts';
 import type { AvoidanceEffect, AvoidanceItem } from '../../core/avoidances.ts';
-import { buildOverlay } from '../../functions/routing/report-overlay.ts';
+import { buildOverlay } from '../../functions/graphs/report-overlay.ts';
 import { findRoute } from '../../core/routing/search/search.ts';
 import { positionsAt, snap } from '../../core/routing/snap/snap.ts';
 import { randomNodeLocation, realGraph, seededRandom } from './real-graphs.ts';

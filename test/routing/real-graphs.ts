@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { CityId } from '../../core/cities/index.ts';
 import { graphOutputDir } from '../../core/paths.ts';
 import { currentPointerKey, parseGraphPointer } from '../../core/graph/catalog.ts';
-import { loadGraphBytes, type LoadedGraph } from '../../functions/routing/graph-store.ts';
+import { loadGraphBytes, type LoadedGraph } from '../../functions/graphs/graph-store.ts';
 import type { RoutingNetwork } from '../../core/routing/network/network.ts';
 
 /** The bytes of a real city graph the test run built (test/graphs-setup.ts). */

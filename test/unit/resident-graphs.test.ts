@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DERIVED_BYTES_PER_EDGE, graphMemoryBudget, residentBytes, ResidentGraphs, RUNTIME_RESERVE_MB } from '../../functions/routing/resident-graphs.ts';
+import { DERIVED_BYTES_PER_EDGE, graphMemoryBudget, residentBytes, ResidentGraphs, RUNTIME_RESERVE_MB } from '../../functions/graphs/resident-graphs.ts';
 
 const MB = 2 ** 20;
 

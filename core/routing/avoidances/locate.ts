@@ -10,7 +10,7 @@ import { snapCandidates } from '../snap/snap.ts';
 /**
  * Accepted road reports located on a graph: each avoidance item (core/avoidances.ts) found on the
  * way it is about and turned into effects of a RouteOverlay, which the costing applies. Where the
- * items come from (DynamoDB, refreshed every few seconds) is functions/routing/report-overlay.ts.
+ * items come from (DynamoDB, refreshed every few seconds) is functions/graphs/report-overlay.ts.
  */
 
 /** How far from the reported location the located way may be found. */

@@ -7,7 +7,7 @@ import { planWaypoints, waypointOf, type PlannedLeg } from '../../core/routing/p
 import { elevationProfile, routeBody, safetyBreakdown, type ElevationProfile, type RouteBody, type SafetyBreakdown } from '../../core/routing/planning/route-body.ts';
 import { now as platformNow } from '../../platform/clock.ts';
 import { recordMetric } from '../../platform/metrics.ts';
-import { routingContext } from './context-loader.ts';
+import { routingContext } from '../graphs/context-loader.ts';
 import type { DirectionsRequest } from './request.ts';
 
 /**
