@@ -238,7 +238,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    files: ['bin/**', 'graph-builder/cli.ts', 'test/bench/**', 'lib/local/**'],
+    files: ['bin/**', 'test/bench/**', 'lib/local/**'],
     rules: { 'no-console': 'off' },
   },
   {

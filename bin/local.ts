@@ -10,7 +10,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { checkDataFolder, DataFolderError, localStateDir } from '../core/paths.ts';
+import { checkDataFolder, DataFolderError, localStateDir } from '../lib/local/paths.ts';
 import { portsFromEnvironment, startLocalPlatform, type LocalPlatform } from '../lib/local/launch.ts';
 import { citiesFromEnvironment, prepareLocalGraphs } from '../lib/local/graphs.ts';
 import { PLAYGROUND_KEY_LIMITS, seedDemoCredentials } from '../lib/local/seed.ts';

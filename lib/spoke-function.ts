@@ -10,7 +10,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { ResourceAccess } from '../platform/endpoints.ts';
 import { METRICS_NAMESPACE } from '../platform/metric-catalogue.ts';
-import { projectRoot } from '../core/paths.ts';
+import { projectRoot } from './project-root.ts';
 import { buckets, queues, tables, type BucketDefinition, type QueueDefinition } from '../platform/resources.ts';
 import { SIGNING_KEY_TAG } from '../functions/oauth/kms-custody.ts';
 import type { DataStores } from './data-stores.ts';

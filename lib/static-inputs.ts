@@ -8,7 +8,7 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { InvocationType, Trigger } from 'aws-cdk-lib/triggers';
 import { Construct } from 'constructs';
-import { projectRoot } from '../core/paths.ts';
+import { projectRoot } from './project-root.ts';
 import { graphRecipes } from '../graph-builder/cities.ts';
 import { PARKING_FILES } from '../functions/multimodal/parking/datasets.ts';
 import { INPUTS_PREFIX } from '../platform/inputs.ts';
@@ -18,7 +18,7 @@ import { SpokeFunction } from './spoke-function.ts';
 /**
  * Context value naming the shared data folder the stack uploads the static inputs from:
  * `cdk deploy -c spokeDataPath=/path/to/data`. Relative paths resolve against the project root;
- * the default is `../shared/data`, where the code reads it locally too (core/paths.ts).
+ * the default is `../shared/data`, where the code reads it locally too (lib/local/paths.ts).
  */
 export const DATA_PATH_CONTEXT_KEY = 'spokeDataPath';
 export const DEFAULT_DATA_PATH = '../shared/data';

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { projectRoot } from '../core/paths.ts';
+import { sharedDataPath } from '../lib/local/paths.ts';
+import { projectRoot } from '../lib/project-root.ts';
 import { ensureGraphs } from '../graph-builder/index.ts';
 
 /**
@@ -9,5 +10,5 @@ import { ensureGraphs } from '../graph-builder/index.ts';
  */
 export default async function setup(): Promise<void> {
   process.env.SPOKE_GRAPH_DIR ??= join(projectRoot, '.local-data', 'graphs');
-  await ensureGraphs({ outDir: process.env.SPOKE_GRAPH_DIR, log: (line) => process.stdout.write(`[graphs] ${line}\n`) });
+  await ensureGraphs({ dataPath: sharedDataPath(), outDir: process.env.SPOKE_GRAPH_DIR, log: (line) => process.stdout.write(`[graphs] ${line}\n`) });
 }

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { projectRoot } from '../../core/paths.ts';
+import { projectRoot } from '../project-root.ts';
 import type { Context, PostAuthenticationTriggerEvent } from 'aws-lambda';
 import { riderSignInTriggerEntry } from '../../platform/endpoints.ts';
 import { queues, type QueueDefinition } from '../../platform/resources.ts';

@@ -30,7 +30,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Profiler } from 'node:inspector';
-import { projectRoot } from '../../core/paths.ts';
+import { graphOutputDir, sharedDataPath } from '../../lib/local/paths.ts';
+import { projectRoot } from '../../lib/project-root.ts';
 import { createApiKey } from '../../functions/auth/api-keys.ts';
 import { planDirections } from '../../functions/directions/directions.ts';
 import { directionsRequest } from '../../functions/directions/request.ts';
@@ -148,7 +149,7 @@ async function measure(): Promise<ProfileReport> {
   const seconds = Number(option('seconds', '20'));
   process.env.SPOKE_GRAPH_DIR ??= join(projectRoot, '.local-data', 'graphs');
   process.env.SPOKE_CITIES = 'new-york';
-  await ensureGraphs({ cities: ['new-york'], outDir: process.env.SPOKE_GRAPH_DIR });
+  await ensureGraphs({ cities: ['new-york'], dataPath: sharedDataPath(), outDir: graphOutputDir() });
   const stateDir = await mkdtemp(join(tmpdir(), 'spoke-profile-'));
   const platform = await startLocalPlatform({
     stateDir,

@@ -3,7 +3,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cities, type CityId } from '../../core/cities/index.ts';
-import { sharedDataPath } from '../../core/paths.ts';
+import { sharedDataPath } from '../../lib/local/paths.ts';
 import type { BuildReport } from '../../graph-builder/build.ts';
 import { buildableCity, type BuildableCity } from '../../graph-builder/cities.ts';
 import { hillContext, planHillRoute, seededHillPairs } from '../support/hill-routes.ts';

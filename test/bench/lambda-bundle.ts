@@ -26,7 +26,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { App, Stack } from 'aws-cdk-lib';
-import { projectRoot } from '../../core/paths.ts';
+import { projectRoot } from '../../lib/project-root.ts';
 import { toAuthorizerContext } from '../../functions/auth/principal.ts';
 import { authorizerAccess, authorizerEntry, cityRouterAccess, cityRouterEntry } from '../../platform/endpoints.ts';
 import { ROUTING_FUNCTION_MEMORY_MB } from '../../platform/function-memory.ts';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { CityId } from '../../core/cities/index.ts';
 import { currentPointerKey, parseGraphPointer } from '../../core/graph/catalog.ts';
 import { haversineMetres, type LonLat } from '../../core/geo.ts';
-import { graphOutputDir, sharedDataPath } from '../../core/paths.ts';
+import { graphOutputDir, sharedDataPath } from '../../lib/local/paths.ts';
 import type { BikeShareSnapshot } from '../../functions/bikeshare/model.ts';
 import { explainSupersafe } from '../../functions/explain/explain.ts';
 import { explainRequest } from '../../functions/explain/request.ts';

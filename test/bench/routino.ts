@@ -41,7 +41,7 @@ import { cities } from '../../core/cities/index.ts';
 import { haversineMetres, type LonLat } from '../../core/geo.ts';
 import { EDGE_CYCLING } from '../../core/graph/flags.ts';
 import { localMinutes } from '../../core/local-time.ts';
-import { sharedDataPath } from '../../core/paths.ts';
+import { sharedDataPath } from '../../lib/local/paths.ts';
 import { createCosting } from '../../core/routing/costing/create-costing.ts';
 import type { RouteOverlay } from '../../core/routing/costing/overlay.ts';
 import type { LocatedReports } from '../../core/routing/avoidances/locate.ts';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildableCity, type ElevationModelSource } from '../../graph-builder/cities.ts';
-import { sharedDataPath } from '../../core/paths.ts';
+import { sharedDataPath } from '../../lib/local/paths.ts';
 import { NODE_ELEVATION_KNOWN } from '../../core/graph/flags.ts';
 import { openGraph, type Graph } from '../../core/graph/layout.ts';
 import { buildCity } from '../../graph-builder/build.ts';

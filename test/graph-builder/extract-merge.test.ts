@@ -5,7 +5,7 @@ import { sourceName, supersedes } from '../../graph-builder/stages/read/collect.
 import { readOsmFile } from '../../graph-builder/osm/reader.ts';
 import { EDGE_CYCLING } from '../../core/graph/flags.ts';
 import type { Graph } from '../../core/graph/layout.ts';
-import { sharedDataPath } from '../../core/paths.ts';
+import { sharedDataPath } from '../../lib/local/paths.ts';
 import { realGraph } from '../routing/real-graphs.ts';
 import { buildFixture, edgesOfWay, type BuiltFixture } from './helpers.ts';
 import { sharedDataPresent } from '../support/shared-data.ts';

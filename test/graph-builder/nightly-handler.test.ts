@@ -8,7 +8,7 @@ import { CreateBucketCommand, DeleteObjectCommand, GetObjectCommand, ListObjects
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CityId } from '../../core/cities/cities.ts';
-import { sharedDataPath } from '../../core/paths.ts';
+import { sharedDataPath } from '../../lib/local/paths.ts';
 import { currentPointerKey, parseGraphPointer } from '../../core/graph/catalog.ts';
 import { openGraph } from '../../core/graph/layout.ts';
 import { inputKey } from '../../platform/inputs.ts';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildableCity } from '../../graph-builder/cities.ts';
 import { pointInRing } from '../../core/cities/lookup.ts';
-import { sharedDataPath } from '../../core/paths.ts';
+import { sharedDataPath } from '../../lib/local/paths.ts';
 import { EDGE_CYCLING, EDGE_DISMOUNT, SAFETY_BUSY, SAFETY_CYCLEWAY, SAFETY_MODERATE, SAFETY_SHARED, safetyClassOf, STRESS_UNKNOWN, trafficStressOf } from '../../core/graph/flags.ts';
 import { openGraph, type Graph } from '../../core/graph/layout.ts';
 import { buildCity, type BuildReport } from '../../graph-builder/build.ts';

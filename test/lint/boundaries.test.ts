@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { ESLint } from 'eslint';
 import ts from 'typescript';
 import { afterEach, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../core/paths.ts';
+import { projectRoot } from '../../lib/project-root.ts';
 
 /**
  * The layering rules as `npm run lint` applies them (ESLint with the project's config, then

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../core/paths.ts';
+import { projectRoot } from '../../lib/project-root.ts';
 import { authorizerEntry, endpoints, fallbackEntry, riderSignInTriggerEntry } from '../../platform/endpoints.ts';
 import { workers } from '../../platform/workers.ts';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cities, type BikeShareSystem, type CityId } from '../../core/cities/index.ts';
-import { sharedDataPath } from '../../core/paths.ts';
+import { sharedDataPath } from '../../lib/local/paths.ts';
 import { ingestSystem, type FreshnessPolicy } from '../../functions/bikeshare/ingest.ts';
 import { readSnapshot, writeSnapshot } from '../../functions/bikeshare/store.ts';
 import type { FeedSource } from '../../functions/bikeshare/systems.ts';

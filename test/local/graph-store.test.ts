@@ -5,7 +5,7 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildableCity } from '../../graph-builder/cities.ts';
 import { s3 } from '../../platform/aws.ts';
-import { sharedDataPath } from '../../core/paths.ts';
+import { sharedDataPath } from '../../lib/local/paths.ts';
 import { bucketName } from '../../platform/resources.ts';
 import { currentPointerKey } from '../../core/graph/catalog.ts';
 import { cityGraph, forgetLoadedGraphs, GraphUnavailableError, loadedCities } from '../../functions/graphs/graph-store.ts';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../core/paths.ts';
+import { projectRoot } from '../../lib/project-root.ts';
 import { API_KEY_RECORD_CACHE_MS } from '../../functions/auth/api-keys.ts';
 import { TEST_CLOCK_HEADER } from '../../lib/local/gateway.ts';
 import { startLocalProcess, type PlatformInfo } from '../support/local-process.ts';

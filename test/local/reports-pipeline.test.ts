@@ -10,7 +10,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { Context, SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { projectRoot } from '../../core/paths.ts';
+import { projectRoot } from '../../lib/project-root.ts';
 import { toAuthorizerContext, type ApiKeyPrincipal } from '../../functions/auth/principal.ts';
 import { dynamo } from '../../platform/aws.ts';
 import { scanAll } from '../../platform/dynamo-pages.ts';

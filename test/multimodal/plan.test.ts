@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { CityId } from '../../core/cities/index.ts';
 import { haversineMetres, type LonLat } from '../../core/geo.ts';
-import { sharedDataPath } from '../../core/paths.ts';
+import { sharedDataPath } from '../../lib/local/paths.ts';
 import { CYCLING_SPEED_MPS, EBIKE_SPEED_MPS, WALKING_SPEED_MPS } from '../../core/routing/costing/speeds.ts';
 import type { BikeShareSnapshot } from '../../functions/bikeshare/model.ts';
 import type { CustomRouteItem } from '../../functions/customroutes/records.ts';

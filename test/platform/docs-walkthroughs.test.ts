@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../core/paths.ts';
+import { projectRoot } from '../../lib/project-root.ts';
 import { docBlocks, runBlock, type BlockRun, type DocBlock } from '../support/doc-blocks.ts';
 import { startLocalProcess, type RunningLocalProcess } from '../support/local-process.ts';
 

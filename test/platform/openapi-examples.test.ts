@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import polyline from '@mapbox/polyline';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../core/paths.ts';
+import { projectRoot } from '../../lib/project-root.ts';
 import type { OperationExamples } from '../../functions/openapi/examples.ts';
 import recorded from '../../functions/openapi/examples.json' with { type: 'json' };
 import { Contract } from '../support/contract.ts';

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { inject } from 'vitest';
-import { projectRoot } from '../../core/paths.ts';
+import { projectRoot } from '../../lib/project-root.ts';
 import { createApiKey, type NewApiKey } from '../../functions/auth/api-keys.ts';
 import { functionEnvironment } from '../../lib/local/provision.ts';
 

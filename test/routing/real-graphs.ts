@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CityId } from '../../core/cities/index.ts';
-import { graphOutputDir } from '../../core/paths.ts';
+import { graphOutputDir } from '../../lib/local/paths.ts';
 import { currentPointerKey, parseGraphPointer } from '../../core/graph/catalog.ts';
 import { loadGraphBytes, type LoadedGraph } from '../../functions/graphs/graph-store.ts';
 import type { RoutingNetwork } from '../../core/routing/network/network.ts';

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { projectRoot } from '../../core/paths.ts';
+import { projectRoot } from '../../lib/project-root.ts';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '2000' }, seed: { type: 'string', default: '22' } } });
 const whole = (name: string, text: string): string => {

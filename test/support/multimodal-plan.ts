@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CityId } from '../../core/cities/index.ts';
 import type { LonLat } from '../../core/geo.ts';
-import { sharedDataPath } from '../../core/paths.ts';
+import { sharedDataPath } from '../../lib/local/paths.ts';
 import { readFeedDocument, readPricingPlans } from '../../functions/bikeshare/gbfs.ts';
 import { SNAPSHOT_FORMAT, type BikeShareSnapshot, type Geofencing, type PricingPlan, type Station, type Vehicle } from '../../functions/bikeshare/model.ts';
 import { planDirections } from '../../functions/directions/directions.ts';

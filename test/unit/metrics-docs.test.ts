@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../core/paths.ts';
+import { projectRoot } from '../../lib/project-root.ts';
 import { metricCatalogue } from '../../platform/metric-catalogue.ts';
 
 /** docs/operations.md's table of metrics says what the catalogue says: every metric, its unit and dimensions. */

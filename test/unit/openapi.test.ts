@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../core/paths.ts';
+import { projectRoot } from '../../lib/project-root.ts';
 import { aliasOperationIds, openApiDocument, type DocumentEnvironment } from '../../functions/openapi/document.ts';
 import { operations } from '../../functions/openapi/operations.ts';
 import { endpoints, type ApiName } from '../../platform/endpoints.ts';

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../core/paths.ts';
+import { projectRoot } from '../../lib/project-root.ts';
 import { ISSUE_TYPES, OTHER_SUBTYPE, RECOGNISED_SUBTYPES } from '../../functions/reports/fields.ts';
 import { CITY_NAMES, MESSAGES } from '../../lib/local/playground/web/messages.js';
 

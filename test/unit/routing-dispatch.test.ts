@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cities, cityIds, type CityId } from '../../core/cities/index.ts';
-import { projectRoot } from '../../core/paths.ts';
+import { projectRoot } from '../../lib/project-root.ts';
 import { lambdaCityInvoker, useCityInvoker } from '../../functions/dispatch/city-invoker.ts';
 import { handler as cityRouter, routingHandlers } from '../../functions/dispatch/city-router-handler.ts';
 import { handler as dispatch } from '../../functions/dispatch/dispatch-handler.ts';

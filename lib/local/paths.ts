@@ -1,14 +1,12 @@
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import { projectRoot } from '../project-root.ts';
 
 /**
- * Filesystem locations used by the local platform, the graph builder and the tests. Deployed
- * Lambdas never read these: their data comes from DynamoDB and S3.
+ * Filesystem locations of the local platform, the graph builder's command line and the tests.
+ * Deployed Lambdas never read these: their data comes from DynamoDB and S3.
  */
-
-export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Input data (OSM extracts, boundaries, GBFS snapshots, elevation). `SPOKE_DATA_PATH` overrides. */
 export function sharedDataPath(): string {
