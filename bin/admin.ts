@@ -42,7 +42,7 @@ import {
   createUsagePlanKey,
   disableUsagePlanKey,
   OAUTH_APPS_USAGE_PLAN_ENV_VAR,
-} from '../functions/auth/usage-plans.ts';
+} from '../functions/auth/api-gateway-keys.ts';
 import { apiGatewayRegistry, registerUsageKey } from '../functions/auth/usage-key-registration.ts';
 import { usageKeySecretStore } from '../functions/auth/usage-keys.ts';
 import {

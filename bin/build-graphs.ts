@@ -4,12 +4,12 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { cityIds, isCityId, type CityId } from '../core/cities/cities.ts';
-import { buildableCities } from '../graph-builder/cities.ts';
+import { buildableCities } from '../graph-builder/city-recipes.ts';
 import { projectRoot } from '../lib/project-root.ts';
 import { checkDataFolder, DataFolderError, graphOutputDir, sharedDataPath } from '../lib/local/paths.ts';
 import type { BuildReport } from '../graph-builder/build.ts';
 import { ensureGraphs } from '../graph-builder/index.ts';
-import { formatReport, markdownReport, REPORT_FILE_NAME, REPOSITORY_REPORT, reportDestination } from '../graph-builder/report.ts';
+import { formatReport, markdownReport, REPORT_FILE_NAME, REPOSITORY_REPORT, reportDestination } from '../graph-builder/build-report.ts';
 import { writeFileAtomically } from '../graph-builder/writer.ts';
 
 const usage = `Usage: npm run build-graphs -- [city ...] [--data <path>] [--out <dir>] [--force] [--report <file>]

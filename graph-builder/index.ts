@@ -1,7 +1,7 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { City, CityId } from '../core/cities/cities.ts';
-import { buildableCities } from './cities.ts';
+import { buildableCities } from './city-recipes.ts';
 import { buildCity, readPointer, type BuildReport } from './build.ts';
 import { cityInputs } from './source-hash.ts';
 import type { ProgressListener } from './stages/read/collect.ts';

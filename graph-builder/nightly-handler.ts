@@ -8,7 +8,7 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import { GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
 import { cityIds, isCityId, type CityId } from '../core/cities/cities.ts';
-import { buildableCity, type BuildableCity, type FoldedReports } from './cities.ts';
+import { buildableCity, type BuildableCity, type FoldedReports } from './city-recipes.ts';
 import { s3, sqs } from '../platform/aws.ts';
 import { withInvocationLogging } from '../platform/invocation-logging.ts';
 import { logger } from '../platform/logger.ts';
@@ -20,7 +20,7 @@ import { queryAll } from '../platform/dynamo-pages.ts';
 import { inputKey, missingInputError } from '../platform/inputs.ts';
 import { readObjectText } from '../platform/object-store.ts';
 import { bucketName, tableName, tables } from '../platform/resources.ts';
-import { foldedTags, type AvoidanceItem } from '../core/avoidances.ts';
+import { foldedTags, type AvoidanceItem } from '../core/report-avoidances.ts';
 import { buildCity } from './build.ts';
 import { downloadToFile, type DownloadLimits, type SourceValidators } from './download.ts';
 import { cityInputs, hashFile, sourceHash, type InputFile } from './source-hash.ts';
@@ -124,7 +124,7 @@ async function acceptedAvoidances(city: CityId): Promise<AvoidanceItem[]> {
 
 /**
  * What the rebuild folds into the city's ways: every permanent avoidance the graph can hold as
- * tags (core/avoidances.ts `foldedTags`), keyed by way, with the reports it came from. Null when
+ * tags (core/report-avoidances.ts `foldedTags`), keyed by way, with the reports it came from. Null when
  * there is nothing to fold, so the source hash stays that of the extracts alone.
  */
 export function foldedReports(items: readonly AvoidanceItem[]): FoldedReports | null {

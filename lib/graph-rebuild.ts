@@ -63,7 +63,7 @@ export const CITY_BUILD_VISIBILITY_TIMEOUT = Duration.seconds(
   minimumVisibilityTimeoutSeconds(CITY_BUILD_TIMEOUT.toSeconds(), CITY_BUILD_BATCHING_WINDOW_SECONDS),
 );
 
-/** It publishes graphs, and reads the accepted reports it folds into them (core/avoidances.ts). */
+/** It publishes graphs, and reads the accepted reports it folds into them (core/report-avoidances.ts). */
 export const NIGHTLY_BUILD_ACCESS: ResourceAccess = { buckets: { graphs: 'readwrite' }, tables: { routeAvoidances: 'read' } };
 
 /**

@@ -1,7 +1,7 @@
 import { Aws, CfnCondition, CfnOutput, CfnParameter, Fn, Lazy, Stack, type StackProps } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import type { Construct } from 'constructs';
-import { OAUTH_APPS_USAGE_PLAN_ENV_VAR, usagePlanEnvVars } from '../functions/auth/usage-plans.ts';
+import { OAUTH_APPS_USAGE_PLAN_ENV_VAR, usagePlanEnvVars } from '../functions/auth/api-gateway-keys.ts';
 import { USAGE_KEY_SECRET_ARN_ENV_VAR } from '../functions/auth/usage-keys.ts';
 import { RIDER_SESSION_USAGE_KEY_ENV_VAR } from '../functions/riders/identity-provider-client.ts';
 import { buckets, queues, tables } from '../platform/resources.ts';

@@ -9,7 +9,7 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { InvocationType, Trigger } from 'aws-cdk-lib/triggers';
 import { Construct } from 'constructs';
 import { projectRoot } from './project-root.ts';
-import { graphRecipes } from '../graph-builder/cities.ts';
+import { graphRecipes } from '../graph-builder/city-recipes.ts';
 import { PARKING_FILES } from '../functions/multimodal/parking/datasets.ts';
 import { INPUTS_PREFIX } from '../platform/inputs.ts';
 import type { DataStores } from './data-stores.ts';
@@ -41,7 +41,7 @@ const PARKING_PUBLISH_ALARM_PERIOD = Duration.minutes(5);
 
 /**
  * Every file of the shared data folder a deployed job reads: the graph build's elevation models
- * and area boundaries (graph-builder/cities.ts) and the parking sources (datasets.ts PARKING_FILES). Not
+ * and area boundaries (graph-builder/city-recipes.ts) and the parking sources (datasets.ts PARKING_FILES). Not
  * the OSM extracts: the build downloads those (GRAPH_SOURCE_URLS). The bike-share system list is
  * code (functions/bikeshare/systems.ts), not a file.
  */

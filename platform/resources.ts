@@ -140,7 +140,7 @@ export const tables = {
     partitionKey: { name: 'city', type: 'S' },
     sortKey: { name: 'report_id', type: 'S' },
     ttlAttribute: 'expires_at',
-    purpose: 'What accepted road reports do to routing, per city (core/avoidances.ts): read by routers every few seconds.',
+    purpose: 'What accepted road reports do to routing, per city (core/report-avoidances.ts): read by routers every few seconds.',
   },
   events: {
     name: 'events',

@@ -1,7 +1,7 @@
-import type { AvoidanceItem } from '../../core/avoidances.ts';
+import type { AvoidanceItem } from '../../core/report-avoidances.ts';
 import type { CityId } from '../../core/cities/index.ts';
 import { RouteOverlay } from '../../core/routing/costing/overlay.ts';
-import { locateReports, type LocatedReports } from '../../core/routing/avoidances/locate.ts';
+import { locateReports, type LocatedReports } from '../../core/routing/avoidances/locate-avoidances.ts';
 import type { LoadedGraph } from '../../core/routing/planning/loaded-graph.ts';
 import { queryAll } from '../../platform/dynamo-pages.ts';
 import { logger } from '../../platform/logger.ts';
@@ -10,9 +10,9 @@ import { tableName } from '../../platform/resources.ts';
 
 /**
  * Accepted road reports as the router applies them: each city's avoidance items
- * (core/avoidances.ts), read from DynamoDB again once ROUTE_OVERLAY_REFRESH_SECONDS (default 20)
+ * (core/report-avoidances.ts), read from DynamoDB again once ROUTE_OVERLAY_REFRESH_SECONDS (default 20)
  * have passed, located on the loaded graph and turned into a RouteOverlay the costing applies
- * (core/routing/avoidances/locate.ts). The request that finds the overlay older than that waits
+ * (core/routing/avoidances/locate-avoidances.ts). The request that finds the overlay older than that waits
  * for the re-read (one query and a few milliseconds of locating), so every request routes with
  * the reports accepted up to ROUTE_OVERLAY_REFRESH_SECONDS before it: that is the bound on how
  * soon an acceptance reaches every warm router. No graph rebuild is needed: the overlay only
@@ -34,7 +34,7 @@ export function readAvoidances(city: CityId): Promise<AvoidanceItem[]> {
   return queryAll<AvoidanceItem>({ TableName: tableName('routeAvoidances'), KeyConditionExpression: 'city = :city', ExpressionAttributeValues: { ':city': city } });
 }
 
-/** Builds a city's overlay on a loaded graph from its avoidance items (core/routing/avoidances/locate.ts). */
+/** Builds a city's overlay on a loaded graph from its avoidance items (core/routing/avoidances/locate-avoidances.ts). */
 export function buildOverlay(loaded: LoadedGraph, items: readonly AvoidanceItem[]): CityOverlay {
   const { overlay, avoidances } = locateReports(loaded.network, items);
   const unlocated = avoidances.filter((avoidance) => avoidance.edges.length === 0).length;

@@ -5,7 +5,7 @@ import { recordMetric } from '../../platform/metrics.ts';
 import { GraphUnavailableError } from '../../core/routing/errors.ts';
 import { isRecognisedSubtype } from './fields.ts';
 import type { ReportStatus } from './lifecycle.ts';
-import { locateReport, type Location } from './locate.ts';
+import { locateReport, type Location } from './locate-report.ts';
 import { analysisSummary } from './summary.ts';
 import { changeStatus, changeTime, getReport, reportsOnWay, type ReportAnalysis, type ReportItem } from './store.ts';
 

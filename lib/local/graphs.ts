@@ -2,7 +2,7 @@ import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cityIds, isCityId, type CityId } from '../../core/cities/index.ts';
 import { DataFolderError, graphOutputDir, sharedDataPath } from './paths.ts';
-import { buildableCity } from '../../graph-builder/cities.ts';
+import { buildableCity } from '../../graph-builder/city-recipes.ts';
 import { cityInputPaths } from '../../graph-builder/source-hash.ts';
 import { bucketName } from '../../platform/resources.ts';
 import { ensureGraphs, readPointer } from '../../graph-builder/index.ts';

@@ -3,7 +3,7 @@ import { cpus, loadavg, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
-import { buildableCities, type BuildableCity } from '../../graph-builder/cities.ts';
+import { buildableCities, type BuildableCity } from '../../graph-builder/city-recipes.ts';
 import { projectRoot } from '../../lib/project-root.ts';
 import { localStateDir, sharedDataPath } from '../../lib/local/paths.ts';
 import { EDGE_CYCLING } from '../../core/graph/flags.ts';

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { cities, type CityId } from '../../core/cities/index.ts';
 import { sharedDataPath } from '../../lib/local/paths.ts';
 import type { BuildReport } from '../../graph-builder/build.ts';
-import { buildableCity, type BuildableCity } from '../../graph-builder/cities.ts';
+import { buildableCity, type BuildableCity } from '../../graph-builder/city-recipes.ts';
 import { hillContext, planHillRoute, seededHillPairs } from '../support/hill-routes.ts';
 import { buildInChild } from './build-in-child.ts';
 import { measuredOn, replaceDocSection } from './doc-section.ts';

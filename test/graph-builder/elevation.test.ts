@@ -2,7 +2,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildableCity, type ElevationModelSource } from '../../graph-builder/cities.ts';
+import { buildableCity, type ElevationModelSource } from '../../graph-builder/city-recipes.ts';
 import { sharedDataPath } from '../../lib/local/paths.ts';
 import { NODE_ELEVATION_KNOWN } from '../../core/graph/flags.ts';
 import { openGraph, type Graph } from '../../core/graph/layout.ts';

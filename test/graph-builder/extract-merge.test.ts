@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildableCity } from '../../graph-builder/cities.ts';
+import { buildableCity } from '../../graph-builder/city-recipes.ts';
 import { sourceName, supersedes } from '../../graph-builder/stages/read/collect.ts';
 import { readOsmFile } from '../../graph-builder/osm/reader.ts';
 import { EDGE_CYCLING } from '../../core/graph/flags.ts';

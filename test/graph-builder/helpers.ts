@@ -1,7 +1,7 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { buildableCity, type BuildableCity } from '../../graph-builder/cities.ts';
+import { buildableCity, type BuildableCity } from '../../graph-builder/city-recipes.ts';
 import { projectRoot } from '../../lib/project-root.ts';
 import { openGraph, type Graph } from '../../core/graph/layout.ts';
 import { buildCity, type BuildReport } from '../../graph-builder/build.ts';

@@ -13,7 +13,7 @@ import { currentPointerKey, parseGraphPointer } from '../../core/graph/catalog.t
 import { openGraph } from '../../core/graph/layout.ts';
 import { inputKey } from '../../platform/inputs.ts';
 import { handler as dispatch } from '../../graph-builder/build-dispatch-handler.ts';
-import { buildableCity } from '../../graph-builder/cities.ts';
+import { buildableCity } from '../../graph-builder/city-recipes.ts';
 import { configuredSources, downloadLimits, handler, retryDelaySeconds, sourcesRecordKey, type CityOutcome } from '../../graph-builder/nightly-handler.ts';
 import { LOCAL_ACCOUNT, LocalQueue, lambdaContext } from '../../lib/local/queue.ts';
 import { sqsRequestListener } from '../../lib/local/sqs-endpoint.ts';

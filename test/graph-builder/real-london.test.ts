@@ -2,7 +2,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildableCity } from '../../graph-builder/cities.ts';
+import { buildableCity } from '../../graph-builder/city-recipes.ts';
 import { pointInRing } from '../../core/cities/lookup.ts';
 import { sharedDataPath } from '../../lib/local/paths.ts';
 import { EDGE_CYCLING, EDGE_DISMOUNT, SAFETY_BUSY, SAFETY_CYCLEWAY, SAFETY_MODERATE, SAFETY_SHARED, safetyClassOf, STRESS_UNKNOWN, trafficStressOf } from '../../core/graph/flags.ts';

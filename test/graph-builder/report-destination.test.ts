@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../lib/project-root.ts';
 import { graphOutputDir, sharedDataPath } from '../../lib/local/paths.ts';
-import { REPOSITORY_REPORT, reportDestination } from '../../graph-builder/report.ts';
+import { REPOSITORY_REPORT, reportDestination } from '../../graph-builder/build-report.ts';
 
 /**
  * `npm run build-graphs` writes the tracked docs/graph-report.md only for a build of every city

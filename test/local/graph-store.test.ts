@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildableCity } from '../../graph-builder/cities.ts';
+import { buildableCity } from '../../graph-builder/city-recipes.ts';
 import { s3 } from '../../platform/aws.ts';
 import { sharedDataPath } from '../../lib/local/paths.ts';
 import { bucketName } from '../../platform/resources.ts';

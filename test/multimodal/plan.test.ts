@@ -11,7 +11,7 @@ import type { MultiModalBody, MultiModalOption, OptionLeg } from '../../function
 import { compileParkingDatasets } from '../../functions/multimodal/parking/datasets.ts';
 import { SpotIndex } from '../../functions/multimodal/parking/spots.ts';
 import { multiModalRequest } from '../../functions/multimodal/request.ts';
-import type { AvoidanceItem } from '../../core/avoidances.ts';
+import type { AvoidanceItem } from '../../core/report-avoidances.ts';
 import type * as graphStore from '../../functions/graphs/graph-store.ts';
 import type { LoadedGraph } from '../../functions/graphs/graph-store.ts';
 import type * as reportOverlay from '../../functions/graphs/report-overlay.ts';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { haversineMetres } from '../../core/geo.ts';
 import { dynamo } from '../../platform/aws.ts';
 import { tableName } from '../../platform/resources.ts';
-import type { AvoidanceItem } from '../../core/avoidances.ts';
+import type { AvoidanceItem } from '../../core/report-avoidances.ts';
 import { admin, fileReport, inReview, keyed } from './reports-support.ts';
 import { call, newKey, useLocalAws } from './support.ts';
 

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AvoidanceItem } from '../../core/avoidances.ts';
+import type { AvoidanceItem } from '../../core/report-avoidances.ts';
 import { UNKNOWN_ENDPOINT } from '../../functions/http/errors.ts';
 import { dynamo } from '../../platform/aws.ts';
 import { tableName } from '../../platform/resources.ts';

@@ -4,7 +4,7 @@ import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { dynamo } from '../../platform/aws.ts';
 import { tableName } from '../../platform/resources.ts';
-import type { AvoidanceItem } from '../../core/avoidances.ts';
+import type { AvoidanceItem } from '../../core/report-avoidances.ts';
 import { auditEntry, auditTrail, insertReport } from '../../functions/reports/store.ts';
 import { newRider, riderAccessToken } from './oauth-support.ts';
 import { admin, ALFRED_MEWS, bearer, enterpriseKey, fileReport, GOWER_STREET, inReview, keyed, pollReport, RUSSELL_SQUARE, storedReport } from './reports-support.ts';

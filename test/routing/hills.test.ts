@@ -14,7 +14,7 @@ import { LandmarkBound, storedLandmarks } from '../../core/routing/search/landma
 import { findRoute } from '../../core/routing/search/search.ts';
 import { SearchWorkspace } from '../../core/routing/search/workspace.ts';
 import { positionsAt, snap } from '../../core/routing/snap/snap.ts';
-import { buildableCity } from '../../graph-builder/cities.ts';
+import { buildableCity } from '../../graph-builder/city-recipes.ts';
 import { realGraph, seededRandom } from './real-graphs.ts';
 import { referenceCost } from './reference-search.ts';
 import { hillContext, planHillRoute, seededHillPairs } from '../support/hill-routes.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EDGE_CYCLING, EDGE_REVERSED } from '../../core/graph/flags.ts';
 import { localMinutes } from '../../core/local-time.ts';
 import { createCosting } from '../../core/routing/costing/create-costing.ts';
-import type { AvoidanceEffect, AvoidanceItem } from '../../core/avoidances.ts';
+import type { AvoidanceEffect, AvoidanceItem } from '../../core/report-avoidances.ts';
 import { buildOverlay } from '../../functions/graphs/report-overlay.ts';
 import { findRoute } from '../../core/routing/search/search.ts';
 import { positionsAt, snap } from '../../core/routing/snap/snap.ts';

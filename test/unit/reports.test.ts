@@ -5,7 +5,7 @@ import { parseAnalysisMessage } from '../../functions/reports/analysis-handler.t
 import { attributionOf, mayRead, sourceProblem, submitterLabel } from '../../functions/reports/attribution.ts';
 import { isRecognisedSubtype, ISSUE_TYPES } from '../../functions/reports/fields.ts';
 import { MOVES, REPORT_STATUSES } from '../../functions/reports/lifecycle.ts';
-import { chooseRoad, normaliseRoadName, sameRoad, type NearbyRoad } from '../../functions/reports/locate.ts';
+import { chooseRoad, normaliseRoadName, sameRoad, type NearbyRoad } from '../../functions/reports/locate-report.ts';
 import { analysisMessage } from '../../functions/reports/outbox.ts';
 import { reportSubmissionScope, REPORT_SESSION_LIMITS } from '../../functions/reports/quota.ts';
 import { untilInstant } from '../../functions/reports/review.ts';

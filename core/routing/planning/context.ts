@@ -1,6 +1,6 @@
 import type { City } from '../../cities/index.ts';
 import type { LonLat, Position } from '../../geo.ts';
-import type { LocatedReports } from '../avoidances/locate.ts';
+import type { LocatedReports } from '../avoidances/locate-avoidances.ts';
 import type { Costing } from '../costing/costing.ts';
 import { createCosting } from '../costing/create-costing.ts';
 import type { Profile } from '../../graph/profiles.ts';

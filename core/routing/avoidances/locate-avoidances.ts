@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import type { AvoidanceItem } from '../../avoidances.ts';
+import type { AvoidanceItem } from '../../report-avoidances.ts';
 import type { LonLat } from '../../geo.ts';
 import { EDGE_CYCLING, EDGE_DISMOUNT, EDGE_REVERSED } from '../../graph/flags.ts';
 import { localMinutes } from '../../local-time.ts';
@@ -8,7 +8,7 @@ import type { RoutingNetwork } from '../network/network.ts';
 import { snapCandidates } from '../snap/snap.ts';
 
 /**
- * Accepted road reports located on a graph: each avoidance item (core/avoidances.ts) found on the
+ * Accepted road reports located on a graph: each avoidance item (core/report-avoidances.ts) found on the
  * way it is about and turned into effects of a RouteOverlay, which the costing applies. Where the
  * items come from (DynamoDB, refreshed every few seconds) is functions/graphs/report-overlay.ts.
  */

@@ -37,7 +37,7 @@ export interface CityGraphRecipe {
   readonly areas?: NamedAreaSource;
   /** Full-city extracts the nightly job downloads (overridable per deployment, see graph-builder/sources.ts). */
   readonly nightlySources: readonly string[];
-  /** Permanent accepted road reports folded into the graph (core/avoidances.ts `foldedTags`): set by the nightly job. */
+  /** Permanent accepted road reports folded into the graph (core/report-avoidances.ts `foldedTags`): set by the nightly job. */
   readonly folded?: FoldedReports;
 }
 
