@@ -6,7 +6,7 @@ import { currentPointerKey, parseGraphPointer } from '../../core/graph/catalog.t
 import { loadGraphBytes, type LoadedGraph } from '../../functions/graphs/graph-store.ts';
 import type { RoutingNetwork } from '../../core/routing/network/network.ts';
 
-/** The bytes of a real city graph the test run built (test/graphs-setup.ts). */
+/** The bytes of a real city graph the test run built (test/support/graphs-setup.ts). */
 export function realGraphBytes(city: CityId): Uint8Array {
   const directory = graphOutputDir();
   const pointer = parseGraphPointer(readFileSync(join(directory, currentPointerKey(city)), 'utf8'));
