@@ -1,19 +1,22 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two projects: `unit` runs pure domain and infrastructure tests; `platform` runs against one
- * local platform (dynalite, s3rver, the gateway) that its global setup starts on free ports.
+ * Tests live in folders by subject (test/routing, test/oauth, …); the file name says which
+ * harness runs them. `unit` runs every `*.test.ts` on its own (pure domain code, infrastructure
+ * templates, processes a test starts itself); `platform` runs the `*.platform.test.ts` files over
+ * HTTP against one local platform (dynalite, s3rver, the gateway) that its global setup starts on
+ * free ports.
  */
 export default defineConfig({
   test: {
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
-    globalSetup: ['test/graphs-setup.ts'],
+    globalSetup: ['test/support/graphs-setup.ts'],
     projects: [
       {
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/platform/**', 'node_modules/**'],
+          exclude: ['test/**/*.platform.test.ts', 'node_modules/**'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
@@ -21,10 +24,10 @@ export default defineConfig({
       {
         test: {
           name: 'platform',
-          include: ['test/platform/**/*.test.ts'],
-          globalSetup: ['test/platform/global-setup.ts'],
+          include: ['test/**/*.platform.test.ts'],
+          globalSetup: ['test/support/platform-global-setup.ts'],
           // Every answer the tests receive is checked against the API's OpenAPI document.
-          setupFiles: ['test/platform/contract-setup.ts'],
+          setupFiles: ['test/support/contract-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

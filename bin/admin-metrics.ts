@@ -12,7 +12,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { localStateDir } from '../core/paths.ts';
+import { localStateDir } from '../lib/local/paths.ts';
 import { metricsTable, readMetricDocuments, summariseMetrics } from '../lib/local/metrics-log.ts';
 
 export class MetricsUsageError extends Error {}

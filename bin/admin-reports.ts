@@ -1,7 +1,7 @@
 import { userInfo } from 'node:os';
 import { cities } from '../core/cities/index.ts';
 import { escapeControlCharacters } from '../core/control-characters.ts';
-import { DomainError } from '../functions/platform/errors.ts';
+import { DomainError } from '../platform/errors.ts';
 import { isReportStatus, REPORT_STATUSES, type ReportStatus } from '../functions/reports/lifecycle.ts';
 import { acceptReport, rejectReport, resolveReport, type DecisionResult } from '../functions/reports/review.ts';
 import { auditTrail, getReport, reportsWithStatus, type ReportItem } from '../functions/reports/store.ts';

@@ -9,7 +9,7 @@ import {
   type UserType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { escapeControlCharacters } from '../core/control-characters.ts';
-import { localStateDir } from '../core/paths.ts';
+import { localStateDir } from '../lib/local/paths.ts';
 import { RIDER_ADMIN_GROUP } from '../functions/riders/identity-provider-client.ts';
 import { getRider } from '../functions/riders/profiles.ts';
 import { RIDER_APP_CLIENT_ID } from '../lib/local/identity-provider.ts';

@@ -19,7 +19,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { cityIds, isCityId, type CityId } from '../core/cities/index.ts';
-import { sharedDataPath } from '../core/paths.ts';
+import { sharedDataPath } from '../lib/local/paths.ts';
 import { createCustomRoute, CustomRouteInputError, deleteCustomRoute, getCustomRoute, listCustomRoutes, type CustomRouteItem } from '../functions/customroutes/records.ts';
 import { bayDataset, compileParkingDatasets } from '../functions/multimodal/parking/datasets.ts';
 import { publishDataset } from '../functions/multimodal/parking/spots.ts';

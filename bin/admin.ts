@@ -42,7 +42,7 @@ import {
   createUsagePlanKey,
   disableUsagePlanKey,
   OAUTH_APPS_USAGE_PLAN_ENV_VAR,
-} from '../functions/auth/usage-plans.ts';
+} from '../functions/auth/api-gateway-keys.ts';
 import { apiGatewayRegistry, registerUsageKey } from '../functions/auth/usage-key-registration.ts';
 import { usageKeySecretStore } from '../functions/auth/usage-keys.ts';
 import {
@@ -59,7 +59,7 @@ import {
 } from '../functions/oauth/clients.ts';
 import { revokeGrantsOfClient } from '../functions/oauth/grants.ts';
 import { listSigningKeys, rotateSigningKeys } from '../functions/oauth/signing-keys.ts';
-import { localStateDir } from '../core/paths.ts';
+import { localStateDir } from '../lib/local/paths.ts';
 import { functionEnvironment, localUsageKeySecretsEnvironment } from '../lib/local/provision.ts';
 import { eventsAdmin } from './admin-events.ts';
 import { metricsCommand, MetricsUsageError } from './admin-metrics.ts';

@@ -10,7 +10,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { checkDataFolder, DataFolderError, localStateDir } from '../core/paths.ts';
+import { checkDataFolder, DataFolderError, localStateDir } from '../lib/local/paths.ts';
 import { portsFromEnvironment, startLocalPlatform, type LocalPlatform } from '../lib/local/launch.ts';
 import { citiesFromEnvironment, prepareLocalGraphs } from '../lib/local/graphs.ts';
 import { PLAYGROUND_KEY_LIMITS, seedDemoCredentials } from '../lib/local/seed.ts';
@@ -18,7 +18,7 @@ import { seedDemoRides } from '../lib/local/demo-rides.ts';
 import { seedEvents } from '../lib/local/event-seeds.ts';
 import { seedCustomRoutes } from '../lib/local/custom-route-seeds.ts';
 import { publishLocalParking } from '../lib/local/parking.ts';
-import { forgetLoadedGraphs } from '../functions/routing/graph-store.ts';
+import { forgetLoadedGraphs } from '../functions/graphs/graph-store.ts';
 import { PortInUseError } from '../lib/local/servers.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';

@@ -1,8 +1,8 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { isCityId, type CityId } from '../core/cities/cities.ts';
-import { sqs } from '../functions/platform/aws.ts';
-import { withInvocationLogging } from '../functions/platform/invocation-logging.ts';
-import { logger } from '../functions/platform/logger.ts';
+import { sqs } from '../platform/aws.ts';
+import { withInvocationLogging } from '../platform/invocation-logging.ts';
+import { logger } from '../platform/logger.ts';
 import type { CityBuildMessage } from './nightly-handler.ts';
 
 /**

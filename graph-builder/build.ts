@@ -1,6 +1,6 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BuildableCity } from './cities.ts';
+import type { BuildableCity } from './city-recipes.ts';
 import { GRAPH_FORMAT_VERSION, type GraphHeader, type GraphSections, type GridSpec } from '../core/graph/layout.ts';
 import { currentPointerKey, readGraphPointer, type CurrentGraphPointer } from '../core/graph/catalog.ts';
 import { sourceName, type ProgressListener, type SourceSummary } from './stages/read/collect.ts';

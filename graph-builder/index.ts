@@ -1,8 +1,7 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { City, CityId } from '../core/cities/cities.ts';
-import { buildableCities } from './cities.ts';
-import { graphOutputDir, sharedDataPath } from '../core/paths.ts';
+import { buildableCities } from './city-recipes.ts';
 import { buildCity, readPointer, type BuildReport } from './build.ts';
 import { cityInputs } from './source-hash.ts';
 import type { ProgressListener } from './stages/read/collect.ts';
@@ -13,10 +12,10 @@ export { OsmInputError } from './osm/types.ts';
 export interface EnsureGraphsOptions {
   readonly cities?: readonly CityId[];
   readonly log?: (line: string) => void;
-  /** Defaults to sharedDataPath(). */
-  readonly dataPath?: string;
-  /** Defaults to graphOutputDir(). */
-  readonly outDir?: string;
+  /** The input data folder (OSM extracts, boundaries, elevation): where the caller keeps it. */
+  readonly dataPath: string;
+  /** The graph folder to build into: the caller's, locally or in a Lambda's scratch space. */
+  readonly outDir: string;
   /** Rebuild even when the graph is up to date. */
   readonly force?: boolean;
   readonly onProgress?: (city: City) => ProgressListener | undefined;
@@ -33,10 +32,9 @@ const exists = (path: string): Promise<boolean> => access(path).then(() => true,
  * out (logged); the caller decides whether that is fatal (`npm start` stops and names the missing
  * input: lib/local/graphs.ts).
  */
-export async function ensureGraphs(options: EnsureGraphsOptions = {}): Promise<Partial<Record<CityId, string>>> {
+export async function ensureGraphs(options: EnsureGraphsOptions): Promise<Partial<Record<CityId, string>>> {
   const log = options.log ?? (() => {});
-  const dataPath = options.dataPath ?? sharedDataPath();
-  const outDir = options.outDir ?? graphOutputDir();
+  const { dataPath, outDir } = options;
   const wanted = options.cities ? buildableCities.filter((city) => options.cities!.includes(city.id)) : buildableCities;
   const paths: Partial<Record<CityId, string>> = {};
   for (const city of wanted) {

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { buildableCity, type BuildableCity } from './cities.ts';
+import { buildableCity, type BuildableCity } from './city-recipes.ts';
 import { encodePbf, type OsmElements } from './osm/pbf-writer.ts';
 import { readOsmFile } from './osm/reader.ts';
 

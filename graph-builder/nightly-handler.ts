@@ -8,19 +8,19 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import { GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
 import { cityIds, isCityId, type CityId } from '../core/cities/cities.ts';
-import { buildableCity, type BuildableCity, type FoldedReports } from './cities.ts';
-import { s3, sqs } from '../functions/platform/aws.ts';
-import { withInvocationLogging } from '../functions/platform/invocation-logging.ts';
-import { logger } from '../functions/platform/logger.ts';
-import { NO_GRAPH_AGE_HOURS } from '../functions/platform/metric-catalogue.ts';
-import { recordMetric } from '../functions/platform/metrics.ts';
-import { nowMs } from '../functions/platform/clock.ts';
+import { buildableCity, type BuildableCity, type FoldedReports } from './city-recipes.ts';
+import { s3, sqs } from '../platform/aws.ts';
+import { withInvocationLogging } from '../platform/invocation-logging.ts';
+import { logger } from '../platform/logger.ts';
+import { NO_GRAPH_AGE_HOURS } from '../platform/metric-catalogue.ts';
+import { recordMetric } from '../platform/metrics.ts';
+import { nowMs } from '../platform/clock.ts';
 import type { CurrentGraphPointer } from '../core/graph/catalog.ts';
-import { queryAll } from '../functions/platform/dynamo-pages.ts';
-import { inputKey, missingInputError } from '../functions/platform/inputs.ts';
-import { readObjectText } from '../functions/platform/object-store.ts';
-import { bucketName, tableName, tables } from '../functions/platform/resources.ts';
-import { foldedTags, type AvoidanceItem } from '../core/avoidances.ts';
+import { queryAll } from '../platform/dynamo-pages.ts';
+import { inputKey, missingInputError } from '../platform/inputs.ts';
+import { readObjectText } from '../platform/object-store.ts';
+import { bucketName, tableName, tables } from '../platform/resources.ts';
+import { foldedTags, type AvoidanceItem } from '../core/report-avoidances.ts';
 import { buildCity } from './build.ts';
 import { downloadToFile, type DownloadLimits, type SourceValidators } from './download.ts';
 import { cityInputs, hashFile, sourceHash, type InputFile } from './source-hash.ts';
@@ -124,7 +124,7 @@ async function acceptedAvoidances(city: CityId): Promise<AvoidanceItem[]> {
 
 /**
  * What the rebuild folds into the city's ways: every permanent avoidance the graph can hold as
- * tags (core/avoidances.ts `foldedTags`), keyed by way, with the reports it came from. Null when
+ * tags (core/report-avoidances.ts `foldedTags`), keyed by way, with the reports it came from. Null when
  * there is nothing to fold, so the source hash stays that of the extracts alone.
  */
 export function foldedReports(items: readonly AvoidanceItem[]): FoldedReports | null {

@@ -1,7 +1,7 @@
 import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { CityId } from '../core/cities/index.ts';
-import { s3 } from '../functions/platform/aws.ts';
-import { bucketReader } from '../functions/platform/object-store.ts';
+import { s3 } from '../platform/aws.ts';
+import { bucketReader } from '../platform/object-store.ts';
 import { currentPointerKey, graphsPrefix, readGraphPointer, type CurrentGraphPointer } from '../core/graph/catalog.ts';
 
 /** Publishing a built graph to the graphs bucket: the graph first, the pointer last. */

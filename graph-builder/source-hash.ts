@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import type { BuildableCity } from './cities.ts';
+import type { BuildableCity } from './city-recipes.ts';
 import { COSTING_FINGERPRINT } from '../core/routing/costing/weights.ts';
 import { GRAPH_FORMAT_VERSION } from '../core/graph/layout.ts';
 import { LANDMARK_COUNT } from '../core/routing/search/landmarks.ts';

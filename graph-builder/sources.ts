@@ -1,5 +1,5 @@
 import { cityIds, isCityId, type CityId } from '../core/cities/cities.ts';
-import { graphRecipes } from './cities.ts';
+import { graphRecipes } from './city-recipes.ts';
 
 /**
  * Which OSM extracts the nightly job downloads for each city. The stack writes them into the

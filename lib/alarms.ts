@@ -7,7 +7,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { CityId } from '../core/cities/index.ts';
-import type { ApiName } from '../functions/platform/endpoints.ts';
+import type { ApiName } from '../platform/endpoints.ts';
 import { pascalCase } from './naming.ts';
 import { catalogueMetric } from './catalogue-metrics.ts';
 import type { SpokeFunction } from './spoke-function.ts';

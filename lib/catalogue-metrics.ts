@@ -1,10 +1,10 @@
 import type { Duration } from 'aws-cdk-lib';
 import { MathExpression, Metric } from 'aws-cdk-lib/aws-cloudwatch';
-import { METRICS_NAMESPACE, metricCatalogue, type MetricDimension, type MetricName } from '../functions/platform/metric-catalogue.ts';
+import { METRICS_NAMESPACE, metricCatalogue, type MetricDimension, type MetricName } from '../platform/metric-catalogue.ts';
 
 /**
  * The platform's own metrics as the alarms and the dashboard read them: names, namespace and
- * dimensions come from functions/platform/metric-catalogue.ts only. A metric is emitted with
+ * dimensions come from platform/metric-catalogue.ts only. A metric is emitted with
  * exactly its catalogue dimensions, and CloudWatch matches a series on all of them, so a query
  * naming others would read a series that never exists: both helpers refuse one.
  */

@@ -5,7 +5,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { CityId } from '../core/cities/index.ts';
-import { endpoints, type ApiName } from '../functions/platform/endpoints.ts';
+import { endpoints, type ApiName } from '../platform/endpoints.ts';
 import type { EndpointFunctions } from './endpoint-functions.ts';
 import type { CityBuild } from './graph-rebuild.ts';
 import { entriesOf } from './naming.ts';

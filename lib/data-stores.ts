@@ -16,7 +16,7 @@ import {
   type QueueName,
   type TableDefinition,
   type TableName,
-} from '../functions/platform/resources.ts';
+} from '../platform/resources.ts';
 import { keysOf, mapKeys, pascalCase } from './naming.ts';
 
 /**
@@ -44,7 +44,7 @@ export interface QueueWithDeadLetter {
 }
 
 /**
- * Every table, bucket and queue of `functions/platform/resources.ts`, created in AWS. The local
+ * Every table, bucket and queue of `platform/resources.ts`, created in AWS. The local
  * platform creates the same set from the same definitions; nothing here restates a name or key.
  * Physical names are left to CloudFormation (functions receive them through environment
  * variables), so a replacement never collides with a retained predecessor.

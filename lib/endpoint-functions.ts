@@ -3,7 +3,7 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
 import { cityIds, type CityId } from '../core/cities/index.ts';
-import { MAX_FUNCTION_MEMORY_MB, ROUTING_FUNCTION_MEMORY_MB } from '../functions/platform/function-memory.ts';
+import { MAX_FUNCTION_MEMORY_MB, ROUTING_FUNCTION_MEMORY_MB } from '../platform/function-memory.ts';
 import {
   authorizerAccess,
   authorizerEntry,
@@ -14,7 +14,7 @@ import {
   fallbackEntry,
   routerFunctionEnvVar,
   type EndpointDefinition,
-} from '../functions/platform/endpoints.ts';
+} from '../platform/endpoints.ts';
 import type { DataStores } from './data-stores.ts';
 import { pascalCase } from './naming.ts';
 import { SpokeFunction } from './spoke-function.ts';

@@ -11,7 +11,7 @@ import { Construct } from 'constructs';
 import type { CityId } from '../core/cities/index.ts';
 import { BUILD_QUEUES_ENV_VAR } from '../graph-builder/build-dispatch-handler.ts';
 import { parseGraphSourceUrls, type GraphSourceUrls } from '../graph-builder/sources.ts';
-import type { ResourceAccess } from '../functions/platform/endpoints.ts';
+import type { ResourceAccess } from '../platform/endpoints.ts';
 import type { DataStores } from './data-stores.ts';
 import { keysOf, pascalCase } from './naming.ts';
 import { consumeQueue, minimumVisibilityTimeoutSeconds, SpokeFunction } from './spoke-function.ts';
@@ -63,7 +63,7 @@ export const CITY_BUILD_VISIBILITY_TIMEOUT = Duration.seconds(
   minimumVisibilityTimeoutSeconds(CITY_BUILD_TIMEOUT.toSeconds(), CITY_BUILD_BATCHING_WINDOW_SECONDS),
 );
 
-/** It publishes graphs, and reads the accepted reports it folds into them (core/avoidances.ts). */
+/** It publishes graphs, and reads the accepted reports it folds into them (core/report-avoidances.ts). */
 export const NIGHTLY_BUILD_ACCESS: ResourceAccess = { buckets: { graphs: 'readwrite' }, tables: { routeAvoidances: 'read' } };
 
 /**

@@ -1,6 +1,6 @@
 import { DefaultStackSynthesizer, Stack, Token, Validations, type CfnElement } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
-import { tables, type TableDefinition } from '../functions/platform/resources.ts';
+import { tables, type TableDefinition } from '../platform/resources.ts';
 import { entriesOf } from './naming.ts';
 import type { DataStores } from './data-stores.ts';
 import { SpokeFunction } from './spoke-function.ts';
@@ -20,7 +20,7 @@ export interface ReviewedStack extends Stack {
 
 /**
  * Every cdk-nag AwsSolutions finding the stack accepts, each with its reason, in one place
- * (test/cdk/nag.test.ts fails on any other error). Scoped to the construct it concerns; the
+ * (test/infrastructure/nag.test.ts fails on any other error). Scoped to the construct it concerns; the
  * stack-wide ones concern every function, CDK's own included.
  */
 export function acknowledgeNagFindings(stack: ReviewedStack): void {

@@ -1,6 +1,6 @@
 /**
  * Construct ids and output keys are derived from the keys and ids in
- * `functions/platform/resources.ts` and `endpoints.ts`, so adding an entry there needs no
+ * `platform/resources.ts` and `endpoints.ts`, so adding an entry there needs no
  * naming decision here and existing logical ids never move.
  */
 

@@ -19,7 +19,7 @@ import { ManagedPolicy, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { apiDefinitions, endpoints, versionedFamilies, type ApiName, type EndpointDefinition } from '../functions/platform/endpoints.ts';
+import { apiDefinitions, endpoints, versionedFamilies, type ApiName, type EndpointDefinition } from '../platform/endpoints.ts';
 import {
   binaryMediaTypes,
   corsPreflight,

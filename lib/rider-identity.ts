@@ -14,7 +14,7 @@ import {
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import { idpCallbackPath } from '../functions/oauth/config.ts';
-import { riderSignInTriggerAccess, riderSignInTriggerEntry } from '../functions/platform/endpoints.ts';
+import { riderSignInTriggerAccess, riderSignInTriggerEntry } from '../platform/endpoints.ts';
 import { RIDER_ADMIN_GROUP } from '../functions/riders/identity-provider-client.ts';
 import type { DataStores } from './data-stores.ts';
 import { SpokeFunction } from './spoke-function.ts';

@@ -8,17 +8,17 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { InvocationType, Trigger } from 'aws-cdk-lib/triggers';
 import { Construct } from 'constructs';
-import { projectRoot } from '../core/paths.ts';
-import { graphRecipes } from '../graph-builder/cities.ts';
+import { projectRoot } from './project-root.ts';
+import { graphRecipes } from '../graph-builder/city-recipes.ts';
 import { PARKING_FILES } from '../functions/multimodal/parking/datasets.ts';
-import { INPUTS_PREFIX } from '../functions/platform/inputs.ts';
+import { INPUTS_PREFIX } from '../platform/inputs.ts';
 import type { DataStores } from './data-stores.ts';
 import { SpokeFunction } from './spoke-function.ts';
 
 /**
  * Context value naming the shared data folder the stack uploads the static inputs from:
  * `cdk deploy -c spokeDataPath=/path/to/data`. Relative paths resolve against the project root;
- * the default is `../shared/data`, where the code reads it locally too (core/paths.ts).
+ * the default is `../shared/data`, where the code reads it locally too (lib/local/paths.ts).
  */
 export const DATA_PATH_CONTEXT_KEY = 'spokeDataPath';
 export const DEFAULT_DATA_PATH = '../shared/data';
@@ -41,7 +41,7 @@ const PARKING_PUBLISH_ALARM_PERIOD = Duration.minutes(5);
 
 /**
  * Every file of the shared data folder a deployed job reads: the graph build's elevation models
- * and area boundaries (graph-builder/cities.ts) and the parking sources (datasets.ts PARKING_FILES). Not
+ * and area boundaries (graph-builder/city-recipes.ts) and the parking sources (datasets.ts PARKING_FILES). Not
  * the OSM extracts: the build downloads those (GRAPH_SOURCE_URLS). The bike-share system list is
  * code (functions/bikeshare/systems.ts), not a file.
  */
@@ -70,7 +70,7 @@ export interface StaticInputsProps {
 }
 
 /**
- * The static inputs in the graphs bucket under `inputs/` (functions/platform/inputs.ts): the
+ * The static inputs in the graphs bucket under `inputs/` (platform/inputs.ts): the
  * files `staticInputFiles` names are copied at synth into one staging folder, which a
  * BucketDeployment uploads on deploy (removing inputs no longer listed). Then a trigger starts the
  * parking publisher, which compiles the parking datasets from the uploaded sources. The trigger

@@ -5,8 +5,8 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
-import { queues, type QueueName } from '../functions/platform/resources.ts';
-import { workers, type WorkerDefinition } from '../functions/platform/workers.ts';
+import { queues, type QueueName } from '../platform/resources.ts';
+import { workers, type WorkerDefinition } from '../platform/workers.ts';
 import type { DataStores } from './data-stores.ts';
 import { keysOf, pascalCase } from './naming.ts';
 import { SpokeFunction } from './spoke-function.ts';
@@ -21,7 +21,7 @@ export interface WorkerFunctionsProps {
 const DEAD_LETTER_ALARM_PERIOD = Duration.minutes(5);
 
 /**
- * The background functions of functions/platform/workers.ts: queue consumers (their SQS event
+ * The background functions of platform/workers.ts: queue consumers (their SQS event
  * source, with partial batch failures, comes from the `consume` access, lib/spoke-function.ts)
  * and scheduled jobs (an EventBridge `rate()` rule each). Every queue a worker consumes has an
  * alarm on its dead-letter queue: a message there is a report the analysis gave up on, which an

@@ -3,7 +3,7 @@ import { cityBoundaries, type Ring } from './boundaries.ts';
 /**
  * The four cities the platform covers (spec 1.2.1), with the facts that hold wherever the code
  * runs: time zone, lighting data, bike-share systems, outline. How each city's graph is built
- * (which OSM extracts, DEM and named areas) is the builder's business: graph-builder/cities.ts.
+ * (which OSM extracts, DEM and named areas) is the builder's business: graph-builder/city-recipes.ts.
  */
 
 export const cityIds = ['london', 'new-york', 'los-angeles', 'sf-bay'] as const;

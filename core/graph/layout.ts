@@ -239,7 +239,7 @@ export interface GraphHeader {
   readonly sources: readonly { readonly name: string; readonly bytes: number; readonly sha256: string }[];
   readonly time_zone: string;
   readonly lighting_data: boolean;
-  /** Accepted road reports folded into this graph's ways by the nightly rebuild (core/avoidances.ts). */
+  /** Accepted road reports folded into this graph's ways by the nightly rebuild (core/report-avoidances.ts). */
   readonly folded_reports?: readonly string[];
   readonly elevation: {
     /** Where most nodes' elevation came from. */

@@ -1,4 +1,4 @@
-import type { EndpointDefinition } from '../platform/endpoints.ts';
+import type { EndpointDefinition } from '../../platform/endpoints.ts';
 import { INVALID_CREDENTIALS } from './credentials.ts';
 import type { Principal } from './principal.ts';
 

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../platform/aws.ts';
-import { nowMs } from '../platform/clock.ts';
-import { matchesHash, sha256 } from '../platform/secrets.ts';
-import { tableName } from '../platform/resources.ts';
+import { dynamo } from '../../platform/aws.ts';
+import { nowMs } from '../../platform/clock.ts';
+import { matchesHash, sha256 } from '../../platform/secrets.ts';
+import { tableName } from '../../platform/resources.ts';
 import type { Plan, RateLimits } from './principal.ts';
-import { scanAll } from '../platform/dynamo-pages.ts';
-import { conditionFailed } from '../platform/conditional-writes.ts';
+import { scanAll } from '../../platform/dynamo-pages.ts';
+import { conditionFailed } from '../../platform/conditional-writes.ts';
 
 /**
  * API keys look like `spk_<key id>_<secret>`. The key id is public (it names the key in the

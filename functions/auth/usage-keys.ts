@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { RefreshedValue } from '../platform/refreshed-value.ts';
+import { RefreshedValue } from '../../platform/refreshed-value.ts';
 import { fileStore, secretsManagerStore, type UsageKeySecretStore, type UsageKeySecretVersion } from './usage-key-secrets.ts';
 
 /**

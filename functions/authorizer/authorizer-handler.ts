@@ -1,13 +1,13 @@
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
-import { invocationSignals } from '../platform/invocation-logging.ts';
+import { invocationSignals } from '../../platform/invocation-logging.ts';
 import { oauthAccessTokenVerifier } from '../oauth/access-tokens.ts';
-import { apiDefinitions, authorizedEndpointAt } from '../platform/endpoints.ts';
-import { logger } from '../platform/logger.ts';
+import { apiDefinitions, authorizedEndpointAt } from '../../platform/endpoints.ts';
+import { logger } from '../../platform/logger.ts';
 import { riderTokenVerifier } from '../riders/identity-provider-client.ts';
 import { admission, OAUTH_TOKEN_NOT_ACCEPTED, RIDER_TOKEN_REQUIRED } from '../auth/admission.ts';
 import { authenticate, INVALID_CREDENTIALS, MISSING_CREDENTIALS, registerBearerVerifier } from '../auth/credentials.ts';
-import { recordMetric } from '../platform/metrics.ts';
+import { recordMetric } from '../../platform/metrics.ts';
 import { principalLogLabel, toAuthorizerContext } from '../auth/principal.ts';
 
 registerBearerVerifier(oauthAccessTokenVerifier);

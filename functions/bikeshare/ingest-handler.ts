@@ -1,7 +1,7 @@
 import { cityIds, isCityId, type CityId } from '../../core/cities/index.ts';
-import { nowSeconds } from '../platform/clock.ts';
-import { withInvocationLogging } from '../platform/invocation-logging.ts';
-import { logger } from '../platform/logger.ts';
+import { nowSeconds } from '../../platform/clock.ts';
+import { withInvocationLogging } from '../../platform/invocation-logging.ts';
+import { logger } from '../../platform/logger.ts';
 import { freshnessPolicyFromEnvironment, ingestSystem, type IngestOutcome } from './ingest.ts';
 import { feedSources, systemsOf } from './systems.ts';
 

@@ -1,4 +1,4 @@
-import { logger } from '../platform/logger.ts';
+import { logger } from '../../platform/logger.ts';
 import { FeedRefused, type RefusalKind } from './feed-values.ts';
 import {
   discoveryUrlFromManifest,

@@ -2,7 +2,7 @@ import KDBush from 'kdbush';
 import { around } from 'geokdbush';
 import { citiesNear, type CityId } from '../../core/cities/index.ts';
 import { EARTH_RADIUS_METRES, haversineMetres, type LonLat } from '../../core/geo.ts';
-import { logger } from '../platform/logger.ts';
+import { logger } from '../../platform/logger.ts';
 import type { BikeShareSnapshot, Station, Vehicle } from './model.ts';
 import { readSnapshot } from './store.ts';
 import { systemsOf } from './systems.ts';

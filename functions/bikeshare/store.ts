@@ -1,8 +1,8 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { s3 } from '../platform/aws.ts';
-import { logger } from '../platform/logger.ts';
-import { bucketName } from '../platform/resources.ts';
+import { s3 } from '../../platform/aws.ts';
+import { logger } from '../../platform/logger.ts';
+import { bucketName } from '../../platform/resources.ts';
 import { SNAPSHOT_FORMAT, type BikeShareSnapshot } from './model.ts';
 
 /**

@@ -3,13 +3,13 @@ import { DeleteCommand, GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib
 import { z } from 'zod';
 import { cityForCoordinates, type CityId } from '../../core/cities/index.ts';
 import type { LonLat } from '../../core/geo.ts';
-import { planDirections } from '../routing/directions.ts';
-import { directionsRequest } from '../routing/request.ts';
+import { planDirections } from '../directions/directions.ts';
+import { directionsRequest } from '../directions/request.ts';
 import { encodeRoute } from '../events/geometry.ts';
-import { dynamo } from '../platform/aws.ts';
-import { now } from '../platform/clock.ts';
-import { DomainError } from '../platform/errors.ts';
-import { tableName } from '../platform/resources.ts';
+import { dynamo } from '../../platform/aws.ts';
+import { now } from '../../platform/clock.ts';
+import { DomainError } from '../../platform/errors.ts';
+import { tableName } from '../../platform/resources.ts';
 
 /**
  * Saved custom routes (spec 2.7): a named ride through fixed stops, identified by a UUID that

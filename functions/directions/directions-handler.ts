@@ -1,8 +1,8 @@
 import { endpoint } from '../http/endpoint.ts';
 import { crossCityRoute } from '../http/errors.ts';
-import { now } from '../platform/clock.ts';
-import { planDirections } from '../routing/directions.ts';
-import { directionsCost, directionsRequest } from '../routing/request.ts';
+import { now } from '../../platform/clock.ts';
+import { planDirections } from './directions.ts';
+import { directionsCost, directionsRequest } from './request.ts';
 import { directionsResponse } from './response.ts';
 
 /**

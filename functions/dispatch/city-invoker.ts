@@ -1,8 +1,8 @@
 import { InvokeCommand } from '@aws-sdk/client-lambda';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { CityId } from '../../core/cities/index.ts';
-import { lambda } from '../platform/aws.ts';
-import { routerFunctionEnvVar } from '../platform/endpoints.ts';
+import { lambda } from '../../platform/aws.ts';
+import { routerFunctionEnvVar } from '../../platform/endpoints.ts';
 
 /** Runs a city's routing function on an API Gateway event and gives back its answer. */
 export type CityInvoker = (city: CityId, event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult>;

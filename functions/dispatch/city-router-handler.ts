@@ -3,7 +3,7 @@ import { handler as directions } from '../directions/directions-handler.ts';
 import { handler as explainSupersafe } from '../explain/explain-supersafe-handler.ts';
 import type { ApiHandler } from '../http/endpoint.ts';
 import { handler as multiModal } from '../multimodal/multi-modal-handler.ts';
-import { authorizedEndpointAt } from '../platform/endpoints.ts';
+import { authorizedEndpointAt } from '../../platform/endpoints.ts';
 
 /**
  * A city's routing function (one per city, endpoints.ts `cityRouterEntry`): serves every routing

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { authorizedEndpointAt } from '../platform/endpoints.ts';
-import { withInvocationLogging } from '../platform/invocation-logging.ts';
+import { authorizedEndpointAt } from '../../platform/endpoints.ts';
+import { withInvocationLogging } from '../../platform/invocation-logging.ts';
 import { invokeCity } from './city-invoker.ts';
 import { routedCity } from './routed-city.ts';
 

@@ -4,7 +4,7 @@ import type { LonLat } from '../../core/geo.ts';
 import { explainRequest } from '../explain/request.ts';
 import { rawBody } from '../http/forms.ts';
 import { multiModalRequest } from '../multimodal/request.ts';
-import { directionsRequest } from '../routing/request.ts';
+import { directionsRequest } from '../directions/request.ts';
 
 /**
  * Which city's routing function answers a routing request: the city of its coordinates, as the

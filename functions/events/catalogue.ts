@@ -1,13 +1,13 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
 import { cities, cityForCoordinate } from '../../core/cities/index.ts';
-import { dynamo } from '../platform/aws.ts';
-import { batchGetItems } from '../platform/batch-get.ts';
-import { now } from '../platform/clock.ts';
-import { tableName, type TableName } from '../platform/resources.ts';
+import { dynamo } from '../../platform/aws.ts';
+import { batchGetItems } from '../../platform/batch-get.ts';
+import { now } from '../../platform/clock.ts';
+import { tableName, type TableName } from '../../platform/resources.ts';
 import { nextId } from './ids.ts';
 import type { Category, CategoryItem, Destination, DestinationItem } from './model.ts';
-import { scanAll } from '../platform/dynamo-pages.ts';
+import { scanAll } from '../../platform/dynamo-pages.ts';
 
 /** Categories and destinations (spec 2.4): created and changed by the operator, read with every event. */
 
@@ -27,7 +27,7 @@ export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.ou
   throw new EventInputError(`${issue.path.join('.') || 'input'}: ${issue.message}`);
 }
 
-/** Items by key (functions/platform/batch-get.ts: 100 keys per request, retrying what DynamoDB leaves unprocessed). */
+/** Items by key (platform/batch-get.ts: 100 keys per request, retrying what DynamoDB leaves unprocessed). */
 export async function batchGet<T>(table: TableName, keyName: string, keys: readonly string[]): Promise<T[]> {
   return batchGetItems<T>(tableName(table), [...new Set(keys)].map((key) => ({ [keyName]: key })));
 }

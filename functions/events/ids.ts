@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../platform/aws.ts';
-import { tableName } from '../platform/resources.ts';
+import { dynamo } from '../../platform/aws.ts';
+import { tableName } from '../../platform/resources.ts';
 
 /**
  * Integer ids (spec 2.3, 2.4) from one atomic counter per kind: `ADD last_id 1` returns the new

@@ -3,16 +3,16 @@ import { z } from 'zod';
 import { cities, type CityId } from '../../core/cities/index.ts';
 import { haversineMetres, type LonLat } from '../../core/geo.ts';
 import { CYCLING_SPEED_MPS } from '../../core/routing/costing/speeds.ts';
-import { dynamo } from '../platform/aws.ts';
-import { now, nowMs } from '../platform/clock.ts';
-import { tableName } from '../platform/resources.ts';
+import { dynamo } from '../../platform/aws.ts';
+import { now, nowMs } from '../../platform/clock.ts';
+import { tableName } from '../../platform/resources.ts';
 import { batchGet, categoryIdsByName, categoryView, destinationView, EventInputError, getDestination, listCategories, parseInput } from './catalogue.ts';
 import { decodeRoute, encodeRoute, eventCity, routeBbox } from './geometry.ts';
 import { nextId } from './ids.ts';
 import { eventFlags, type CategoryItem, type DestinationItem, type EventItem, type EventRoute, type EventView } from './model.ts';
 import { planEventRoute } from './routes.ts';
-import { queryAll, scanAll } from '../platform/dynamo-pages.ts';
-import { conditionFailed } from '../platform/conditional-writes.ts';
+import { queryAll, scanAll } from '../../platform/dynamo-pages.ts';
+import { conditionFailed } from '../../platform/conditional-writes.ts';
 
 /**
  * Events (spec 2.3): written by the operator (bin/admin.ts `events ...`), read by

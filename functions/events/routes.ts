@@ -1,6 +1,6 @@
 import type { LonLat } from '../../core/geo.ts';
-import { planDirections } from '../routing/directions.ts';
-import { directionsRequest } from '../routing/request.ts';
+import { planDirections } from '../directions/directions.ts';
+import { directionsRequest } from '../directions/request.ts';
 import { EventInputError } from './catalogue.ts';
 import { encodeRoute } from './geometry.ts';
 import type { EventRoute } from './model.ts';

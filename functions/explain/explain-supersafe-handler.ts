@@ -1,8 +1,8 @@
 import { endpoint } from '../http/endpoint.ts';
 import { crossCityRoute } from '../http/errors.ts';
-import { now } from '../platform/clock.ts';
+import { now } from '../../platform/clock.ts';
 import { explainSupersafe } from './explain.ts';
-import { directionsCost } from '../routing/request.ts';
+import { directionsCost } from '../directions/request.ts';
 import { explainRequest } from './request.ts';
 import { explainResponse } from './response.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { directionsRequest } from '../routing/request.ts';
+import { directionsRequest } from '../directions/request.ts';
 
 /**
  * Request body of POST /explain-supersafe/ (spec 4.3): the directions request (spec 4.1) it

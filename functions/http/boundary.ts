@@ -1,7 +1,7 @@
 import { cors } from './middleware/cors.ts';
 import { errorBoundary, type ErrorBoundaryOptions } from './middleware/error-boundary.ts';
 import { httpState, type HttpMiddleware } from './middleware/http-state.ts';
-import { invocationSignals } from '../platform/invocation-logging.ts';
+import { invocationSignals } from '../../platform/invocation-logging.ts';
 import { requestLog } from './middleware/request-log.ts';
 
 export interface BoundaryOptions extends ErrorBoundaryOptions {

@@ -2,8 +2,8 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import type { Principal } from '../auth/principal.ts';
-import { endpointDefinition, type HttpMethod } from '../platform/endpoints.ts';
-import type { RepeatableRequest } from '../platform/idempotency.ts';
+import { endpointDefinition, type HttpMethod } from '../../platform/endpoints.ts';
+import type { RepeatableRequest } from '../../platform/idempotency.ts';
 import type { RateScope } from '../ratelimit/limiter.ts';
 import { requestBaseUrl } from './base-url.ts';
 import { boundary } from './boundary.ts';
@@ -59,7 +59,7 @@ export interface EndpointResult<Body = unknown> {
 }
 
 export interface EndpointOptions<B extends z.ZodType, Q extends z.ZodType, R extends z.ZodType = z.ZodUnknown> {
-  /** The endpoint's id in functions/platform/endpoints.ts: methods and credentials come from there. */
+  /** The endpoint's id in platform/endpoints.ts: methods and credentials come from there. */
   id: string;
   body?: B;
   query?: Q;

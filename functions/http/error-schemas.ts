@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { OAuthErrorCode } from '../platform/oauth-errors.ts';
+import type { OAuthErrorCode } from '../../platform/oauth-errors.ts';
 
 /**
  * The error bodies of errors.ts as zod schemas, for the OpenAPI documents (functions/openapi/)

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { OAuthError } from '../platform/oauth-errors.ts';
-import { DomainError, FieldValidationError, LimitReachedError, type RefusalKind } from '../platform/errors.ts';
+import { OAuthError } from '../../platform/oauth-errors.ts';
+import { DomainError, FieldValidationError, LimitReachedError, type RefusalKind } from '../../platform/errors.ts';
 import { GraphUnavailableError } from '../../core/routing/errors.ts';
 
 /**
- * The one place that knows HTTP statuses. Domain code throws domain errors (functions/platform/
+ * The one place that knows HTTP statuses. Domain code throws domain errors (platform/
  * errors.ts, `OAuthError`, `GraphUnavailableError`, ...) and the HTTP chain throws
  * `InvalidRequestError`; `httpErrorOf` turns each into the answer the caller gets, in the
  * dialect of the endpoint: the spec's `{error, code?, details?}`, RFC 6749's

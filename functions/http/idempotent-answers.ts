@@ -7,11 +7,11 @@ import {
 } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { APIGatewayProxyResult, Context } from 'aws-lambda';
-import { dynamoClient } from '../platform/aws.ts';
-import { IdempotencyKeyInUseError, IdempotencyKeyReusedError, type RepeatableRequest } from '../platform/idempotency.ts';
-import { logger } from '../platform/logger.ts';
-import { recordMetric } from '../platform/metrics.ts';
-import { tableName } from '../platform/resources.ts';
+import { dynamoClient } from '../../platform/aws.ts';
+import { IdempotencyKeyInUseError, IdempotencyKeyReusedError, type RepeatableRequest } from '../../platform/idempotency.ts';
+import { logger } from '../../platform/logger.ts';
+import { recordMetric } from '../../platform/metrics.ts';
+import { tableName } from '../../platform/resources.ts';
 
 /**
  * The first answer to a request sent with an `Idempotency-Key` (IETF httpapi idempotency-key

@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { z } from 'zod';
-import { endpointDefinition } from '../platform/endpoints.ts';
+import { endpointDefinition } from '../../platform/endpoints.ts';
 import { boundary } from './boundary.ts';
 import type { ApiHandler } from './endpoint.ts';
 import type { HttpError } from './errors.ts';
@@ -38,7 +38,7 @@ export type PageResult =
   | { redirectTo: string; setCookie?: string };
 
 export interface PageOptions<F extends z.ZodType, Q extends z.ZodType> {
-  /** The endpoint's id in functions/platform/endpoints.ts. */
+  /** The endpoint's id in platform/endpoints.ts. */
   id: string;
   /** Fields of a POSTed form (`application/x-www-form-urlencoded`); a POST reads only these. */
   form?: F;

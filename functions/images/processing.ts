@@ -1,6 +1,6 @@
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
-import { DomainError } from '../platform/errors.ts';
+import { DomainError } from '../../platform/errors.ts';
 
 /**
  * What an uploaded image goes through before it is stored: its real type read from its bytes

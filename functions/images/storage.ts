@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { DeleteObjectCommand, HeadObjectCommand, NotFound, PutObjectCommand } from '@aws-sdk/client-s3';
-import { s3 } from '../platform/aws.ts';
-import { bucketName, buckets } from '../platform/resources.ts';
+import { s3 } from '../../platform/aws.ts';
+import { bucketName, buckets } from '../../platform/resources.ts';
 
 /**
  * Uploaded images in the photos bucket. Keys are unguessable (128 random bits): the bucket is

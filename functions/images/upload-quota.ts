@@ -1,9 +1,9 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../platform/aws.ts';
-import { nowSeconds } from '../platform/clock.ts';
-import { LimitReachedError } from '../platform/errors.ts';
-import { tableName } from '../platform/resources.ts';
-import { conditionFailed } from '../platform/conditional-writes.ts';
+import { dynamo } from '../../platform/aws.ts';
+import { nowSeconds } from '../../platform/clock.ts';
+import { LimitReachedError } from '../../platform/errors.ts';
+import { tableName } from '../../platform/resources.ts';
+import { conditionFailed } from '../../platform/conditional-writes.ts';
 
 /**
  * Spec 8: at most 100 image uploads per 24 hours per rider, counted across every kind of image

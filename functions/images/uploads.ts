@@ -1,5 +1,5 @@
-import { DomainError } from '../platform/errors.ts';
-import { logger } from '../platform/logger.ts';
+import { DomainError } from '../../platform/errors.ts';
+import { logger } from '../../platform/logger.ts';
 import { cleanImage, ImageRejectedError, imageFormats, MAX_IMAGE_BYTES, NOT_AN_IMAGE, sniffImageFormat, type CleanImage } from './processing.ts';
 import { bucketImageStore, newImageKey, publicImageUrl, type ImageKind, type ImageStore } from './storage.ts';
 import { releaseImageUpload, reserveImageUpload } from './upload-quota.ts';

@@ -1,6 +1,6 @@
 import { endpoint } from '../http/endpoint.ts';
 import { crossCityRoute } from '../http/errors.ts';
-import { now } from '../platform/clock.ts';
+import { now } from '../../platform/clock.ts';
 import { multiModalScope } from './limits.ts';
 import { planMultiModal } from './plan.ts';
 import { multiModalCost, multiModalRequest } from './request.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { avoidHills, coordinate, departureTime, language, routePreferencesOf, type Coordinate } from '../routing/request.ts';
+import { avoidHills, coordinate, departureTime, language, routePreferencesOf, type Coordinate } from '../directions/request.ts';
 import { LONDON_EBIKE_OPERATORS } from './parking/london-ebike-rules.ts';
 
 /**

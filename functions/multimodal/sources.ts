@@ -3,7 +3,7 @@ import { bikeShareOf, type BikeShareView } from '../bikeshare/loader.ts';
 import { getCustomRoute, type CustomRouteItem } from '../customroutes/records.ts';
 import { batchGet, destinationView, getDestination } from '../events/catalogue.ts';
 import type { CategoryItem, Destination } from '../events/model.ts';
-import type { RoutingLoaders } from '../routing/context-loader.ts';
+import type { RoutingLoaders } from '../graphs/context-loader.ts';
 import { citySpots, type SpotIndex, type SpotKind } from './parking/spots.ts';
 
 /**
@@ -17,7 +17,7 @@ export interface PlannerSources {
   spots(city: CityId, kind: SpotKind): Promise<SpotIndex | null>;
   customRoute(routeId: string): Promise<CustomRouteItem | null>;
   destination(id: number): Promise<Destination | null>;
-  /** The graph and report overlay; S3 and DynamoDB when absent (functions/routing/context-loader.ts). */
+  /** The graph and report overlay; S3 and DynamoDB when absent (functions/graphs/context-loader.ts). */
   routing?: RoutingLoaders;
 }
 

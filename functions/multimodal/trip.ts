@@ -7,7 +7,7 @@ import type { RoutePlanner, RouteVariant } from '../../core/routing/planning/pla
 import { routeBody } from '../../core/routing/planning/route-body.ts';
 import type { RoutedPath } from '../../core/routing/path/path.ts';
 import { routePoints, type CustomRouteItem } from '../customroutes/records.ts';
-import { logger } from '../platform/logger.ts';
+import { logger } from '../../platform/logger.ts';
 import { checkRentedLeg, type ZoneRules } from './geofencing.ts';
 import type { MultiModalRequest } from './request.ts';
 import { customRouteDetails, total, type BikeType, type EndKind, type MultiModalOption, type OptionLeg } from './response.ts';

@@ -1,10 +1,10 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../platform/aws.ts';
-import { now, nowSeconds } from '../platform/clock.ts';
-import { tableName } from '../platform/resources.ts';
+import { dynamo } from '../../platform/aws.ts';
+import { now, nowSeconds } from '../../platform/clock.ts';
+import { tableName } from '../../platform/resources.ts';
 import { lifetimes, RECORD_RETENTION_SECONDS } from './config.ts';
-import { randomHandle, sha256 } from '../platform/secrets.ts';
-import { conditionFailed } from '../platform/conditional-writes.ts';
+import { randomHandle, sha256 } from '../../platform/secrets.ts';
+import { conditionFailed } from '../../platform/conditional-writes.ts';
 
 /**
  * An authorization request between the authorize endpoint and the rider's decision (spec 3.2):

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { beyondTheSpec } from '../http/schema-meta.ts';
-import { nowSeconds } from '../platform/clock.ts';
-import { DomainError } from '../platform/errors.ts';
+import { nowSeconds } from '../../platform/clock.ts';
+import { DomainError } from '../../platform/errors.ts';
 import { createAuthorizationRequest, type AuthorizationRequestRecord } from './authorization-requests.ts';
 import { getActiveClient } from './clients.ts';
 import { issuer } from './config.ts';

@@ -1,6 +1,6 @@
 import { header } from '../http/forms.ts';
 import { getActiveClient, secretMatches, type OAuthClientRecord } from './clients.ts';
-import { oauthError } from '../platform/oauth-errors.ts';
+import { oauthError } from '../../platform/oauth-errors.ts';
 
 /**
  * Who is calling the token or revocation endpoint (spec 4.5, RFC 6749 2.3): a confidential app

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../platform/aws.ts';
-import { now } from '../platform/clock.ts';
-import { tableName } from '../platform/resources.ts';
+import { dynamo } from '../../platform/aws.ts';
+import { now } from '../../platform/clock.ts';
+import { tableName } from '../../platform/resources.ts';
 import { revokeGrantsOfClient } from './grants.ts';
 import { checkRedirectUri } from './redirect-uris.ts';
-import { matchesHash, randomHandle, sha256 } from '../platform/secrets.ts';
-import { scanAll } from '../platform/dynamo-pages.ts';
-import { conditionFailed } from '../platform/conditional-writes.ts';
+import { matchesHash, randomHandle, sha256 } from '../../platform/secrets.ts';
+import { scanAll } from '../../platform/dynamo-pages.ts';
+import { conditionFailed } from '../../platform/conditional-writes.ts';
 
 /**
  * The registry of third-party apps (spec 5.5). The operator registers an app with the name the

@@ -1,11 +1,11 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../platform/aws.ts';
-import { now, nowSeconds } from '../platform/clock.ts';
-import { tableName } from '../platform/resources.ts';
+import { dynamo } from '../../platform/aws.ts';
+import { now, nowSeconds } from '../../platform/clock.ts';
+import { tableName } from '../../platform/resources.ts';
 import { lifetimes, RECORD_RETENTION_SECONDS } from './config.ts';
 import { newGrantId, type RiderClaims } from './grants.ts';
-import { randomHandle, sha256 } from '../platform/secrets.ts';
-import { conditionFailed } from '../platform/conditional-writes.ts';
+import { randomHandle, sha256 } from '../../platform/secrets.ts';
+import { conditionFailed } from '../../platform/conditional-writes.ts';
 
 /**
  * Authorization codes (spec 3.2): 10 minutes, single use, bound to the app, the redirect URI and

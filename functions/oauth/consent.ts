@@ -1,6 +1,6 @@
-import { nowSeconds } from '../platform/clock.ts';
-import { DomainError, type RefusalKind } from '../platform/errors.ts';
-import { logger } from '../platform/logger.ts';
+import { nowSeconds } from '../../platform/clock.ts';
+import { DomainError, type RefusalKind } from '../../platform/errors.ts';
+import { logger } from '../../platform/logger.ts';
 import { EmailSignInError, startEmailSignIn, verifyEmailCode } from '../riders/email-sign-in.ts';
 import {
   completeIdentityProviderSignIn,
@@ -22,7 +22,7 @@ import { s256 } from './pkce.ts';
 import { signInMeetsDemand } from './prompt.ts';
 import { redirectWith } from './redirect-uris.ts';
 import { scopeDescriptions } from './scopes.ts';
-import { matchesHash, randomHandle, sameSecret, sha256 } from '../platform/secrets.ts';
+import { matchesHash, randomHandle, sameSecret, sha256 } from '../../platform/secrets.ts';
 import type { ConsentPageModel } from './views.ts';
 
 /**

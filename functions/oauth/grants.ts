@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../platform/aws.ts';
-import { now, nowSeconds } from '../platform/clock.ts';
-import { tableName } from '../platform/resources.ts';
+import { dynamo } from '../../platform/aws.ts';
+import { now, nowSeconds } from '../../platform/clock.ts';
+import { tableName } from '../../platform/resources.ts';
 import { lifetimes, RECORD_RETENTION_SECONDS } from './config.ts';
-import { matchesHash, randomHandle, sha256 } from '../platform/secrets.ts';
-import { conditionFailed } from '../platform/conditional-writes.ts';
+import { matchesHash, randomHandle, sha256 } from '../../platform/secrets.ts';
+import { conditionFailed } from '../../platform/conditional-writes.ts';
 
 /**
  * A grant is what one approved authorization code turns into: the rider's consent for one app,

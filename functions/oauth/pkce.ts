@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sameSecret } from '../platform/secrets.ts';
+import { sameSecret } from '../../platform/secrets.ts';
 
 /**
  * PKCE (RFC 7636) with S256 only: `plain` would hand the verifier to anyone who sees the

@@ -1,12 +1,12 @@
 import { createPrivateKey, generateKeyPairSync, sign, type JsonWebKey } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { calculateJwkThumbprint, type JWK } from 'jose';
-import { dynamo } from '../platform/aws.ts';
-import { now, nowMs } from '../platform/clock.ts';
-import { tableName } from '../platform/resources.ts';
+import { dynamo } from '../../platform/aws.ts';
+import { now, nowMs } from '../../platform/clock.ts';
+import { tableName } from '../../platform/resources.ts';
 import type { KeyCustody, SigningKeyRecord, SigningKeyStatus } from './key-custody.ts';
 import { kmsCustody } from './kms-custody.ts';
-import { scanAll } from '../platform/dynamo-pages.ts';
+import { scanAll } from '../../platform/dynamo-pages.ts';
 
 /**
  * ES256 signing keys for access and id tokens, with rotation. The key table lists every key

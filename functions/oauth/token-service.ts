@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { nowSeconds } from '../platform/clock.ts';
+import { nowSeconds } from '../../platform/clock.ts';
 import { authenticateClient } from './client-auth.ts';
 import type { OAuthClientRecord } from './clients.ts';
 import { findCode, markCodeRedeemed } from './codes.ts';
-import { invalidGrant, oauthError } from '../platform/oauth-errors.ts';
+import { invalidGrant, oauthError } from '../../platform/oauth-errors.ts';
 import { createGrant, findRefreshToken, getGrant, issueRefreshToken, markRefreshTokenRotated, revokeGrant, type GrantRecord } from './grants.ts';
 import { verifierMatches } from './pkce.ts';
 import { scopeList } from './scopes.ts';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { nowSeconds } from '../platform/clock.ts';
+import { nowSeconds } from '../../platform/clock.ts';
 import { accessTokenAudience, issuer, lifetimes } from './config.ts';
 import type { GrantRecord } from './grants.ts';
 import { scopeList } from './scopes.ts';

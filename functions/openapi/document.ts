@@ -9,7 +9,7 @@ import {
   type ZodOpenApiSecuritySchemeObject,
 } from 'zod-openapi';
 import { supportedScopes } from '../oauth/scopes.ts';
-import { endpoints, type ApiName, type EndpointDefinition, type HttpMethod } from '../platform/endpoints.ts';
+import { endpoints, type ApiName, type EndpointDefinition, type HttpMethod } from '../../platform/endpoints.ts';
 import { examplesFor } from './examples.ts';
 import { operations, type Operation, type openApiDocumentSchema } from './operations.ts';
 import { commonRefusals, idempotencyKeyHeader, idempotencyRefusals, idempotentAnswerHeaders, UNKNOWN_PATH_ANSWER } from './responses.ts';

@@ -1,6 +1,6 @@
 import { endpoint, type ApiHandler } from '../http/endpoint.ts';
 import { issuer } from '../oauth/config.ts';
-import type { ApiName } from '../platform/endpoints.ts';
+import type { ApiName } from '../../platform/endpoints.ts';
 import { identityProviderEndpoints } from '../riders/identity-provider-client.ts';
 import { openApiDocument, type OpenApiDocument } from './document.ts';
 import { openApiDocumentSchema } from './operations.ts';

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { ZodOpenApiOperationObject } from 'zod-openapi';
-import { bikesNearbyParameters } from '../bikeshare/nearby-handler.ts';
+import { bikesNearbyParameters } from '../bikeshare/request.ts';
 import { bikesNearbyResponse } from '../bikeshare/response.ts';
-import { MAX_COORDINATES } from '../routing/request.ts';
-import { directionsRequest } from '../routing/request.ts';
+import { MAX_COORDINATES } from '../directions/request.ts';
+import { directionsRequest } from '../directions/request.ts';
 import { directionsResponse } from '../directions/response.ts';
-import { eventsNearbyParameters } from '../events/nearby-handler.ts';
+import { eventsNearbyParameters } from '../events/request.ts';
 import { eventsNearbyResponse } from '../events/response.ts';
 import { explainRequest } from '../explain/request.ts';
 import { explainResponse } from '../explain/response.ts';
@@ -19,16 +19,14 @@ import { callbackQuery } from '../oauth/idp-callback-handler.ts';
 import { authorizationServerMetadata, jwks, revocationResponse, tokenResponse } from '../oauth/response.ts';
 import { revocationRequest } from '../oauth/revocation.ts';
 import { tokenRequest } from '../oauth/token-service.ts';
-import type { HttpMethod } from '../platform/endpoints.ts';
+import type { HttpMethod } from '../../platform/endpoints.ts';
 import { reportSubmission } from '../reports/request.ts';
 import { reportView, submittedReport } from '../reports/response.ts';
 import { MAX_IMAGE_BYTES } from '../images/processing.ts';
+import { riderSearchQuery } from '../riders/request.ts';
 import { profileUpdated, publicProfile, riderProfile, riderSearchResponse } from '../riders/response.ts';
-import { query as riderSearchQuery } from '../riders/search-handler.ts';
-import { query as rideHistoryQuery } from '../rides/rides-handler.ts';
-import { newRideBody } from '../rides/request.ts';
+import { newRideBody, rideHistoryQuery, riderStatsQuery } from '../rides/request.ts';
 import { rideRecord, ridePage, riderStatsResponse } from '../rides/response.ts';
-import { query as riderStatsQuery } from '../rides/stats-handler.ts';
 import { errorResponses, fieldErrors, htmlPage, jsonResponse, oauthErrors, pageResponses, redirect } from './responses.ts';
 
 /**

@@ -7,9 +7,9 @@ import { LOCAL_MAX_REQUEST_HEADER_BYTES, MAX_REQUEST_BODY_BYTES } from '../http/
 import { IDEMPOTENCY_WINDOW_SECONDS, REPLAYED_HEADER } from '../http/idempotent-answers.ts';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_VALUE, MAX_IDEMPOTENCY_KEY_LENGTH } from '../http/middleware/idempotency-key.ts';
 import { beyondTheSpec } from '../http/schema-meta.ts';
-import type { EndpointDefinition } from '../platform/endpoints.ts';
-import type { DomainError } from '../platform/errors.ts';
-import { IdempotencyKeyInUseError, IdempotencyKeyReusedError } from '../platform/idempotency.ts';
+import type { EndpointDefinition } from '../../platform/endpoints.ts';
+import type { DomainError } from '../../platform/errors.ts';
+import { IdempotencyKeyInUseError, IdempotencyKeyReusedError } from '../../platform/idempotency.ts';
 
 /**
  * The answers every operation shares: error responses in the spec's shape (spec 7), RFC 6749's

@@ -1,10 +1,10 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { RateLimits } from '../auth/principal.ts';
-import { dynamo } from '../platform/aws.ts';
-import { nowMs } from '../platform/clock.ts';
-import { tableName } from '../platform/resources.ts';
+import { dynamo } from '../../platform/aws.ts';
+import { nowMs } from '../../platform/clock.ts';
+import { tableName } from '../../platform/resources.ts';
 import { currentUsage, decide, expiryOf, windowKinds, type BucketUsage, type RateDecision, type WindowKind } from './windows.ts';
-import { conditionFailed } from '../platform/conditional-writes.ts';
+import { conditionFailed } from '../../platform/conditional-writes.ts';
 
 /**
  * Rate-limit counters in DynamoDB, exact across any number of containers and fast on one hot

@@ -1,8 +1,8 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { withInvocationLogging } from '../platform/invocation-logging.ts';
-import { logger } from '../platform/logger.ts';
-import { queues } from '../platform/resources.ts';
+import { withInvocationLogging } from '../../platform/invocation-logging.ts';
+import { logger } from '../../platform/logger.ts';
+import { queues } from '../../platform/resources.ts';
 import { GraphUnavailableError } from '../../core/routing/errors.ts';
 import { analyseReport, UnknownReportError } from './analysis.ts';
 import type { AnalysisMessage } from './outbox.ts';

@@ -1,11 +1,11 @@
 import { haversineMetres } from '../../core/geo.ts';
-import { now } from '../platform/clock.ts';
-import { logger } from '../platform/logger.ts';
-import { recordMetric } from '../platform/metrics.ts';
+import { now } from '../../platform/clock.ts';
+import { logger } from '../../platform/logger.ts';
+import { recordMetric } from '../../platform/metrics.ts';
 import { GraphUnavailableError } from '../../core/routing/errors.ts';
 import { isRecognisedSubtype } from './fields.ts';
 import type { ReportStatus } from './lifecycle.ts';
-import { locateReport, type Location } from './locate.ts';
+import { locateReport, type Location } from './locate-report.ts';
 import { analysisSummary } from './summary.ts';
 import { changeStatus, changeTime, getReport, reportsOnWay, type ReportAnalysis, type ReportItem } from './store.ts';
 

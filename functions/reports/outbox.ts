@@ -1,8 +1,8 @@
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
-import { sqs } from '../platform/aws.ts';
-import { now } from '../platform/clock.ts';
-import { logger } from '../platform/logger.ts';
-import { queueUrl } from '../platform/resources.ts';
+import { sqs } from '../../platform/aws.ts';
+import { now } from '../../platform/clock.ts';
+import { logger } from '../../platform/logger.ts';
+import { queueUrl } from '../../platform/resources.ts';
 import { clearOutbox, reportsDueInOutbox, reportsWithStatus } from './store.ts';
 
 /**

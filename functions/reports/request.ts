@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { hasControlCharacters } from '../../core/control-characters.ts';
 import { SOURCE_SLUG_PATTERN } from '../auth/api-keys.ts';
-import { coordinate } from '../routing/request.ts';
+import { coordinate } from '../directions/request.ts';
 import {
   characterCount,
   isRecognisedSubtype,

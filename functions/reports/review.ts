@@ -1,9 +1,9 @@
 import { DateTime } from 'luxon';
 import { cities } from '../../core/cities/index.ts';
-import { now } from '../platform/clock.ts';
-import { DomainError, NotFoundError } from '../platform/errors.ts';
-import { tableName } from '../platform/resources.ts';
-import { avoidanceEffect, type AvoidanceItem } from '../../core/avoidances.ts';
+import { now } from '../../platform/clock.ts';
+import { DomainError, NotFoundError } from '../../platform/errors.ts';
+import { tableName } from '../../platform/resources.ts';
+import { avoidanceEffect, type AvoidanceItem } from '../../core/report-avoidances.ts';
 import { MOVES, type MoveName } from './lifecycle.ts';
 import { acceptedSummary, rejectedSummary, resolvedSummary } from './summary.ts';
 import { changeStatus, changeTime, getReport, type ReportItem, type ReviewRecord } from './store.ts';

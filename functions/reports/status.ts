@@ -1,5 +1,5 @@
 import type { Principal } from '../auth/principal.ts';
-import { NotFoundError } from '../platform/errors.ts';
+import { NotFoundError } from '../../platform/errors.ts';
 import type { IssueType } from './fields.ts';
 import { mayRead } from './attribution.ts';
 import type { ReportStatus } from './lifecycle.ts';

@@ -8,13 +8,13 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { CityId } from '../../core/cities/index.ts';
 import type { SafetyClass } from '../../core/graph/flags.ts';
-import { dynamo } from '../platform/aws.ts';
-import { recordMetric } from '../platform/metrics.ts';
-import { tableName } from '../platform/resources.ts';
+import { dynamo } from '../../platform/aws.ts';
+import { recordMetric } from '../../platform/metrics.ts';
+import { tableName } from '../../platform/resources.ts';
 import type { IssueType } from './fields.ts';
 import { MOVES, type MoveName, type ReportStatus } from './lifecycle.ts';
-import { queryAll } from '../platform/dynamo-pages.ts';
-import { conditionFailed } from '../platform/conditional-writes.ts';
+import { queryAll } from '../../platform/dynamo-pages.ts';
+import { conditionFailed } from '../../platform/conditional-writes.ts';
 
 /**
  * Reports and their audit trail in DynamoDB (docs/data-model.md, "Road reports"). A report is one

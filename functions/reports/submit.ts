@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { cityForCoordinate } from '../../core/cities/index.ts';
 import type { Principal } from '../auth/principal.ts';
-import { now } from '../platform/clock.ts';
-import { IdempotencyKeyReusedError, repeatableUuid, type RepeatableRequest } from '../platform/idempotency.ts';
-import { logger } from '../platform/logger.ts';
-import { recordMetric } from '../platform/metrics.ts';
+import { now } from '../../platform/clock.ts';
+import { IdempotencyKeyReusedError, repeatableUuid, type RepeatableRequest } from '../../platform/idempotency.ts';
+import { logger } from '../../platform/logger.ts';
+import { recordMetric } from '../../platform/metrics.ts';
 import { attributionOf, submitterLabel } from './attribution.ts';
 import { enqueueForAnalysis, outboxDueAt } from './outbox.ts';
 import type { ReportSubmission } from './request.ts';

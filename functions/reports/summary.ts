@@ -1,6 +1,6 @@
 import { cities } from '../../core/cities/index.ts';
 import type { SafetyClass } from '../../core/graph/flags.ts';
-import type { AvoidanceEffect } from '../../core/avoidances.ts';
+import type { AvoidanceEffect } from '../../core/report-avoidances.ts';
 import { isRecognisedSubtype, ISSUE_TYPE_LABELS, SUBTYPE_LABELS } from './fields.ts';
 import { MAX_SNAP_METRES } from '../../core/routing/snap/snap.ts';
 import type { ReportAnalysis, ReportItem } from './store.ts';

@@ -1,14 +1,14 @@
 import { randomInt } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../platform/aws.ts';
-import { nowSeconds } from '../platform/clock.ts';
-import { tableName } from '../platform/resources.ts';
+import { dynamo } from '../../platform/aws.ts';
+import { nowSeconds } from '../../platform/clock.ts';
+import { tableName } from '../../platform/resources.ts';
 import { consumeTokens } from '../ratelimit/limiter.ts';
-import { randomHandle, sameSecret, sha256 } from '../platform/secrets.ts';
+import { randomHandle, sameSecret, sha256 } from '../../platform/secrets.ts';
 import { mailSender } from './mail.ts';
 import { findRiderByEmail, normaliseEmail } from './profiles.ts';
 import type { RiderIdentity } from './identity-provider-client.ts';
-import { conditionFailed } from '../platform/conditional-writes.ts';
+import { conditionFailed } from '../../platform/conditional-writes.ts';
 
 /**
  * Signing in with a one-time code sent by email. A challenge is created for every address asked

@@ -1,5 +1,5 @@
 import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
-import { logger } from '../platform/logger.ts';
+import { logger } from '../../platform/logger.ts';
 
 /**
  * Sending riders their sign-in codes. In AWS through Amazon SES from the platform's verified

@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../platform/aws.ts';
-import { batchGetItems } from '../platform/batch-get.ts';
-import { tableName } from '../platform/resources.ts';
+import { dynamo } from '../../platform/aws.ts';
+import { batchGetItems } from '../../platform/batch-get.ts';
+import { tableName } from '../../platform/resources.ts';
 import type { RiderProfile } from './rider-profile.ts';
 
 /**

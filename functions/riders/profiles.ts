@@ -1,12 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../platform/aws.ts';
-import { now } from '../platform/clock.ts';
-import { NotFoundError } from '../platform/errors.ts';
-import { tableName } from '../platform/resources.ts';
+import { dynamo } from '../../platform/aws.ts';
+import { now } from '../../platform/clock.ts';
+import { NotFoundError } from '../../platform/errors.ts';
+import { tableName } from '../../platform/resources.ts';
 import { searchableName, trigramItems, type TrigramItem } from './name-search.ts';
 import type { RiderProfile } from './rider-profile.ts';
-import { conditionFailed } from '../platform/conditional-writes.ts';
+import { conditionFailed } from '../../platform/conditional-writes.ts';
 
 /**
  * Rider profiles (spec 2.1), keyed by the identity provider's user id. A profile and the search

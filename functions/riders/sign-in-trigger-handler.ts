@@ -1,6 +1,6 @@
 import type { PostAuthenticationTriggerEvent } from 'aws-lambda';
-import { withInvocationLogging } from '../platform/invocation-logging.ts';
-import { logger } from '../platform/logger.ts';
+import { withInvocationLogging } from '../../platform/invocation-logging.ts';
+import { logger } from '../../platform/logger.ts';
 import { createRider } from './profiles.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from '../http/endpoint.ts';
-import { FieldValidationError } from '../platform/errors.ts';
+import { FieldValidationError } from '../../platform/errors.ts';
 import { riderOf } from './principal.ts';
 import { checkProfileUpdate } from './profile-update.ts';
 import { getRider, profileView, RiderNotFoundError, updateRider } from './profiles.ts';

@@ -3,16 +3,16 @@ import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws
 import { cityForCoordinate } from '../../core/cities/index.ts';
 import type { EventView } from '../events/model.ts';
 import { eventById, eventsById, eventVisitUpdate } from '../events/records.ts';
-import { dynamo } from '../platform/aws.ts';
-import { batchGetItems } from '../platform/batch-get.ts';
-import { now } from '../platform/clock.ts';
-import { DomainError } from '../platform/errors.ts';
-import { IdempotencyKeyReusedError, repeatableId, type RepeatableRequest } from '../platform/idempotency.ts';
-import { tableName } from '../platform/resources.ts';
+import { dynamo } from '../../platform/aws.ts';
+import { batchGetItems } from '../../platform/batch-get.ts';
+import { now } from '../../platform/clock.ts';
+import { DomainError } from '../../platform/errors.ts';
+import { IdempotencyKeyReusedError, repeatableId, type RepeatableRequest } from '../../platform/idempotency.ts';
+import { tableName } from '../../platform/resources.ts';
 import { captureWeather, weatherProvider } from '../weather/provider.ts';
 import type { WeatherProvider } from '../weather/report.ts';
 import type { NewRide } from './request.ts';
-import { conditionFailed } from '../platform/conditional-writes.ts';
+import { conditionFailed } from '../../platform/conditional-writes.ts';
 
 /**
  * Ride history (spec 2.2) in the `rides` table: partition `idp_user_id`, sort key `ride_id`, so

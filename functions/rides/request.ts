@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { cityForCoordinate } from '../../core/cities/index.ts';
 import type { LonLat } from '../../core/geo.ts';
 import { decodeRoute, isEncodedPolyline } from '../events/geometry.ts';
-import { nowMs } from '../platform/clock.ts';
+import { nowMs } from '../../platform/clock.ts';
 
 /**
  * The body of POST /user/routes/ (docs/riders.md): a finished (or abandoned) ride as the rider's
@@ -81,3 +81,29 @@ export const newRideBody = z
   });
 
 export type NewRide = z.output<typeof newRideBody>;
+
+export const DEFAULT_PAGE_SIZE = 10;
+export const MAX_PAGE_SIZE = 50;
+const MAX_PAGE = 10_000;
+
+const wholeNumber = (name: string, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, `must be a whole number`)
+    .transform(Number)
+    .refine((value) => value >= 1, `must be at least 1`)
+    .refine((value) => value <= max, `must be at most ${max}${name === 'limit' ? ' (the largest page)' : ''}`);
+
+/** The query of GET {app_base_url}/user/routes/?page=&limit=: a page of the rider's history, newest first. */
+export const rideHistoryQuery = z.object({
+  page: wholeNumber('page', MAX_PAGE).default(1),
+  limit: wholeNumber('limit', MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+});
+
+/** The query of GET {app_base_url}/user/stats/?tz=: the time zone "today" and "this week" are counted in (stats.ts). */
+export const riderStatsQuery = z.object({
+  tz: z
+    .string()
+    .refine((zone) => IANAZone.isValidZone(zone), 'must be an IANA time zone, e.g. America/New_York')
+    .optional(),
+});

@@ -1,5 +1,5 @@
 import { endpoint } from '../http/endpoint.ts';
-import { NotFoundError } from '../platform/errors.ts';
+import { NotFoundError } from '../../platform/errors.ts';
 import { riderOf } from '../riders/principal.ts';
 import { getRider, RiderNotFoundError } from '../riders/profiles.ts';
 import { getRide } from './records.ts';

@@ -3,7 +3,7 @@ import { endpoint } from '../http/endpoint.ts';
 import { riderOf } from '../riders/principal.ts';
 import { getRider, RiderNotFoundError } from '../riders/profiles.ts';
 import { createRide, listRides } from './records.ts';
-import { newRideBody } from './request.ts';
+import { newRideBody, rideHistoryQuery } from './request.ts';
 import { rideRecord, ridePage } from './response.ts';
 
 /**
@@ -12,24 +12,7 @@ import { rideRecord, ridePage } from './response.ts';
  * with an `Idempotency-Key` a retry gets the first answer. docs/riders.md has both shapes.
  */
 
-export const DEFAULT_PAGE_SIZE = 10;
-export const MAX_PAGE_SIZE = 50;
-const MAX_PAGE = 10_000;
-
-const wholeNumber = (name: string, max: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, `must be a whole number`)
-    .transform(Number)
-    .refine((value) => value >= 1, `must be at least 1`)
-    .refine((value) => value <= max, `must be at most ${max}${name === 'limit' ? ' (the largest page)' : ''}`);
-
-export const query = z.object({
-  page: wholeNumber('page', MAX_PAGE).default(1),
-  limit: wholeNumber('limit', MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
-});
-
-export const handler = endpoint({ id: 'user-rides', body: newRideBody.optional(), query, response: z.union([ridePage, rideRecord]) }, async ({ principal, body, query: { page, limit }, repeatable }) => {
+export const handler = endpoint({ id: 'user-rides', body: newRideBody.optional(), query: rideHistoryQuery, response: z.union([ridePage, rideRecord]) }, async ({ principal, body, query: { page, limit }, repeatable }) => {
   const rider = riderOf(principal);
   if (!(await getRider(rider.sub))) throw new RiderNotFoundError();
   // GET carries no body (endpoint() parses none); POST always has one.

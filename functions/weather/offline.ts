@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { now } from '../platform/clock.ts';
+import { now } from '../../platform/clock.ts';
 import { weatherReport, type WeatherProvider } from './report.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { logger } from '../platform/logger.ts';
+import { logger } from '../../platform/logger.ts';
 import { offlineWeather } from './offline.ts';
 import { openMeteoWeather } from './open-meteo.ts';
 import type { WeatherPoint, WeatherProvider, WeatherReport } from './report.ts';

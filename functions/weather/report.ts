@@ -1,4 +1,4 @@
-import { now } from '../platform/clock.ts';
+import { now } from '../../platform/clock.ts';
 
 /** What a weather provider answers, and the shape every provider's numbers are turned into. */
 

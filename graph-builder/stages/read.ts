@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { BuildableCity } from '../cities.ts';
+import type { BuildableCity } from '../city-recipes.ts';
 import type { RuleContext } from '../tag-rules/context.ts';
 import type { StringTable } from '../writer.ts';
 import { loadElevationModel, type ElevationModel } from './elevation/models.ts';

@@ -1,4 +1,4 @@
-import { sharedDataPath } from '../../core/paths.ts';
+import { sharedDataPath } from './paths.ts';
 import { handler as ingestBikeShare } from '../../functions/bikeshare/ingest-handler.ts';
 import { STATUS_AGE_ENV_VAR } from '../../functions/bikeshare/ingest.ts';
 import { FEEDS_ENV_VAR } from '../../functions/bikeshare/systems.ts';

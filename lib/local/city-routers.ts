@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { CityInvoker } from '../../functions/dispatch/city-invoker.ts';
-import { CITY_ROUTER_TIMEOUT_SECONDS, cityRouterEntry } from '../../functions/platform/endpoints.ts';
+import { CITY_ROUTER_TIMEOUT_SECONDS, cityRouterEntry } from '../../platform/endpoints.ts';
 import type { ModuleLoader } from './gateway.ts';
 import { invoke } from './invocations.ts';
 import { lambdaContext } from './queue.ts';

@@ -4,7 +4,7 @@ import { haversineMetres, type LonLat } from '../../core/geo.ts';
 import { decodeRoute, encodeRoute } from '../../functions/events/geometry.ts';
 import type { EventItem } from '../../functions/events/model.ts';
 import { listEvents } from '../../functions/events/records.ts';
-import { nowMs } from '../../functions/platform/clock.ts';
+import { nowMs } from '../../platform/clock.ts';
 import { createRide, rideSummaries } from '../../functions/rides/records.ts';
 import { newRideBody } from '../../functions/rides/request.ts';
 

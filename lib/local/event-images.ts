@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import type { CityId } from '../../core/cities/index.ts';
 import { LocalProjection, type LonLat } from '../../core/geo.ts';
 import { COORDINATE_SCALE } from '../../core/graph/layout.ts';
-import { cityGraph } from '../../functions/routing/graph-store.ts';
+import { cityGraph } from '../../functions/graphs/graph-store.ts';
 
 /**
  * Cover images for the seeded events: a map drawn from the city's routing graph (every road in

@@ -1,8 +1,8 @@
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { CityId } from '../../core/cities/index.ts';
 import type { LonLat } from '../../core/geo.ts';
-import { s3 } from '../../functions/platform/aws.ts';
-import { bucketName } from '../../functions/platform/resources.ts';
+import { s3 } from '../../platform/aws.ts';
+import { bucketName } from '../../platform/resources.ts';
 import { createCategory, createDestination, listCategories, listDestinations } from '../../functions/events/catalogue.ts';
 import { decodeRoute } from '../../functions/events/geometry.ts';
 import { nearbyGroup, type DestinationItem, type EventItem } from '../../functions/events/model.ts';

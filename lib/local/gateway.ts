@@ -8,7 +8,7 @@ import type {
   APIGatewayRequestAuthorizerEvent,
 } from 'aws-lambda';
 import { LOCAL_MAX_REQUEST_HEADER_BYTES, MAX_REQUEST_BODY_BYTES } from '../../functions/http/gateway-limits.ts';
-import { withClockAt, withClockOffset } from '../../functions/platform/clock.ts';
+import { withClockAt, withClockOffset } from '../../platform/clock.ts';
 import {
   apiDefinitions,
   authorizerEntry,
@@ -17,7 +17,7 @@ import {
   versionedFamilies,
   type ApiName,
   type EndpointDefinition,
-} from '../../functions/platform/endpoints.ts';
+} from '../../platform/endpoints.ts';
 import {
   binaryMediaTypes,
   corsPreflight,

@@ -1,10 +1,10 @@
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cityIds, isCityId, type CityId } from '../../core/cities/index.ts';
-import { DataFolderError, graphOutputDir, sharedDataPath } from '../../core/paths.ts';
-import { buildableCity } from '../../graph-builder/cities.ts';
+import { DataFolderError, graphOutputDir, sharedDataPath } from './paths.ts';
+import { buildableCity } from '../../graph-builder/city-recipes.ts';
 import { cityInputPaths } from '../../graph-builder/source-hash.ts';
-import { bucketName } from '../../functions/platform/resources.ts';
+import { bucketName } from '../../platform/resources.ts';
 import { ensureGraphs, readPointer } from '../../graph-builder/index.ts';
 import { publishedPointer, publishGraph, pruneGraphVersions } from '../../graph-builder/publish.ts';
 
@@ -26,7 +26,7 @@ export function citiesFromEnvironment(environment: NodeJS.ProcessEnv = process.e
 
 export async function prepareLocalGraphs(cities: CityId[], log: (line: string) => void): Promise<void> {
   const outDir = graphOutputDir();
-  const built = await ensureGraphs({ cities, outDir, log });
+  const built = await ensureGraphs({ cities, dataPath: sharedDataPath(), outDir, log });
   const missing = cities.find((city) => !built[city]);
   if (missing) throw await missingInputs(missing);
   const bucket = bucketName('graphs');

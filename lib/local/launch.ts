@@ -3,10 +3,10 @@ import { createServer, type Server } from 'node:http';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { projectRoot } from '../../core/paths.ts';
+import { projectRoot } from '../project-root.ts';
 import type { Context, PostAuthenticationTriggerEvent } from 'aws-lambda';
-import { riderSignInTriggerEntry } from '../../functions/platform/endpoints.ts';
-import { queues, type QueueDefinition } from '../../functions/platform/resources.ts';
+import { riderSignInTriggerEntry } from '../../platform/endpoints.ts';
+import { queues, type QueueDefinition } from '../../platform/resources.ts';
 import { RIDER_SESSION_USAGE_KEY_ENV_VAR } from '../../functions/riders/identity-provider-client.ts';
 import { useCityInvoker } from '../../functions/dispatch/city-invoker.ts';
 import { startLocalBikeShare } from './bikeshare.ts';
@@ -73,7 +73,7 @@ export interface LocalPlatformOptions {
   /**
    * Honour `X-Spoke-Test-Clock-Offset` (seconds) and `X-Spoke-Test-Clock-At` (an instant) on
    * requests, running each such request as if the clock read that much later or that instant
-   * (functions/platform/clock.ts). For tests only; `SPOKE_TEST_CLOCK=1`.
+   * (platform/clock.ts). For tests only; `SPOKE_TEST_CLOCK=1`.
    */
   testClock?: boolean;
   /**
@@ -90,7 +90,7 @@ export interface LocalPlatform {
   urls: { base: string; app: string; dynamodb: string; s3: string; sqs: string; idp: string; gbfsFixtures: string | null };
   queues: ReadonlyMap<string, LocalQueue>;
   identityProvider: LocalIdentityProvider;
-  /** The scheduled workers (functions/platform/workers.ts). */
+  /** The scheduled workers (platform/workers.ts). */
   scheduler: LocalScheduler;
   /** The map playground (null when not started), and its address. */
   playground: { server: Playground; url: string } | null;

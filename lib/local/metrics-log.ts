@@ -1,11 +1,11 @@
 import { appendFile, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EmfOutput } from '@aws-lambda-powertools/metrics/types';
-import { metricCatalogue, type MetricUnit } from '../../functions/platform/metric-catalogue.ts';
-import { setMetricsSink } from '../../functions/platform/metrics.ts';
+import { metricCatalogue, type MetricUnit } from '../../platform/metric-catalogue.ts';
+import { setMetricsSink } from '../../platform/metrics.ts';
 
 /**
- * The local platform's metrics: the EMF documents its functions publish (functions/platform/
+ * The local platform's metrics: the EMF documents its functions publish (platform/
  * metrics.ts), which Lambda would write to CloudWatch Logs, appended as JSON lines to
  * `metrics.jsonl` in the state folder, where `npm run admin -- metrics` and the tests read them.
  * Writes are batched off the request path. The log is bounded: past MAX_METRICS_LOG_BYTES the

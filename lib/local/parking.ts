@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CityId } from '../../core/cities/index.ts';
-import { DataFolderError, sharedDataPath } from '../../core/paths.ts';
+import { DataFolderError, sharedDataPath } from './paths.ts';
 import { PARKING_FILES } from '../../functions/multimodal/parking/datasets.ts';
 import { publishParkingSource } from '../../functions/multimodal/parking/publish.ts';
 

@@ -15,10 +15,10 @@ import {
   type BucketDefinition,
   type KeyDefinition,
   type TableDefinition,
-} from '../../functions/platform/resources.ts';
+} from '../../platform/resources.ts';
 
 /**
- * Creates the tables and buckets of functions/platform/resources.ts on dynalite and s3rver, as
+ * Creates the tables and buckets of platform/resources.ts on dynalite and s3rver, as
  * the CDK stack does in AWS. Existing ones are kept, so a restart keeps its data. dynalite does
  * not run TTL deletion; nothing the platform does depends on expired items being gone.
  */

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { QueueDefinition } from '../../functions/platform/resources.ts';
+import type { QueueDefinition } from '../../platform/resources.ts';
 import { invoke } from './invocations.ts';
 
 /**

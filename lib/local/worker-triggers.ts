@@ -1,6 +1,6 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { queues, type QueueName } from '../../functions/platform/resources.ts';
-import { workers } from '../../functions/platform/workers.ts';
+import { queues, type QueueName } from '../../platform/resources.ts';
+import { workers } from '../../platform/workers.ts';
 import { redriveReceivedReports } from '../../functions/reports/outbox.ts';
 import { keysOf } from '../naming.ts';
 import type { ModuleLoader } from './gateway.ts';
@@ -8,7 +8,7 @@ import type { LocalQueue } from './queue.ts';
 import { LocalScheduler, type ScheduledHandler } from './scheduler.ts';
 
 /**
- * The background functions of functions/platform/workers.ts on the local platform: each queue
+ * The background functions of platform/workers.ts on the local platform: each queue
  * consumer subscribed to its in-process queue (as an event source mapping would), each scheduled
  * job on the local scheduler. Their handler modules are the ones the Lambdas run.
  */

@@ -10,7 +10,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildCity, type BuildResult } from '../../graph-builder/build.ts';
-import type { BuildableCity } from '../../graph-builder/cities.ts';
+import type { BuildableCity } from '../../graph-builder/city-recipes.ts';
 
 interface ChildBuild {
   city: BuildableCity;

@@ -11,7 +11,7 @@
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sharedDataPath } from '../../core/paths.ts';
+import { sharedDataPath } from '../../lib/local/paths.ts';
 import type { RoutingNetwork } from '../../core/routing/network/network.ts';
 import { DisjointSets } from '../../core/routing/network/disjoint-sets.ts';
 import { buildCity } from '../../graph-builder/build.ts';

@@ -11,7 +11,7 @@
  * - the authorizer's and the directions handler's invocations are timed around the `handler`
  *   exports (the gateway's module loader is injectable);
  * - every DynamoDB round trip is timed by an AWS SDK middleware on the shared client
- *   (`functions/platform/aws.ts`), by command;
+ *   (`platform/aws.ts`), by command;
  * - the router's own part (`planDirections` on the same trips, warm), the request's JSON parse and
  *   zod validation and the response's `JSON.stringify` are timed directly in the same process.
  *
@@ -30,15 +30,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Profiler } from 'node:inspector';
-import { projectRoot } from '../../core/paths.ts';
+import { graphOutputDir, sharedDataPath } from '../../lib/local/paths.ts';
+import { projectRoot } from '../../lib/project-root.ts';
 import { createApiKey } from '../../functions/auth/api-keys.ts';
-import { planDirections } from '../../functions/routing/directions.ts';
-import { directionsRequest } from '../../functions/routing/request.ts';
-import { dynamo } from '../../functions/platform/aws.ts';
+import { planDirections } from '../../functions/directions/directions.ts';
+import { directionsRequest } from '../../functions/directions/request.ts';
+import { dynamo } from '../../platform/aws.ts';
 import { ensureGraphs } from '../../graph-builder/index.ts';
 import { createGateway } from '../../lib/local/gateway.ts';
 import { useCityInvoker } from '../../functions/dispatch/city-invoker.ts';
-import { cityRouterEntry } from '../../functions/platform/endpoints.ts';
+import { cityRouterEntry } from '../../platform/endpoints.ts';
 import { inProcessCityInvoker } from '../../lib/local/city-routers.ts';
 import { prepareLocalGraphs } from '../../lib/local/graphs.ts';
 import { startLocalPlatform } from '../../lib/local/launch.ts';
@@ -99,11 +100,11 @@ function partOf(url: string, functionName: string): string | null {
     if (modules === 'tsx' || modules === 'esbuild' || modules === 'get-tsconfig') return 'TypeScript loader (tsx)';
     return `other packages (${modules})`;
   }
-  if (url.includes('/functions/routing/') || url.includes('/core/')) return 'routing and guidance';
+  if (url.includes('/functions/graphs/') || url.includes('/functions/directions/directions.ts') || url.includes('/core/')) return 'routing and guidance';
   if (url.includes('/functions/http/') || url.includes('/functions/directions/')) return 'HTTP chain (functions/http)';
   if (url.includes('/functions/auth/') || url.includes('/functions/authorizer/')) return 'authorizer (functions/auth)';
   if (url.includes('/functions/ratelimit/')) return 'rate limiter (functions/ratelimit)';
-  if (url.includes('/functions/platform/')) return 'Lambda runtime helpers (functions/platform)';
+  if (url.includes('/platform/')) return 'Lambda runtime helpers (platform)';
   if (url.includes('/lib/local/dynamo-transactions')) return 'local DynamoDB endpoint proxy';
   if (url.includes('/lib/local/')) return 'local gateway (lib/local)';
   if (url.startsWith('node:internal/crypto') || url === 'node:crypto') return 'Node crypto';
@@ -148,7 +149,7 @@ async function measure(): Promise<ProfileReport> {
   const seconds = Number(option('seconds', '20'));
   process.env.SPOKE_GRAPH_DIR ??= join(projectRoot, '.local-data', 'graphs');
   process.env.SPOKE_CITIES = 'new-york';
-  await ensureGraphs({ cities: ['new-york'], outDir: process.env.SPOKE_GRAPH_DIR });
+  await ensureGraphs({ cities: ['new-york'], dataPath: sharedDataPath(), outDir: graphOutputDir() });
   const stateDir = await mkdtemp(join(tmpdir(), 'spoke-profile-'));
   const platform = await startLocalPlatform({
     stateDir,

@@ -1,7 +1,7 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildableCity, type BuildableCity } from '../../graph-builder/cities.ts';
+import { buildableCity, type BuildableCity } from '../../graph-builder/city-recipes.ts';
 import { encodePbf, type OsmElements } from '../../graph-builder/osm/pbf-writer.ts';
 import type { Tags } from '../../graph-builder/osm/types.ts';
 import { buildCity } from '../../graph-builder/build.ts';

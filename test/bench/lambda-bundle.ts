@@ -5,7 +5,7 @@
  *
  * Bundle: a CDK app holding the stack's own `SpokeFunction` construct for the directions
  * endpoint and for the REQUEST authorizer (lib/spoke-function.ts, the definitions of
- * functions/platform/endpoints.ts) is synthesised, so esbuild runs with exactly the options the
+ * platform/endpoints.ts) is synthesised, so esbuild runs with exactly the options the
  * stack gives it (ESM for node22, minified, source maps, the AWS SDK bundled). Measured: the bytes
  * of the bundled `index.mjs`, of its source map, and of the asset directory zipped (`zip -9`, as
  * Lambda receives it).
@@ -26,10 +26,10 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { App, Stack } from 'aws-cdk-lib';
-import { projectRoot } from '../../core/paths.ts';
+import { projectRoot } from '../../lib/project-root.ts';
 import { toAuthorizerContext } from '../../functions/auth/principal.ts';
-import { authorizerAccess, authorizerEntry, cityRouterAccess, cityRouterEntry } from '../../functions/platform/endpoints.ts';
-import { ROUTING_FUNCTION_MEMORY_MB } from '../../functions/platform/function-memory.ts';
+import { authorizerAccess, authorizerEntry, cityRouterAccess, cityRouterEntry } from '../../platform/endpoints.ts';
+import { ROUTING_FUNCTION_MEMORY_MB } from '../../platform/function-memory.ts';
 import { DataStores } from '../../lib/data-stores.ts';
 import { functionEnvironment } from '../../lib/local/provision.ts';
 import { SpokeFunction } from '../../lib/spoke-function.ts';

@@ -21,7 +21,8 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { projectRoot } from '../../core/paths.ts';
+import { graphOutputDir, sharedDataPath } from '../../lib/local/paths.ts';
+import { projectRoot } from '../../lib/project-root.ts';
 import { createApiKey } from '../../functions/auth/api-keys.ts';
 import { ensureGraphs } from '../../graph-builder/index.ts';
 import { functionEnvironment } from '../../lib/local/provision.ts';
@@ -158,7 +159,7 @@ export function machineDescription(): string {
 
 async function measure(durationSeconds: number, warmupSeconds: number, connectionCounts: number[], quietBelow: number, tool: string): Promise<LoadReport> {
   process.env.SPOKE_GRAPH_DIR ??= join(projectRoot, '.local-data', 'graphs');
-  await ensureGraphs({ outDir: process.env.SPOKE_GRAPH_DIR, log: (line) => console.log(`[graphs] ${line}`) });
+  await ensureGraphs({ dataPath: sharedDataPath(), outDir: graphOutputDir(), log: (line) => console.log(`[graphs] ${line}`) });
   let platform: RunningLocalProcess | undefined;
   try {
     platform = await startLocalProcess();

@@ -6,7 +6,7 @@ import { createCosting, metricCosting } from '../../core/routing/costing/create-
 import { haversineMetres } from '../../core/geo.ts';
 import { localMinutes } from '../../core/local-time.ts';
 import { EDGE_CYCLING, SAFETY_CLASSES, type SafetyClass } from '../../core/graph/flags.ts';
-import { loadGraphBytes, type LoadedGraph } from '../../functions/routing/graph-store.ts';
+import { loadGraphBytes, type LoadedGraph } from '../../functions/graphs/graph-store.ts';
 import { buildSteps } from '../../core/routing/guidance/steps.ts';
 import { DisjointSets } from '../../core/routing/network/disjoint-sets.ts';
 import type { RoutingNetwork } from '../../core/routing/network/network.ts';

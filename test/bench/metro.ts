@@ -12,7 +12,7 @@
 import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sharedDataPath } from '../../core/paths.ts';
+import { sharedDataPath } from '../../lib/local/paths.ts';
 import type { CostOptions } from '../../core/routing/costing/costing.ts';
 import { createCosting } from '../../core/routing/costing/create-costing.ts';
 import { haversineMetres } from '../../core/geo.ts';
@@ -20,7 +20,7 @@ import { localMinutes } from '../../core/local-time.ts';
 import type { RoutingNetwork } from '../../core/routing/network/network.ts';
 import type { ComponentSummary } from '../../graph-builder/stages/connectivity.ts';
 import { metroCity } from '../../graph-builder/metro-city.ts';
-import { buildOverlay } from '../../functions/routing/report-overlay.ts';
+import { buildOverlay } from '../../functions/graphs/report-overlay.ts';
 import { buildInChild } from './build-in-child.ts';
 import { cyclingNodes, cyclingRegions, loadMeasured, measureCosting, percentile, randomPairs } from './measure.ts';
 import { seededReports } from './routino.ts';

@@ -9,7 +9,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { projectRoot } from '../../core/paths.ts';
+import { projectRoot } from '../../lib/project-root.ts';
 import { createApiKey } from '../../functions/auth/api-keys.ts';
 import { getReport } from '../../functions/reports/store.ts';
 import { prepareLocalGraphs } from '../../lib/local/graphs.ts';

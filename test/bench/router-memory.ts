@@ -1,6 +1,6 @@
 /**
  * The router's memory at city scale, in a process limited like a Lambda function: a child process
- * loads a graph file the way functions/routing/graph-store.ts does (the file's bytes, then
+ * loads a graph file the way functions/graphs/graph-store.ts does (the file's bytes, then
  * `loadGraphBytes`: the typed-array views, the router's derived arrays and the landmark tables),
  * routes once on each cycling metric (on the cost tables read from the file), and reports its load time
  * and its peak resident memory. Each run is made under a memory limit of a Lambda size: a cgroup

@@ -11,7 +11,7 @@
  * coordinates near random points of the cycling network 1 to 6 km apart, and lays a seeded overlay
  * of accepted reports (closures, one-way, removed turns, hazards; some temporary) over Spoke's
  * graph. The extracts are New York, Midtown Manhattan and Central London alone, and London as the
- * platform builds it (all seven extracts of graph-builder/cities.ts, which do not all touch each
+ * platform builds it (all seven extracts of graph-builder/city-recipes.ts, which do not all touch each
  * other). test/bench/routino/routino-bench.c is compiled with cc at run time and keeps Routino's
  * database loaded; it times each query inside its process exactly as this script times Spoke's:
  * snap of both ends plus search, excluding process start and loading, with the snap apart.
@@ -36,24 +36,24 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import type { AvoidanceEffect, AvoidanceItem } from '../../core/avoidances.ts';
+import type { AvoidanceEffect, AvoidanceItem } from '../../core/report-avoidances.ts';
 import { cities } from '../../core/cities/index.ts';
 import { haversineMetres, type LonLat } from '../../core/geo.ts';
 import { EDGE_CYCLING } from '../../core/graph/flags.ts';
 import { localMinutes } from '../../core/local-time.ts';
-import { sharedDataPath } from '../../core/paths.ts';
+import { sharedDataPath } from '../../lib/local/paths.ts';
 import { createCosting } from '../../core/routing/costing/create-costing.ts';
 import type { RouteOverlay } from '../../core/routing/costing/overlay.ts';
-import type { LocatedReports } from '../../core/routing/avoidances/locate.ts';
+import type { LocatedReports } from '../../core/routing/avoidances/locate-avoidances.ts';
 import { buildSteps } from '../../core/routing/guidance/steps.ts';
 import { buildPath } from '../../core/routing/path/path.ts';
 import { costingFor, disruptionsAlong, type RoutingContext } from '../../core/routing/planning/context.ts';
 import { snapPoint } from '../../core/routing/planning/leg.ts';
 import { routeBody, safetyBreakdown } from '../../core/routing/planning/route-body.ts';
 import { departureIn } from '../../core/routing/time/departure.ts';
-import { buildableCity, type BuildableCity } from '../../graph-builder/cities.ts';
-import { loadGraphBytes, type LoadedGraph } from '../../functions/routing/graph-store.ts';
-import { buildOverlay } from '../../functions/routing/report-overlay.ts';
+import { buildableCity, type BuildableCity } from '../../graph-builder/city-recipes.ts';
+import { loadGraphBytes, type LoadedGraph } from '../../functions/graphs/graph-store.ts';
+import { buildOverlay } from '../../functions/graphs/report-overlay.ts';
 import { findRoute } from '../../core/routing/search/search.ts';
 import { positionsAt, snapForCosting } from '../../core/routing/snap/snap.ts';
 import { seededRandom } from '../routing/real-graphs.ts';
@@ -192,7 +192,7 @@ function spokeQuery(loaded: LoadedGraph, overlay: RouteOverlay, [from, to]: Pair
 
 /**
  * The whole planner for one pair, as the directions endpoint plans a supersafe cycling route
- * (functions/routing/directions.ts: the route planner's `route`, that is planWaypoints, whose leg
+ * (functions/directions/directions.ts: the route planner's `route`, that is planWaypoints, whose leg
  * is routeLeg, then the route body, the safety breakdown and the disruptions near the route),
  * with the same calls in the same order, each phase timed.
  */
@@ -386,7 +386,7 @@ export async function routinoComparison(): Promise<string[]> {
   emit();
   emit(`Measured by \`BENCH_SECTIONS=routino npm run bench\` (\`test/bench/routino.ts\`, its TypeScript compiled by esbuild as the Lambda bundle is, not by tsx: test/bench/as-deployed) on ${measuredOn()}: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}, ${routinoVersion} through libroutino's C API (\`test/bench/routino/routino-bench.c\`, built with cc -O2), its bicycle profile, quickest route. Load average at the start: ${startLoad.toFixed(2)}, at the end: ${endLoad.toFixed(2)}.`);
   emit();
-  emit(`Per extract ${PAIRS} seeded coordinate pairs 1 to 6 km apart (each end within about 15 m of a random node of the cycling network), the same for both routers. London is the graph the platform serves: its seven extracts (graph-builder/cities.ts), which do not all touch (the City of London and Holborn among them is a network of its own), so pairs whose ends lie in two of them have no route in either router. A query is the snap of both ends plus the search, timed inside each process (Spoke: costing, \`snapForCosting\` at both ends, \`findRoute\`, as the directions endpoint runs them before building the path; Routino: \`Routino_FindWaypoint\` twice and \`Routino_CalculateRoute\`), never process start or loading. Spoke routes with an overlay of ${REPORTS} accepted reports per extract (closures, one-way, removed turns, hazards; a third temporary) and the graph's dated closures and time-limited restrictions at a Monday 08:30 departure. One warm-up round, then ${RUNS} rounds; each round runs, per extract, Spoke direct, Spoke supersafe, Spoke's whole planner and Routino one after the other, in an order that changes from round to round (forwards and backwards, starting one system later every second round), so that no system always meets an extract first with cold caches or always follows the same other. Figures are the median over the rounds of each round's percentile, over the pairs all of them routed; failures are counted per system (Spoke's include pairs that the overlay's closures cut off, which Routino, routing without the overlay, does not see). The target: Spoke's snap + search at most a third of Routino's at p50 and half at p95, and the whole planner at p50 no slower than Routino's bare route.`);
+  emit(`Per extract ${PAIRS} seeded coordinate pairs 1 to 6 km apart (each end within about 15 m of a random node of the cycling network), the same for both routers. London is the graph the platform serves: its seven extracts (graph-builder/city-recipes.ts), which do not all touch (the City of London and Holborn among them is a network of its own), so pairs whose ends lie in two of them have no route in either router. A query is the snap of both ends plus the search, timed inside each process (Spoke: costing, \`snapForCosting\` at both ends, \`findRoute\`, as the directions endpoint runs them before building the path; Routino: \`Routino_FindWaypoint\` twice and \`Routino_CalculateRoute\`), never process start or loading. Spoke routes with an overlay of ${REPORTS} accepted reports per extract (closures, one-way, removed turns, hazards; a third temporary) and the graph's dated closures and time-limited restrictions at a Monday 08:30 departure. One warm-up round, then ${RUNS} rounds; each round runs, per extract, Spoke direct, Spoke supersafe, Spoke's whole planner and Routino one after the other, in an order that changes from round to round (forwards and backwards, starting one system later every second round), so that no system always meets an extract first with cold caches or always follows the same other. Figures are the median over the rounds of each round's percentile, over the pairs all of them routed; failures are counted per system (Spoke's include pairs that the overlay's closures cut off, which Routino, routing without the overlay, does not see). The target: Spoke's snap + search at most a third of Routino's at p50 and half at p95, and the whole planner at p50 no slower than Routino's bare route.`);
   emit();
   const table = (rows: string[][]) => {
     emit(`| ${rows[0]!.join(' | ')} |`);

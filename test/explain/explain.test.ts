@@ -2,15 +2,15 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CityId } from '../../core/cities/index.ts';
 import { haversineMetres, type LonLat } from '../../core/geo.ts';
 import type { Language } from '../../core/language.ts';
-import { planDirections, type DirectionsBody } from '../../functions/routing/directions.ts';
-import { directionsRequest } from '../../functions/routing/request.ts';
+import { planDirections, type DirectionsBody } from '../../functions/directions/directions.ts';
+import { directionsRequest } from '../../functions/directions/request.ts';
 import { explainSupersafe, type ExplainBody } from '../../functions/explain/explain.ts';
 import { explainRequest } from '../../functions/explain/request.ts';
 import type { RouteFigures } from '../../functions/explain/figures.ts';
 import { AVOID_MIN_METRES, COSTS, explain, LIT_MIN_POINTS, SIGNED_MIN_METRES, TEMPLATES, type Cost, type Template } from '../../functions/explain/sentence.ts';
-import type * as graphStore from '../../functions/routing/graph-store.ts';
-import type { LoadedGraph } from '../../functions/routing/graph-store.ts';
-import type * as reportOverlay from '../../functions/routing/report-overlay.ts';
+import type * as graphStore from '../../functions/graphs/graph-store.ts';
+import type { LoadedGraph } from '../../functions/graphs/graph-store.ts';
+import type * as reportOverlay from '../../functions/graphs/report-overlay.ts';
 import { randomNodeLocation, seededRandom } from '../routing/real-graphs.ts';
 import { FIXED_NOW } from '../support/clock.ts';
 import { cachedRealGraph } from '../support/real-graph-mocks.ts';
@@ -24,11 +24,11 @@ import { cachedRealGraph } from '../support/real-graph-mocks.ts';
  * extra distance and minutes. San Francisco's pairs are also explained with the hill preference.
  */
 
-vi.mock('../../functions/routing/graph-store.ts', async (importOriginal) => ({
+vi.mock('../../functions/graphs/graph-store.ts', async (importOriginal) => ({
   ...(await importOriginal<typeof graphStore>()),
   cityGraph: async (city: CityId) => (await import('../support/real-graph-mocks.ts')).cachedRealGraph(city),
 }));
-vi.mock('../../functions/routing/report-overlay.ts', async (importOriginal) => {
+vi.mock('../../functions/graphs/report-overlay.ts', async (importOriginal) => {
   const actual = await importOriginal<typeof reportOverlay>();
   return { ...actual, cityOverlay: async (loaded: LoadedGraph) => actual.buildOverlay(loaded, []) };
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { allCities, cityForCoordinate, cityForCoordinates } from '../../core/cities/index.ts';
-import { graphRecipes } from '../../graph-builder/cities.ts';
+import { graphRecipes } from '../../graph-builder/city-recipes.ts';
 
 describe('city registry', () => {
   it('has the four cities with zones, lighting data and bike share', () => {

@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, readFile, symlink, writeFile, rm } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildableCity } from '../../graph-builder/cities.ts';
-import { sharedDataPath } from '../../core/paths.ts';
+import { buildableCity } from '../../graph-builder/city-recipes.ts';
+import { sharedDataPath } from '../../lib/local/paths.ts';
 import { readGraphHeader } from '../../core/graph/layout.ts';
 import { ensureGraphs } from '../../graph-builder/index.ts';
 import { sharedDataPresent } from '../support/shared-data.ts';

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildableCity } from '../../graph-builder/cities.ts';
+import { buildableCity } from '../../graph-builder/city-recipes.ts';
 import { sourceName, supersedes } from '../../graph-builder/stages/read/collect.ts';
 import { readOsmFile } from '../../graph-builder/osm/reader.ts';
 import { EDGE_CYCLING } from '../../core/graph/flags.ts';
 import type { Graph } from '../../core/graph/layout.ts';
-import { sharedDataPath } from '../../core/paths.ts';
+import { sharedDataPath } from '../../lib/local/paths.ts';
 import { realGraph } from '../routing/real-graphs.ts';
 import { buildFixture, edgesOfWay, type BuiltFixture } from './helpers.ts';
 import { sharedDataPresent } from '../support/shared-data.ts';

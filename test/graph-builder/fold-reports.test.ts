@@ -2,7 +2,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AvoidanceItem } from '../../core/avoidances.ts';
+import type { AvoidanceItem } from '../../core/report-avoidances.ts';
 import { EDGE_CYCLING, EDGE_REVERSED, EDGE_WALKING } from '../../core/graph/flags.ts';
 import { openGraph } from '../../core/graph/layout.ts';
 import { buildCity } from '../../graph-builder/build.ts';
@@ -11,7 +11,7 @@ import { cityInputs } from '../../graph-builder/source-hash.ts';
 import { edgesOfWay, fixtureCity, fixtureDir } from './helpers.ts';
 
 /**
- * The nightly rebuild folds permanent accepted reports into the graph (core/avoidances.ts): a
+ * The nightly rebuild folds permanent accepted reports into the graph (core/report-avoidances.ts): a
  * closed road leaves the cycling network, a one-way report makes the way one-way for bicycles,
  * the graph records which reports it holds, and its source hash changes so the job rebuilds.
  */

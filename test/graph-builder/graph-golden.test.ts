@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { sharedDataPath } from '../../core/paths.ts';
+import { sharedDataPath } from '../../lib/local/paths.ts';
 import { buildCity } from '../../graph-builder/build.ts';
-import { buildableCity, graphRecipes, type BuildableCity } from '../../graph-builder/cities.ts';
+import { buildableCity, graphRecipes, type BuildableCity } from '../../graph-builder/city-recipes.ts';
 import { fixtureCity, fixtureDir, fixturePath } from './helpers.ts';
 import { sharedDataPresent } from '../support/shared-data.ts';
 

@@ -1,8 +1,8 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { buildableCity, type BuildableCity } from '../../graph-builder/cities.ts';
-import { projectRoot } from '../../core/paths.ts';
+import { buildableCity, type BuildableCity } from '../../graph-builder/city-recipes.ts';
+import { projectRoot } from '../../lib/project-root.ts';
 import { openGraph, type Graph } from '../../core/graph/layout.ts';
 import { buildCity, type BuildReport } from '../../graph-builder/build.ts';
 import { readOsmFile, type Tags } from '../../graph-builder/osm/reader.ts';

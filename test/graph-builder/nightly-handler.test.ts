@@ -8,12 +8,12 @@ import { CreateBucketCommand, DeleteObjectCommand, GetObjectCommand, ListObjects
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CityId } from '../../core/cities/cities.ts';
-import { sharedDataPath } from '../../core/paths.ts';
+import { sharedDataPath } from '../../lib/local/paths.ts';
 import { currentPointerKey, parseGraphPointer } from '../../core/graph/catalog.ts';
 import { openGraph } from '../../core/graph/layout.ts';
-import { inputKey } from '../../functions/platform/inputs.ts';
+import { inputKey } from '../../platform/inputs.ts';
 import { handler as dispatch } from '../../graph-builder/build-dispatch-handler.ts';
-import { buildableCity } from '../../graph-builder/cities.ts';
+import { buildableCity } from '../../graph-builder/city-recipes.ts';
 import { configuredSources, downloadLimits, handler, retryDelaySeconds, sourcesRecordKey, type CityOutcome } from '../../graph-builder/nightly-handler.ts';
 import { LOCAL_ACCOUNT, LocalQueue, lambdaContext } from '../../lib/local/queue.ts';
 import { sqsRequestListener } from '../../lib/local/sqs-endpoint.ts';

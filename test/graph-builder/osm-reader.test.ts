@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sharedDataPath } from '../../core/paths.ts';
+import { sharedDataPath } from '../../lib/local/paths.ts';
 import { readOsmFile, type ReadProgress } from '../../graph-builder/osm/reader.ts';
 import { encodePbf, type OsmElements } from '../../graph-builder/osm/pbf-writer.ts';
 import { fixturePath } from './helpers.ts';

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { graphOutputDir, projectRoot, sharedDataPath } from '../../core/paths.ts';
-import { REPOSITORY_REPORT, reportDestination } from '../../graph-builder/report.ts';
+import { projectRoot } from '../../lib/project-root.ts';
+import { graphOutputDir, sharedDataPath } from '../../lib/local/paths.ts';
+import { REPOSITORY_REPORT, reportDestination } from '../../graph-builder/build-report.ts';
 
 /**
  * `npm run build-graphs` writes the tracked docs/graph-report.md only for a build of every city
@@ -40,7 +41,7 @@ describe('where the graph report goes', () => {
     // New York's current graph, copied: the build finds it up to date, and reports it.
     const out = await mkdtemp(join(tmpdir(), 'graph-report-'));
     await cp(join(graphOutputDir(), 'cities', 'new-york'), join(out, 'cities', 'new-york'), { recursive: true });
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'graph-builder/cli.ts', 'new-york', '--out', out], { cwd: projectRoot });
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bin/build-graphs.ts', 'new-york', '--out', out], { cwd: projectRoot });
     expect(stdout).toContain('new-york: graph new-york-');
     expect(stdout).toContain(`Report: ${join(out, 'graph-report.md')}`);
     const report = await readFile(join(out, 'graph-report.md'), 'utf8');
@@ -54,7 +55,7 @@ describe('where the graph report goes', () => {
 describe('npm run build-graphs without its data folder', () => {
   it('names the folder and the option it came from, with no stack trace', async () => {
     const missing = join(await mkdtemp(join(tmpdir(), 'graph-data-')), 'absent');
-    const failed = await run(process.execPath, ['--import', 'tsx', 'graph-builder/cli.ts', 'sf-bay', '--data', missing, '--out', join(missing, 'graphs')], { cwd: projectRoot }).catch(
+    const failed = await run(process.execPath, ['--import', 'tsx', 'bin/build-graphs.ts', 'sf-bay', '--data', missing, '--out', join(missing, 'graphs')], { cwd: projectRoot }).catch(
       (error: { code: number; stdout: string; stderr: string }) => error,
     );
     expect(failed).toMatchObject({ code: 2, stdout: '' });

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { ESLint } from 'eslint';
 import ts from 'typescript';
 import { afterEach, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../core/paths.ts';
+import { projectRoot } from '../../lib/project-root.ts';
 
 /**
  * The layering rules as `npm run lint` applies them (ESLint with the project's config, then
@@ -56,24 +56,28 @@ describe('core/ imports no AWS package', () => {
   });
 });
 
-describe('the builder reaches no more of functions/ than the Lambda runtime', () => {
+describe('the builder reaches nothing of functions/, and the Lambda runtime it uses nothing either', () => {
   it('reports graph-builder/ importing the router', async () => {
-    const file = probe('graph-builder', "import { cityGraph } from '../functions/routing/graph-store.ts';\nexport const probe = cityGraph;\n");
-    expect(await lintErrors(file)).toEqual([boundary('graph-builder/ may not import from functions/routing/graph-store.ts')]);
+    const file = probe('graph-builder', "import { cityGraph } from '../functions/graphs/graph-store.ts';\nexport const probe = cityGraph;\n");
+    expect(await lintErrors(file)).toEqual([boundary('graph-builder/ may not import from functions/graphs/graph-store.ts')]);
   });
 
-  it('breaks the chain graph-builder → functions/platform → functions/routing at its second link', async () => {
-    const runtime = probe('functions/platform', "import { cityGraph } from '../routing/graph-store.ts';\nexport const probe = cityGraph;\n");
-    const builder = probe('graph-builder', `import { probe as runtime } from '../functions/platform/${relative(join(projectRoot, 'functions/platform'), runtime)}';\nexport const probe = runtime;\n`);
+  it('breaks the chain graph-builder → platform → functions/graphs at its second link', async () => {
+    const runtime = probe('platform', "import { cityGraph } from '../functions/graphs/graph-store.ts';\nexport const probe = cityGraph;\n");
+    const builder = probe('graph-builder', `import { probe as runtime } from '../platform/${relative(join(projectRoot, 'platform'), runtime)}';\nexport const probe = runtime;\n`);
     expect(await lintErrors(builder)).toEqual([]);
-    expect(await lintErrors(runtime)).toEqual([boundary('functions/platform/ may not import from functions/routing/graph-store.ts')]);
+    expect(await lintErrors(runtime)).toEqual([boundary('platform/ may not import from functions/graphs/graph-store.ts')]);
+  });
+
+  it('reports platform/ importing the HTTP layer of functions/', async () => {
+    expect(await lintErrors(probe('platform', "export * from '../functions/http/errors.ts';\n"))).toEqual([boundary('platform/ may not import from functions/http/errors.ts')]);
   });
 });
 
 describe('dynamic imports are checked', () => {
   it('checks a template-string import() like a string', async () => {
-    const file = probe('core', 'export const probe = () => import(`../functions/routing/graph-store.ts`);\n');
-    expect(await lintErrors(file)).toEqual([boundary('core/ may not import from functions/routing/graph-store.ts')]);
+    const file = probe('core', 'export const probe = () => import(`../functions/graphs/graph-store.ts`);\n');
+    expect(await lintErrors(file)).toEqual([boundary('core/ may not import from functions/graphs/graph-store.ts')]);
   });
 
   it('checks require() like import()', async () => {
@@ -82,8 +86,8 @@ describe('dynamic imports are checked', () => {
   });
 
   it.each([
-    ['a template with a substitution', "const name = 'graph-store';\nexport const probe = () => import(`../functions/routing/${name}.ts`);\n"],
-    ['a variable', "const name = '../functions/routing/graph-store.ts';\nexport const probe = () => import(name);\n"],
+    ['a template with a substitution', "const name = 'graph-store';\nexport const probe = () => import(`../functions/graphs/${name}.ts`);\n"],
+    ['a variable', "const name = '../functions/graphs/graph-store.ts';\nexport const probe = () => import(name);\n"],
     ['a computed require()', "declare const require: (name: string) => unknown;\nconst name = 'aws-jwt-verify';\nexport const probe = () => require(name);\n"],
   ])('refuses an import of %s outright', async (_kind, text) => {
     expect(await lintErrors(probe('core', text))).toEqual([boundary('is not a plain string')]);
@@ -102,7 +106,6 @@ describe('no circle of imports between the folders of functions/ or the parts of
     ['auth', '../oauth/access-tokens.ts', 'auth → oauth → auth'],
     ['auth', '../riders/identity-provider-client.ts', 'auth → riders → auth'],
     ['riders', '../oauth/pkce.ts', 'riders → oauth → riders'],
-    ['platform', '../http/errors.ts', 'functions/platform/ may not import'],
   ])('reports functions/%s importing %s', async (folder, target, expected) => {
     const file = probe(`functions/${folder}`, `export * from '${target}';\n`);
     expect(await lintErrors(file)).toEqual([boundary(expected)]);
@@ -129,12 +132,12 @@ describe('no circle of imports between the folders of functions/ or the parts of
 describe('functions stay short', () => {
   const functionOf = (lines: number) => `export function probe(): number {\n  let total = 0;\n${'  total += 1;\n'.repeat(lines - 4)}  return total;\n}\n`;
 
-  it.each(['core', 'functions/routing', 'graph-builder/stages'])('reports a function over 150 lines in %s/', async (folder) => {
+  it.each(['core', 'functions/graphs', 'graph-builder/stages'])('reports a function over 150 lines in %s/', async (folder) => {
     expect(await lintErrors(probe(folder, functionOf(151)))).toEqual([expect.stringMatching(/^max-lines-per-function: .*\(151\)\. Maximum allowed is 150/)]);
   });
 
   it('lets a function of 150 lines be', async () => {
-    expect(await lintErrors(probe('functions/routing', functionOf(150)))).toEqual([]);
+    expect(await lintErrors(probe('functions/graphs', functionOf(150)))).toEqual([]);
   });
 });
 

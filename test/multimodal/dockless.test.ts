@@ -6,9 +6,9 @@ import { CYCLING_SPEED_MPS, EBIKE_SPEED_MPS, WALKING_SPEED_MPS } from '../../cor
 import type { Geofencing } from '../../functions/bikeshare/model.ts';
 import { mayPark, samplePolyline, ZoneRules } from '../../functions/multimodal/geofencing.ts';
 import type { MultiModalOption, OptionLeg } from '../../functions/multimodal/response.ts';
-import type * as graphStore from '../../functions/routing/graph-store.ts';
-import type { LoadedGraph } from '../../functions/routing/graph-store.ts';
-import type * as reportOverlay from '../../functions/routing/report-overlay.ts';
+import type * as graphStore from '../../functions/graphs/graph-store.ts';
+import type { LoadedGraph } from '../../functions/graphs/graph-store.ts';
+import type * as reportOverlay from '../../functions/graphs/report-overlay.ts';
 import { randomNodeLocation, seededRandom } from '../routing/real-graphs.ts';
 import { recordedSnapshot } from '../support/bikeshare.ts';
 import { memorySources } from '../support/multimodal.ts';
@@ -23,11 +23,11 @@ import { geofencingFeed, square } from '../support/zones.ts';
  * 2.x and 3.x rules alike.
  */
 
-vi.mock('../../functions/routing/graph-store.ts', async (importOriginal) => ({
+vi.mock('../../functions/graphs/graph-store.ts', async (importOriginal) => ({
   ...(await importOriginal<typeof graphStore>()),
   cityGraph: async (city: CityId) => (await import('../support/real-graph-mocks.ts')).cachedRealGraph(city),
 }));
-vi.mock('../../functions/routing/report-overlay.ts', async (importOriginal) => {
+vi.mock('../../functions/graphs/report-overlay.ts', async (importOriginal) => {
   const actual = await importOriginal<typeof reportOverlay>();
   return { ...actual, cityOverlay: async (loaded: LoadedGraph) => actual.buildOverlay(loaded, []) };
 });

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { haversineMetres, type LonLat } from '../../core/geo.ts';
-import { sharedDataPath } from '../../core/paths.ts';
+import { sharedDataPath } from '../../lib/local/paths.ts';
 import { areaAt } from '../../functions/multimodal/parking/areas.ts';
 import { chooseParking, destinationBorough, destinationParkingOf, OPERATOR_AREA_RADIUS_METRES } from '../../functions/multimodal/parking/choose.ts';
 import { compileParkingDatasets, parseCsv } from '../../functions/multimodal/parking/datasets.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { CityId } from '../../core/cities/index.ts';
 import { haversineMetres, type LonLat } from '../../core/geo.ts';
-import { sharedDataPath } from '../../core/paths.ts';
+import { sharedDataPath } from '../../lib/local/paths.ts';
 import { CYCLING_SPEED_MPS, EBIKE_SPEED_MPS, WALKING_SPEED_MPS } from '../../core/routing/costing/speeds.ts';
 import type { BikeShareSnapshot } from '../../functions/bikeshare/model.ts';
 import type { CustomRouteItem } from '../../functions/customroutes/records.ts';
@@ -11,10 +11,10 @@ import type { MultiModalBody, MultiModalOption, OptionLeg } from '../../function
 import { compileParkingDatasets } from '../../functions/multimodal/parking/datasets.ts';
 import { SpotIndex } from '../../functions/multimodal/parking/spots.ts';
 import { multiModalRequest } from '../../functions/multimodal/request.ts';
-import type { AvoidanceItem } from '../../core/avoidances.ts';
-import type * as graphStore from '../../functions/routing/graph-store.ts';
-import type { LoadedGraph } from '../../functions/routing/graph-store.ts';
-import type * as reportOverlay from '../../functions/routing/report-overlay.ts';
+import type { AvoidanceItem } from '../../core/report-avoidances.ts';
+import type * as graphStore from '../../functions/graphs/graph-store.ts';
+import type { LoadedGraph } from '../../functions/graphs/graph-store.ts';
+import type * as reportOverlay from '../../functions/graphs/report-overlay.ts';
 import { DEMO_CUSTOM_ROUTES } from '../../lib/local/custom-route-seeds.ts';
 import { FIXED_NOW } from '../support/clock.ts';
 import { recordedSnapshot } from '../support/bikeshare.ts';
@@ -29,11 +29,11 @@ import { handMadeBays, PLACES } from '../support/parking.ts';
  */
 
 const reports = vi.hoisted(() => ({ items: [] as AvoidanceItem[] }));
-vi.mock('../../functions/routing/graph-store.ts', async (importOriginal) => ({
+vi.mock('../../functions/graphs/graph-store.ts', async (importOriginal) => ({
   ...(await importOriginal<typeof graphStore>()),
   cityGraph: async (city: CityId) => (await import('../support/real-graph-mocks.ts')).cachedRealGraph(city),
 }));
-vi.mock('../../functions/routing/report-overlay.ts', async (importOriginal) => {
+vi.mock('../../functions/graphs/report-overlay.ts', async (importOriginal) => {
   const actual = await importOriginal<typeof reportOverlay>();
   return { ...actual, cityOverlay: async (loaded: LoadedGraph) => actual.buildOverlay(loaded, reports.items) };
 });
@@ -431,8 +431,8 @@ describe('disruptions per option', () => {
       expect(reported.disruptions).toContainEqual(expect.objectContaining({ id: 'report-r-hazard', source: 'report', type: 'hazard' }));
       for (const option of body.options.filter((candidate) => candidate.type === 'personal')) {
         const route = (await directionsRoute([bloomsbury.start, bloomsbury.end], { supersafe: option.supersafe }))!;
-        const outcome = await (await import('../../functions/routing/directions.ts')).planDirections(
-          (await import('../../functions/routing/request.ts')).directionsRequest.parse({ coordinates: [bloomsbury.start, bloomsbury.end], supersafe: option.supersafe, departure_time: NOON }),
+        const outcome = await (await import('../../functions/directions/directions.ts')).planDirections(
+          (await import('../../functions/directions/request.ts')).directionsRequest.parse({ coordinates: [bloomsbury.start, bloomsbury.end], supersafe: option.supersafe, departure_time: NOON }),
         );
         expect(option.legs[0]!.geometry).toEqual(route.geometry);
         expect(option.disruptions).toEqual(outcome.kind === 'routed' ? (outcome.body.disruptions ?? []) : []);

@@ -7,12 +7,13 @@ import ts from 'typescript';
 import { describe, expect, it, vi } from 'vitest';
 import type { CityId } from '../../core/cities/index.ts';
 import { currentPointerKey, parseGraphPointer } from '../../core/graph/catalog.ts';
-import { graphOutputDir, projectRoot } from '../../core/paths.ts';
+import { projectRoot } from '../../lib/project-root.ts';
+import { graphOutputDir } from '../../lib/local/paths.ts';
 import type { RouteBody } from '../../core/routing/planning/route-body.ts';
-import { planDirections, type DirectionsBody } from '../../functions/routing/directions.ts';
-import type * as graphStore from '../../functions/routing/graph-store.ts';
-import type * as reportOverlay from '../../functions/routing/report-overlay.ts';
-import { directionsRequest } from '../../functions/routing/request.ts';
+import { planDirections, type DirectionsBody } from '../../functions/directions/directions.ts';
+import type * as graphStore from '../../functions/graphs/graph-store.ts';
+import type * as reportOverlay from '../../functions/graphs/report-overlay.ts';
+import { directionsRequest } from '../../functions/directions/request.ts';
 
 /**
  * The routing engine is one package that needs nothing of AWS (README, "Folders and which way
@@ -23,11 +24,11 @@ import { directionsRequest } from '../../functions/routing/request.ts';
  */
 
 // The endpoint's code, on the same graph file and with no accepted reports.
-vi.mock('../../functions/routing/graph-store.ts', async (importOriginal) => ({
+vi.mock('../../functions/graphs/graph-store.ts', async (importOriginal) => ({
   ...(await importOriginal<typeof graphStore>()),
   cityGraph: async (city: CityId) => (await import('../support/real-graph-mocks.ts')).cachedRealGraph(city),
 }));
-vi.mock('../../functions/routing/report-overlay.ts', async (importOriginal) => {
+vi.mock('../../functions/graphs/report-overlay.ts', async (importOriginal) => {
   const actual = await importOriginal<typeof reportOverlay>();
   return { ...actual, cityOverlay: async (loaded: Parameters<typeof actual.buildOverlay>[0]) => actual.buildOverlay(loaded, []) };
 });

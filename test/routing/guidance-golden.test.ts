@@ -3,11 +3,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import type { CityId } from '../../core/cities/index.ts';
-import { planDirections, type RouteBody } from '../../functions/routing/directions.ts';
-import { directionsRequest } from '../../functions/routing/request.ts';
-import type * as graphStore from '../../functions/routing/graph-store.ts';
-import type { LoadedGraph } from '../../functions/routing/graph-store.ts';
-import type * as reportOverlay from '../../functions/routing/report-overlay.ts';
+import { planDirections, type RouteBody } from '../../functions/directions/directions.ts';
+import { directionsRequest } from '../../functions/directions/request.ts';
+import type * as graphStore from '../../functions/graphs/graph-store.ts';
+import type { LoadedGraph } from '../../functions/graphs/graph-store.ts';
+import type * as reportOverlay from '../../functions/graphs/report-overlay.ts';
 import type { BannerText, Step } from '../../core/routing/guidance/steps.ts';
 
 /**
@@ -21,7 +21,7 @@ import type { BannerText, Step } from '../../core/routing/guidance/steps.ts';
  *   UPDATE_GOLDEN=1 npx vitest run test/routing/guidance-golden.test.ts
  */
 
-vi.mock('../../functions/routing/graph-store.ts', async (importOriginal) => {
+vi.mock('../../functions/graphs/graph-store.ts', async (importOriginal) => {
   const actual = await importOriginal<typeof graphStore>();
   return {
     ...actual,
@@ -30,7 +30,7 @@ vi.mock('../../functions/routing/graph-store.ts', async (importOriginal) => {
 });
 
 // No accepted road reports in these routes.
-vi.mock('../../functions/routing/report-overlay.ts', async (importOriginal) => {
+vi.mock('../../functions/graphs/report-overlay.ts', async (importOriginal) => {
   const actual = await importOriginal<typeof reportOverlay>();
   return { ...actual, cityOverlay: async (loaded: LoadedGraph) => actual.buildOverlay(loaded, []) };
 });

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { haversineMetres, type LonLat, type Position } from '../../core/geo.ts';
 import { EDGE_REVERSED } from '../../core/graph/flags.ts';
 import { localMinutes } from '../../core/local-time.ts';
-import { sharedDataPath } from '../../core/paths.ts';
+import { sharedDataPath } from '../../lib/local/paths.ts';
 import { climbSeconds, HILL_STEEP_GRADE } from '../../core/routing/costing/costing.ts';
 import { createCosting } from '../../core/routing/costing/create-costing.ts';
 import { type RoutingContext } from '../../core/routing/planning/context.ts';
@@ -14,7 +14,7 @@ import { LandmarkBound, storedLandmarks } from '../../core/routing/search/landma
 import { findRoute } from '../../core/routing/search/search.ts';
 import { SearchWorkspace } from '../../core/routing/search/workspace.ts';
 import { positionsAt, snap } from '../../core/routing/snap/snap.ts';
-import { buildableCity } from '../../graph-builder/cities.ts';
+import { buildableCity } from '../../graph-builder/city-recipes.ts';
 import { realGraph, seededRandom } from './real-graphs.ts';
 import { referenceCost } from './reference-search.ts';
 import { hillContext, planHillRoute, seededHillPairs } from '../support/hill-routes.ts';

@@ -7,12 +7,12 @@ import { explainRequest } from '../../functions/explain/request.ts';
 import { planMultiModal } from '../../functions/multimodal/plan.ts';
 import { multiModalRequest } from '../../functions/multimodal/request.ts';
 import type { PlannerSources } from '../../functions/multimodal/sources.ts';
-import type * as metrics from '../../functions/platform/metrics.ts';
-import { planDirections } from '../../functions/routing/directions.ts';
-import type * as graphStore from '../../functions/routing/graph-store.ts';
-import type { LoadedGraph } from '../../functions/routing/graph-store.ts';
-import type * as reportOverlay from '../../functions/routing/report-overlay.ts';
-import { directionsRequest } from '../../functions/routing/request.ts';
+import type * as metrics from '../../platform/metrics.ts';
+import { planDirections } from '../../functions/directions/directions.ts';
+import type * as graphStore from '../../functions/graphs/graph-store.ts';
+import type { LoadedGraph } from '../../functions/graphs/graph-store.ts';
+import type * as reportOverlay from '../../functions/graphs/report-overlay.ts';
+import { directionsRequest } from '../../functions/directions/request.ts';
 import { FIXED_NOW } from '../support/clock.ts';
 import { randomNodeLocation, seededRandom } from './real-graphs.ts';
 import { cachedRealGraph } from '../support/real-graph-mocks.ts';
@@ -24,16 +24,16 @@ import { cachedRealGraph } from '../support/real-graph-mocks.ts';
  * options, on the real graphs; and every route any of them plans is recorded in the metrics.
  */
 
-vi.mock('../../functions/routing/graph-store.ts', async (importOriginal) => ({
+vi.mock('../../functions/graphs/graph-store.ts', async (importOriginal) => ({
   ...(await importOriginal<typeof graphStore>()),
   cityGraph: async (city: CityId) => (await import('../support/real-graph-mocks.ts')).cachedRealGraph(city),
 }));
-vi.mock('../../functions/routing/report-overlay.ts', async (importOriginal) => {
+vi.mock('../../functions/graphs/report-overlay.ts', async (importOriginal) => {
   const actual = await importOriginal<typeof reportOverlay>();
   return { ...actual, cityOverlay: async (loaded: LoadedGraph) => actual.buildOverlay(loaded, []) };
 });
 const recorded = vi.hoisted(() => [] as { name: string; dimensions: Record<string, string> }[]);
-vi.mock('../../functions/platform/metrics.ts', async (importOriginal) => {
+vi.mock('../../platform/metrics.ts', async (importOriginal) => {
   const actual = await importOriginal<typeof metrics>();
   return {
     ...actual,

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import type { CityId } from '../../core/cities/index.ts';
-import { sharedDataPath } from '../../core/paths.ts';
+import { sharedDataPath } from '../../lib/local/paths.ts';
 import type { Profile } from '../../core/graph/profiles.ts';
 import type { RoutingNetwork } from '../../core/routing/network/network.ts';
-import { graphRecipes } from '../../graph-builder/cities.ts';
+import { graphRecipes } from '../../graph-builder/city-recipes.ts';
 import { readOsmFile, type RelationMember, type Tags } from '../../graph-builder/osm/reader.ts';
 import type { RoutedPath } from '../../core/routing/path/path.ts';
 

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CityId } from '../../core/cities/index.ts';
-import { graphOutputDir } from '../../core/paths.ts';
+import { graphOutputDir } from '../../lib/local/paths.ts';
 import { currentPointerKey, parseGraphPointer } from '../../core/graph/catalog.ts';
-import { loadGraphBytes, type LoadedGraph } from '../../functions/routing/graph-store.ts';
+import { loadGraphBytes, type LoadedGraph } from '../../functions/graphs/graph-store.ts';
 import type { RoutingNetwork } from '../../core/routing/network/network.ts';
 
-/** The bytes of a real city graph the test run built (test/graphs-setup.ts). */
+/** The bytes of a real city graph the test run built (test/support/graphs-setup.ts). */
 export function realGraphBytes(city: CityId): Uint8Array {
   const directory = graphOutputDir();
   const pointer = parseGraphPointer(readFileSync(join(directory, currentPointerKey(city)), 'utf8'));

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { LonLat } from '../../core/geo.ts';
-import { locateReports } from '../../core/routing/avoidances/locate.ts';
+import { locateReports } from '../../core/routing/avoidances/locate-avoidances.ts';
 import { costingFor, type RoutingContext } from '../../core/routing/planning/context.ts';
 import { planWaypoints } from '../../core/routing/planning/leg.ts';
-import { chooseRoad, nearbyRoads } from '../../functions/reports/locate.ts';
+import { chooseRoad, nearbyRoads } from '../../functions/reports/locate-report.ts';
 import { benchContext } from '../bench/route-quality.ts';
 import { realGraph } from './real-graphs.ts';
 

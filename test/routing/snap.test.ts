@@ -3,7 +3,7 @@ import type { CityId } from '../../core/cities/index.ts';
 import { localMinutes } from '../../core/local-time.ts';
 import { createCosting } from '../../core/routing/costing/create-costing.ts';
 import type { Profile } from '../../core/graph/profiles.ts';
-import { buildOverlay } from '../../functions/routing/report-overlay.ts';
+import { buildOverlay } from '../../functions/graphs/report-overlay.ts';
 import { firstConnected, MAX_CANDIDATES, snapCandidates, snapForCosting } from '../../core/routing/snap/snap.ts';
 import { seededReports } from '../bench/routino.ts';
 import { randomNodeLocation, realGraph, seededRandom } from './real-graphs.ts';

@@ -4,7 +4,7 @@ import { EDGE_CYCLING } from '../../core/graph/flags.ts';
 import { isClosed, isWindowActive } from '../../core/graph/rules.ts';
 import { localMinutes } from '../../core/local-time.ts';
 import { findRoute } from '../../core/routing/search/search.ts';
-import type { LoadedGraph } from '../../functions/routing/graph-store.ts';
+import type { LoadedGraph } from '../../functions/graphs/graph-store.ts';
 import { realGraph } from './real-graphs.ts';
 
 /**

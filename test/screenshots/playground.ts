@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import type { Page } from 'playwright-core';
-import { projectRoot } from '../../core/paths.ts';
+import { graphOutputDir, sharedDataPath } from '../../lib/local/paths.ts';
+import { projectRoot } from '../../lib/project-root.ts';
 import { ensureGraphs } from '../../graph-builder/index.ts';
 import { launchChromium } from '../support/browser.ts';
 import { startLocalProcess } from '../support/local-process.ts';
@@ -51,7 +52,7 @@ async function shoot(page: Page, url: string, city: string, file: string, option
 async function main(): Promise<void> {
   // The folder npm start builds its graphs in, so nothing is rebuilt for the screenshots.
   process.env.SPOKE_GRAPH_DIR ??= join(projectRoot, '.local-data', 'graphs');
-  await ensureGraphs({ outDir: process.env.SPOKE_GRAPH_DIR, log: say });
+  await ensureGraphs({ dataPath: sharedDataPath(), outDir: graphOutputDir(), log: say });
   const running = await startLocalProcess();
   const browser = await launchChromium();
   try {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cities, type CityId } from '../../core/cities/index.ts';
-import { sharedDataPath } from '../../core/paths.ts';
+import { sharedDataPath } from '../../lib/local/paths.ts';
 import { joinStations, readFeedDocument, readStationInformation, readStationStatus, readVehicles } from '../../functions/bikeshare/gbfs.ts';
 import { emptySnapshot } from '../../functions/bikeshare/ingest.ts';
 import type { BikeShareSnapshot } from '../../functions/bikeshare/model.ts';

@@ -1,6 +1,6 @@
 /**
  * `npm run fuzz -- [--runs N] [--seed S]`: the fuzz test of every endpoint
- * (test/platform/fuzz.test.ts) with N generated requests per endpoint (the suite runs 150) and
+ * (test/http/fuzz.platform.test.ts) with N generated requests per endpoint (the suite runs 150) and
  * seed S (the suite's is 22), against a local platform started for the run. A failure prints the
  * smallest request fast-check could shrink it to, and the seed and path that replay it.
  */
@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { projectRoot } from '../../core/paths.ts';
+import { projectRoot } from '../../lib/project-root.ts';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '2000' }, seed: { type: 'string', default: '22' } } });
 const whole = (name: string, text: string): string => {
@@ -22,7 +22,7 @@ const runs = whole('runs', values.runs);
 const seed = whole('seed', values.seed);
 
 const vitest = join(dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs');
-const run = spawnSync(process.execPath, [vitest, 'run', '--project', 'platform', 'test/platform/fuzz.test.ts'], {
+const run = spawnSync(process.execPath, [vitest, 'run', '--project', 'platform', 'test/http/fuzz.platform.test.ts'], {
   cwd: projectRoot,
   stdio: 'inherit',
   env: { ...process.env, FUZZ_RUNS: runs, FUZZ_SEED: seed },

@@ -4,7 +4,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { projectRoot } from '../../core/paths.ts';
+import { projectRoot } from '../../lib/project-root.ts';
 import type { DemoCredentials } from '../../lib/local/seed.ts';
 
 /** Runs `bin/local.ts` (what `npm start` runs) as a child process, as a user would. */

@@ -1,11 +1,11 @@
 import type { CityId } from '../../core/cities/index.ts';
-import type { LoadedGraph } from '../../functions/routing/graph-store.ts';
+import type { LoadedGraph } from '../../functions/graphs/graph-store.ts';
 import { realGraph } from '../routing/real-graphs.ts';
 
 /**
  * The real city graphs this test run built, each loaded once per test file, for tests that plan
  * in process with the code the endpoints run (only the graph comes from the test build instead of
- * S3). Use with `vi.mock('../../functions/routing/graph-store.ts', ...)`.
+ * S3). Use with `vi.mock('../../functions/graphs/graph-store.ts', ...)`.
  */
 const loaded = new Map<CityId, LoadedGraph>();
 

@@ -1,7 +1,7 @@
 /**
  * A child process that runs the report submission handler once, as a Lambda container would, for
  * the tests that kill the submitting function between its DynamoDB write and what follows it
- * (test/local/reports-pipeline.test.ts). Input, as JSON in SUBMISSION: the request body, the
+ * (test/reports/reports-pipeline.test.ts). Input, as JSON in SUBMISSION: the request body, the
  * caller's authorizer context and any headers (submission-event.ts). The environment points it
  * at the test's platform.
  */

@@ -2,7 +2,7 @@
 # Runs before `npm test` (the `pretest` script): finds, or installs from Debian's packages, the
 # programs the suite drives besides Node: Chromium for the browser tests (through playwright-core,
 # never a downloaded browser), libfaketime for the runs under a faked clock, and curl and jq, which
-# the README's walk-throughs use as printed (test/platform/docs-walkthroughs.test.ts).
+# the README's walk-throughs use as printed (test/docs/docs-walkthroughs.platform.test.ts).
 set -euo pipefail
 
 needed=()

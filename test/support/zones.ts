@@ -2,7 +2,7 @@ import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LocalProjection, type LonLat } from '../../core/geo.ts';
-import { sharedDataPath } from '../../core/paths.ts';
+import { sharedDataPath } from '../../lib/local/paths.ts';
 import { readFeedDocument, readGeofencing, readVehicles, readVehicleTypes } from '../../functions/bikeshare/gbfs.ts';
 import type { Geofencing, GeofencingZone } from '../../functions/bikeshare/model.ts';
 

@@ -1,6 +1,6 @@
 /**
  * Changes to a loaded graph that come and go without a rebuild: today, what accepted road reports
- * do to routing (core/avoidances.ts). The costing applies an overlay on top of the
+ * do to routing (core/report-avoidances.ts). The costing applies an overlay on top of the
  * graph's own costs; every effect only raises a cost (an edge impassable, an edge dearer, a turn
  * forbidden), so the landmark bounds computed without it stay valid and routes stay optimal.
  *

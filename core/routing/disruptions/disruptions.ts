@@ -5,15 +5,15 @@ import { forEachSegmentCell } from '../../graph/grid.ts';
 import { isClosed } from '../../graph/rules.ts';
 import { LocalProjection } from '../../geo.ts';
 import type { RoutingNetwork } from '../network/network.ts';
-import type { AvoidanceEffect, AvoidanceItem } from '../../avoidances.ts';
-import type { LocatedAvoidance } from '../avoidances/locate.ts';
+import type { AvoidanceEffect, AvoidanceItem } from '../../report-avoidances.ts';
+import type { LocatedAvoidance } from '../avoidances/locate-avoidances.ts';
 import type { Position } from '../../geo.ts';
 
 /**
  * Temporary road disruptions near a route (spec 4.1 `disruptions`): closures with a date window
  * or weekly hours that are in force at departure or begin within the hour, and roadworks, from
  * the city graph (OSM conditional tags, highway=construction); and what accepted road reports
- * do to the roads near it (core/routing/avoidances/locate.ts). Never reported on walking routes.
+ * do to the roads near it (core/routing/avoidances/locate-avoidances.ts). Never reported on walking routes.
  */
 
 export interface Disruption {

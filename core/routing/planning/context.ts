@@ -1,6 +1,6 @@
 import type { City } from '../../cities/index.ts';
 import type { LonLat, Position } from '../../geo.ts';
-import type { LocatedReports } from '../avoidances/locate.ts';
+import type { LocatedReports } from '../avoidances/locate-avoidances.ts';
 import type { Costing } from '../costing/costing.ts';
 import { createCosting } from '../costing/create-costing.ts';
 import type { Profile } from '../../graph/profiles.ts';
@@ -11,7 +11,7 @@ import type { LoadedGraph } from './loaded-graph.ts';
 /**
  * What one request routes on: the city, its loaded graph, the departure and the accepted reports
  * located on the graph; and what follows from it for every leg the request plans (the costing, the
- * night, the disruptions along the route). functions/routing/context-loader.ts loads one from S3
+ * night, the disruptions along the route). functions/graphs/context-loader.ts loads one from S3
  * and DynamoDB; a tool can build one from a graph file.
  */
 

@@ -12,7 +12,7 @@ import { SearchWorkspace } from '../search/workspace.ts';
  * A city graph as a router holds it: the file's typed-array views (the cost tables and landmark
  * bounds among them), the network's open core and the search's reusable buffers, built from the
  * graph file's bytes without parsing. Where the bytes come from (S3, refreshed as new versions are
- * published) is functions/routing/graph-store.ts; a tool or a test can read them from a file.
+ * published) is functions/graphs/graph-store.ts; a tool or a test can read them from a file.
  */
 
 export interface LoadedGraph {

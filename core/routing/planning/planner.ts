@@ -15,13 +15,13 @@ import { planWaypoints, snapPoint, type PlannedWaypoints } from './leg.ts';
  * many routes (explain's two variants, multi-modal's options and their walks) shares them; each
  * route is planned by the engine's leg planning (leg.ts). What a route took (its planning time;
  * each leg's states settled) comes back with it and is told to `onPlanned`, where the endpoints
- * record it (functions/routing/planner.ts): the engine measures, it does not publish.
+ * record it (functions/directions/route-planner.ts): the engine measures, it does not publish.
  */
 
 /**
  * The rider's route preferences: every field of a request that shapes its routes beyond where
  * they go and which variant is asked. A validated request's are read by one function,
- * `routePreferencesOf` (functions/routing/request.ts); the planner is the only reader of this type.
+ * `routePreferencesOf` (functions/directions/request.ts); the planner is the only reader of this type.
  */
 export interface RoutePreferences {
   /** The language of the steps' instructions. */

@@ -1,5 +1,5 @@
 import { admission } from '../../auth/admission.ts';
-import type { EndpointDefinition } from '../../platform/endpoints.ts';
+import type { EndpointDefinition } from '../../../platform/endpoints.ts';
 import { HttpError } from '../errors.ts';
 import { httpStateOf, type HttpMiddleware } from './http-state.ts';
 

@@ -1,4 +1,4 @@
-import type { HttpMethod } from '../../platform/endpoints.ts';
+import type { HttpMethod } from '../../../platform/endpoints.ts';
 import { methodNotAllowed } from '../errors.ts';
 import type { HttpMiddleware } from './http-state.ts';
 

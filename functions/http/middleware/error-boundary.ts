@@ -1,5 +1,5 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { logger } from '../../platform/logger.ts';
+import { logger } from '../../../platform/logger.ts';
 import { httpErrorOf, internalError, type ErrorDialect, type HttpError } from '../errors.ts';
 import { jsonResponse } from '../responses.ts';
 import type { HttpMiddleware } from './http-state.ts';

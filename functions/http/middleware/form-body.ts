@@ -1,4 +1,4 @@
-import type { HttpMethod } from '../../platform/endpoints.ts';
+import type { HttpMethod } from '../../../platform/endpoints.ts';
 import { InvalidRequestError } from '../errors.ts';
 import { header, isFormContentType, parseForm, rawBody } from '../forms.ts';
 import { appliesTo } from './allow-methods.ts';

@@ -1,9 +1,9 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { fromAuthorizerContext, type Principal } from '../../auth/principal.ts';
-import type { RepeatableRequest } from '../../platform/idempotency.ts';
+import type { RepeatableRequest } from '../../../platform/idempotency.ts';
 import type { RateDecision } from '../../ratelimit/windows.ts';
-import { requestIdOf } from '../../platform/invocation-logging.ts';
+import { requestIdOf } from '../../../platform/invocation-logging.ts';
 
 /**
  * The HTTP chain's per-request state. `httpState()`, the first HTTP middleware, puts it on the

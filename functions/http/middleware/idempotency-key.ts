@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { Principal } from '../../auth/principal.ts';
-import type { HttpMethod } from '../../platform/endpoints.ts';
-import type { RepeatableRequest } from '../../platform/idempotency.ts';
+import type { HttpMethod } from '../../../platform/endpoints.ts';
+import type { RepeatableRequest } from '../../../platform/idempotency.ts';
 import { InvalidRequestError } from '../errors.ts';
 import { header } from '../forms.ts';
 import { appliesTo } from './allow-methods.ts';

@@ -1,4 +1,4 @@
-import type { HttpMethod } from '../../platform/endpoints.ts';
+import type { HttpMethod } from '../../../platform/endpoints.ts';
 import { parseMultipartBody } from '../multipart.ts';
 import { appliesTo } from './allow-methods.ts';
 import { httpStateOf, type HttpMiddleware } from './http-state.ts';

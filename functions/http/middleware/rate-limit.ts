@@ -1,9 +1,9 @@
 import type { Principal } from '../../auth/principal.ts';
-import { logger } from '../../platform/logger.ts';
-import { recordMetric } from '../../platform/metrics.ts';
+import { logger } from '../../../platform/logger.ts';
+import { recordMetric } from '../../../platform/metrics.ts';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { consumeTokens, peekTokens, type RateScope } from '../../ratelimit/limiter.ts';
-import { nowMs } from '../../platform/clock.ts';
+import { nowMs } from '../../../platform/clock.ts';
 import type { RateDecision } from '../../ratelimit/windows.ts';
 import { httpErrorOf, rateLimitExceeded } from '../errors.ts';
 import { httpStateOf, type HttpMiddleware, type HttpState } from './http-state.ts';

@@ -1,5 +1,5 @@
 import { principalLogLabel } from '../../auth/principal.ts';
-import { logger } from '../../platform/logger.ts';
+import { logger } from '../../../platform/logger.ts';
 import { httpStateOf, type HttpMiddleware, type HttpRequest } from './http-state.ts';
 
 /**

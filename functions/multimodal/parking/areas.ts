@@ -4,7 +4,7 @@ import { COORDINATE_SCALE } from '../../../core/graph/layout.ts';
 import type { LonLat } from '../../../core/geo.ts';
 
 /**
- * The named areas a city graph carries (graph-builder/cities.ts `areas`: London's boroughs, as
+ * The named areas a city graph carries (graph-builder/city-recipes.ts `areas`: London's boroughs, as
  * `london_borough:<name>`), for the parking rules of the area a destination lies in. Each area's
  * rings are read from the graph once per loaded graph; a point is inside by the even-odd rule
  * over all its rings (outer rings and holes alike), after a bounding-box test.

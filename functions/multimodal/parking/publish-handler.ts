@@ -1,8 +1,8 @@
-import { withInvocationLogging } from '../../platform/invocation-logging.ts';
-import { inputKey, missingInputError } from '../../platform/inputs.ts';
-import { logger } from '../../platform/logger.ts';
-import { readObjectText } from '../../platform/object-store.ts';
-import { bucketName } from '../../platform/resources.ts';
+import { withInvocationLogging } from '../../../platform/invocation-logging.ts';
+import { inputKey, missingInputError } from '../../../platform/inputs.ts';
+import { logger } from '../../../platform/logger.ts';
+import { readObjectText } from '../../../platform/object-store.ts';
+import { bucketName } from '../../../platform/resources.ts';
 import { PARKING_FILES } from './datasets.ts';
 import { publishParkingSource } from './publish.ts';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { s3 } from '../../platform/aws.ts';
-import { bucketName } from '../../platform/resources.ts';
+import { s3 } from '../../../platform/aws.ts';
+import { bucketName } from '../../../platform/resources.ts';
 import type { PARKING_FILES } from './datasets.ts';
 import { encodeDataset, spotDatasetKey } from './spots.ts';
 

@@ -4,10 +4,10 @@ import KDBush from 'kdbush';
 import { around } from 'geokdbush';
 import type { CityId } from '../../../core/cities/index.ts';
 import { EARTH_RADIUS_METRES, haversineMetres, type LonLat } from '../../../core/geo.ts';
-import { s3 } from '../../platform/aws.ts';
-import { logger } from '../../platform/logger.ts';
-import { readObjectBytes } from '../../platform/object-store.ts';
-import { bucketName } from '../../platform/resources.ts';
+import { s3 } from '../../../platform/aws.ts';
+import { logger } from '../../../platform/logger.ts';
+import { readObjectBytes } from '../../../platform/object-store.ts';
+import { bucketName } from '../../../platform/resources.ts';
 import type { LondonEbikeOperator } from './london-ebike-rules.ts';
 
 /**

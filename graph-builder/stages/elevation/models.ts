@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { fromArrayBuffer } from 'geotiff';
 
 /**
- * Elevation models a city's build reads (graph-builder/cities.ts lists them per city, best
+ * Elevation models a city's build reads (graph-builder/city-recipes.ts lists them per city, best
  * first), and OSM `ele`, the fallback where no model covers a node and most nodes carry one.
  *
  * Two formats: SRTM `.hgt` tiles (big-endian int16, 1201 or 3601 rows of as many samples, row 0

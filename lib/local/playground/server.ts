@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { cities, isCityId, type CityId } from '../../../core/cities/index.ts';
 import { openGraph } from '../../../core/graph/layout.ts';
-import { graphOutputDir } from '../../../core/paths.ts';
+import { graphOutputDir } from '../paths.ts';
 import { readPointer } from '../../../graph-builder/index.ts';
 import { RECOGNISED_SUBTYPES } from '../../../functions/reports/fields.ts';
 import { PLAYGROUND_KEY_LIMITS, type DemoCredentials } from '../seed.ts';

@@ -3,7 +3,7 @@
  * string, or a function of named values where words depend on them (plurals, sentences around a
  * value). What the API answers (instructions, cues, the explanation, option names) comes in the
  * language asked of it, and names from the data (streets, stations, events) stay as they are.
- * Both languages have the same keys (test/unit/playground-messages.test.ts).
+ * Both languages have the same keys (test/playground/playground-messages.test.ts).
  */
 
 const plural = (count, one, other) => (count === 1 ? one : other);

@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import { cityForCoordinates, type City } from '../../core/cities/index.ts';
+import { type Position } from '../../core/geo.ts';
+import type { Disruption } from '../../core/routing/disruptions/disruptions.ts';
+import { waypointOf } from '../../core/routing/planning/leg.ts';
+import { elevationProfile, routeBody, safetyBreakdown, type ElevationProfile, type RouteBody, type SafetyBreakdown } from '../../core/routing/planning/route-body.ts';
+import { now as platformNow } from '../../platform/clock.ts';
+import { routingContext } from '../graphs/context-loader.ts';
+import { routePlanner } from './route-planner.ts';
+import { routePreferencesOf, type DirectionsRequest } from './request.ts';
+
+/**
+ * Directions as domain logic: from a validated request to the spec 4.1 response body. Knows
+ * nothing of HTTP; the handler maps the outcomes to status codes. It loads the routing context,
+ * asks the route planner (core/routing/planning/planner.ts, through ./planner.ts, which records
+ * the route's metrics) for the one route, as multi-modal options and the explanation do, and
+ * shapes the answer; events and custom routes plan their routes here too.
+ */
+
+export type { RouteBody };
+
+export const NIGHT_SUBLABEL = 'Prefers well-lit roads';
+
+export interface LegBody extends RouteBody {
+  mode: DirectionsRequest['profile'];
+}
+
+export interface DirectionsBody {
+  route: RouteBody | null;
+  legs?: LegBody[];
+  waypoints: { name: string; location: Position }[];
+  search_id: string;
+  graph_version: string | null;
+  sublabel: string | null;
+  disruptions?: Disruption[];
+  metadata: {
+    profile: DirectionsRequest['profile'];
+    supersafe: boolean;
+    nighttime: boolean;
+    waypoint_count: number;
+    /** Beyond the spec: whether the hill preference shaped the route (cycling with `avoid_hills`). */
+    avoid_hills: boolean;
+    /**
+     * Beyond the spec (cycling): metres of the route ridden per safety class, and the metres where
+     * the rider pushes the bike (a footway, steps), which belong to no class.
+     */
+    safety_breakdown?: SafetyBreakdown;
+    /** Beyond the spec: the route's height along it, where an elevation model covers it (route-body.ts `elevationProfile`). */
+    elevation_profile?: ElevationProfile;
+  };
+}
+
+export type DirectionsOutcome = { kind: 'cross-city'; searchId: string } | { kind: 'routed'; body: DirectionsBody };
+
+/** `now` fills in a missing departure: the platform clock's (platform/clock.ts) unless the caller passes its own. */
+export async function planDirections(request: DirectionsRequest, now: Date = platformNow()): Promise<DirectionsOutcome> {
+  const searchId = randomUUID();
+  const city: City | null = cityForCoordinates(request.coordinates);
+  if (!city) return { kind: 'cross-city', searchId };
+
+  const cycling = request.profile === 'cycling';
+  const context = await routingContext(city, request.departure_time, now, { cycling });
+  const planner = routePlanner(context, routePreferencesOf(request), request.coordinates[0]!);
+  const nighttime = cycling && planner.night;
+  const { costing, snaps, legs } = planner.route({ profile: request.profile, supersafe: request.supersafe }, request.coordinates);
+  const body: DirectionsBody = {
+    route: null,
+    waypoints: request.coordinates.map((coordinate, index) => waypointOf(costing, snaps[index] ?? null, coordinate)),
+    search_id: searchId,
+    graph_version: cycling ? context.loaded.version : null,
+    sublabel: nighttime ? NIGHT_SUBLABEL : null,
+    metadata: { profile: request.profile, supersafe: cycling && request.supersafe, nighttime, waypoint_count: request.coordinates.length, avoid_hills: costing.avoidsHills },
+  };
+  if (!legs) return { kind: 'routed', body };
+
+  const legBodies = legs.map(({ path, steps }) => ({ ...routeBody(steps, [path]), mode: request.profile }));
+  body.route = routeBody(legs.flatMap((leg) => leg.steps), legs.map((leg) => leg.path));
+  if (legs.length > 1) body.legs = legBodies;
+  const profile = elevationProfile(context.loaded.network, legs.map((leg) => leg.path));
+  if (profile) body.metadata.elevation_profile = profile;
+  if (cycling) {
+    body.metadata.safety_breakdown = safetyBreakdown(legs.map((leg) => leg.path));
+    const disruptions = planner.disruptionsAlong(body.route.geometry.coordinates);
+    if (disruptions.length) body.disruptions = disruptions;
+  }
+  return { kind: 'routed', body };
+}

@@ -1,0 +1,34 @@
+import type { City } from '../../core/cities/index.ts';
+import type { LonLat } from '../../core/geo.ts';
+import type { RoutingContext } from '../../core/routing/planning/context.ts';
+import { RoutePlanner, type PlannedRoute, type RoutePreferences } from '../../core/routing/planning/planner.ts';
+import { recordMetric } from '../../platform/metrics.ts';
+
+/**
+ * The route planner (core/routing/planning/planner.ts) as the endpoints that plan routes
+ * (directions, explain-supersafe, multi-modal) make it for a request: every route it plans is
+ * recorded in the platform's metrics, whichever endpoint asked.
+ */
+
+export function routePlanner(context: RoutingContext, preferences: RoutePreferences, start: LonLat): RoutePlanner {
+  return new RoutePlanner(context, preferences, start, { onPlanned: (route) => recordPlannedRoute(context.city, route) });
+}
+
+/**
+ * What a route's planning tells operators: legs planned, their search effort and time; or why
+ * the route is null (a coordinate too far from any usable way, or no way between them).
+ */
+function recordPlannedRoute(city: City, { costing, snaps, legs, milliseconds }: PlannedRoute): void {
+  const unsnapped = snaps.filter((snap) => snap === null).length;
+  if (unsnapped > 0) recordMetric('SnapFailures', unsnapped, { City: city.id });
+  if (!legs) {
+    recordMetric('RoutesNull', 1, { City: city.id, Reason: unsnapped > 0 ? 'unsnappable' : 'unreachable' });
+    return;
+  }
+  const dimensions = { City: city.id, Costing: costing.metric };
+  recordMetric('SearchTime', milliseconds, dimensions);
+  for (const leg of legs) {
+    recordMetric('RoutesPlanned', 1, dimensions);
+    recordMetric('StatesSettled', leg.statesSettled, dimensions);
+  }
+}
