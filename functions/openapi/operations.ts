@@ -29,7 +29,7 @@ import { query as rideHistoryQuery } from '../rides/rides-handler.ts';
 import { newRideBody } from '../rides/request.ts';
 import { rideRecord, ridePage, riderStatsResponse } from '../rides/response.ts';
 import { query as riderStatsQuery } from '../rides/stats-handler.ts';
-import { errorResponses, fieldErrors, htmlPage, jsonResponse, oauthErrors, pageResponses, redirect } from './responses.ts';
+import { errorResponses, fieldErrors, htmlPage, jsonResponse, oauthErrors, pageResponses, redirect, routeBudgetExceeded } from './responses.ts';
 
 /**
  * What each operation of the endpoint table takes and answers, from the schemas the handlers
@@ -53,7 +53,7 @@ export const openApiDocumentSchema = z
 const json = (schema: z.ZodType, example?: unknown) => ({ 'application/json': { schema, ...(example === undefined ? {} : { example }) } });
 const form = (schema: z.ZodType) => ({ 'application/x-www-form-urlencoded': { schema } });
 
-const routingRefusals = { '400': errorResponses.crossCityOrBadRequest, '503': errorResponses.routingUnavailable };
+const routingRefusals = { '400': errorResponses.crossCityOrBadRequest, '422': routeBudgetExceeded, '503': errorResponses.routingUnavailable };
 
 const reportId = z.object({ id: z.string().meta({ description: 'The UUID returned at submission.' }) });
 const rideId = z.object({ id: z.string().meta({ description: 'The ride id (a whole number).' }) });
