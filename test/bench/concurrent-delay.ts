@@ -62,4 +62,5 @@ try {
   console.log(`delay: p50 ${percentile(delays, 50).toFixed(1)} ms, p95 ${percentile(delays, 95).toFixed(1)} ms, max ${Math.max(...delays).toFixed(1)} ms`);
 } finally {
   await running.stop();
+  console.log(`platform log: ${running.logFile}`);
 }
