@@ -12,3 +12,17 @@ export class GraphUnavailableError extends Error {
     this.name = 'GraphUnavailableError';
   }
 }
+
+/** Which limit of a request's compute budget (planning/budget.ts) refused it. */
+export type RouteBudgetLimit = 'route_length' | 'states_settled';
+
+/**
+ * A request would need more routing work than one request may do (planning/budget.ts): the
+ * message names the limit and the figures; the answer tells the caller to split the trip.
+ */
+export class RouteBudgetExceededError extends Error {
+  constructor(readonly limit: RouteBudgetLimit, message: string) {
+    super(message);
+    this.name = 'RouteBudgetExceededError';
+  }
+}

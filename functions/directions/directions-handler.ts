@@ -1,16 +1,24 @@
 import { endpoint } from '../http/endpoint.ts';
 import { crossCityRoute } from '../http/errors.ts';
 import { now } from '../../platform/clock.ts';
+import { checkRequestedRoute } from './route-planner.ts';
 import { planDirections } from './directions.ts';
 import { directionsCost, directionsRequest } from './request.ts';
 import { directionsResponse } from './response.ts';
 
 /**
  * POST /directions/v2/ (and /directions/): spec 4.1. No graph for the city is a 503
- * (http/errors.ts). "Now", for a request without a departure, is the platform clock's.
+ * (http/errors.ts); a route beyond the compute budget a 422, refused before any token is spent
+ * when its straight-line length is. "Now", for a request without a departure, is the platform clock's.
  */
 export const handler = endpoint(
-  { id: 'directions', body: directionsRequest, response: directionsResponse, cost: ({ body }) => directionsCost(body) },
+  {
+    id: 'directions',
+    body: directionsRequest,
+    response: directionsResponse,
+    cost: ({ body }) => directionsCost(body),
+    checkBudget: ({ body }) => checkRequestedRoute(body.profile, body.coordinates),
+  },
   async ({ body }) => {
     const outcome = await planDirections(body, now());
     if (outcome.kind === 'cross-city') throw crossCityRoute(outcome.searchId);

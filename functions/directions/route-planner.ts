@@ -1,5 +1,7 @@
-import type { City } from '../../core/cities/index.ts';
+import { cityForCoordinates, type City } from '../../core/cities/index.ts';
 import type { LonLat } from '../../core/geo.ts';
+import type { Profile } from '../../core/graph/profiles.ts';
+import { checkRouteLength } from '../../core/routing/planning/budget.ts';
 import type { RoutingContext } from '../../core/routing/planning/context.ts';
 import { RoutePlanner, type PlannedRoute, type RoutePreferences } from '../../core/routing/planning/planner.ts';
 import { recordMetric } from '../../platform/metrics.ts';
@@ -9,6 +11,16 @@ import { recordMetric } from '../../platform/metrics.ts';
  * (directions, explain-supersafe, multi-modal) make it for a request: every route it plans is
  * recorded in the platform's metrics, whichever endpoint asked.
  */
+
+/**
+ * The compute budget's check before any work (core/routing/planning/budget.ts), as the endpoints
+ * that plan routes make it before the rate limit charges a token: the straight-line length of the
+ * route a request names. Coordinates that do not lie in one covered city are left to planning,
+ * which answers them `CROSS_CITY_ROUTE`.
+ */
+export function checkRequestedRoute(profile: Profile, coordinates: readonly LonLat[]): void {
+  if (cityForCoordinates(coordinates)) checkRouteLength(profile, coordinates);
+}
 
 export function routePlanner(context: RoutingContext, preferences: RoutePreferences, start: LonLat): RoutePlanner {
   return new RoutePlanner(context, preferences, start, { onPlanned: (route) => recordPlannedRoute(context.city, route) });

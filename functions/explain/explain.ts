@@ -45,7 +45,7 @@ const geometryOf = (legs: readonly PlannedLeg[]) => JSON.stringify(legs.map((leg
  * sets them apart, and the sentence says how much each climbs.
  */
 function sameWithoutHills(planner: RoutePlanner, request: ExplainRequest): boolean {
-  const withoutHills = routePlanner(planner.context, { ...planner.preferences, avoidHills: false }, planner.start);
+  const withoutHills = planner.withPreferences({ ...planner.preferences, avoidHills: false });
   const safe = planVariant(withoutHills, request, true);
   const direct = planVariant(withoutHills, request, false);
   return safe !== null && direct !== null && geometryOf(safe) === geometryOf(direct);

@@ -12,7 +12,7 @@ import { admitCaller } from './middleware/admission.ts';
 import { allowMethods } from './middleware/allow-methods.ts';
 import { callerRules } from './middleware/caller-rules.ts';
 import { formBody } from './middleware/form-body.ts';
-import { handlerState, type HttpContext, type HttpMiddleware } from './middleware/http-state.ts';
+import { handlerState, httpStateOf, type HttpContext, type HttpMiddleware } from './middleware/http-state.ts';
 import { idempotencyKey } from './middleware/idempotency-key.ts';
 import { jsonBody } from './middleware/json-body.ts';
 import { multipartBody } from './middleware/multipart-body.ts';
@@ -96,6 +96,13 @@ export interface EndpointOptions<B extends z.ZodType, Q extends z.ZodType, R ext
    * request they refuse is not charged.
    */
   callerRules?: (input: { body: z.output<B>; principal: Principal }) => string | null;
+  /**
+   * The request's compute budget, where the body says enough to judge it (a route request's
+   * straight-line length, core/routing/planning/budget.ts): throws the refusal. Checked after
+   * validation and the caller's rules and before any token is spent, so a request it refuses is
+   * not charged.
+   */
+  checkBudget?: (input: { body: z.output<B> }) => void;
 }
 
 export type ApiHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -125,9 +132,11 @@ export function endpoint<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodTy
   if (options.query) chain.use(queryParameters());
   chain.use(validate({ body: options.body, query: options.query }));
   if (definition.idempotent && definition.auth === 'public') throw new Error(`Endpoint ${options.id} takes Idempotency-Key without a caller to scope it to`);
+  const rules = options.callerRules;
+  if (rules && definition.auth !== 'public') chain.use(callerRules((http) => rules({ body: http.body as z.output<B>, principal: http.principal! })));
+  const checkBudget = options.checkBudget;
+  if (checkBudget) chain.use({ before: (request) => checkBudget({ body: httpStateOf(request).body as z.output<B> }) });
   if (definition.auth !== 'public') {
-    const rules = options.callerRules;
-    if (rules) chain.use(callerRules((http) => rules({ body: http.body as z.output<B>, principal: http.principal! })));
     if (definition.idempotent) chain.use(idempotencyKey({ methods: bodyMethods }));
     const scope = options.rateScope;
     chain.use(

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { OAuthError } from '../../platform/oauth-errors.ts';
 import { DomainError, FieldValidationError, LimitReachedError, type RefusalKind } from '../../platform/errors.ts';
-import { GraphUnavailableError } from '../../core/routing/errors.ts';
+import { GraphUnavailableError, RouteBudgetExceededError } from '../../core/routing/errors.ts';
 
 /**
  * The one place that knows HTTP statuses. Domain code throws domain errors (platform/
@@ -72,6 +72,18 @@ export function routingUnavailable(details: string, searchId?: string): HttpErro
     code: 'ROUTING_UNAVAILABLE',
     details,
     ...(searchId ? { search_id: searchId } : {}),
+  });
+}
+
+/** The `code` of a request refused by its compute budget (core/routing/planning/budget.ts). */
+export const ROUTE_BUDGET_EXCEEDED = 'ROUTE_BUDGET_EXCEEDED';
+
+/** 422 `ROUTE_BUDGET_EXCEEDED`: more routing work than one request may ask; `details` names the limit and the figures. */
+export function routeBudgetExceeded(error: RouteBudgetExceededError): HttpError {
+  return new HttpError(422, {
+    error: 'The request needs more routing work than one request may do: split the trip into several requests',
+    code: ROUTE_BUDGET_EXCEEDED,
+    details: error.message,
   });
 }
 
@@ -147,6 +159,7 @@ export function httpErrorOf(error: unknown, dialect: ErrorDialect = 'api'): Http
       ...(error.details ? { details: error.details } : {}),
     });
   }
+  if (error instanceof RouteBudgetExceededError) return routeBudgetExceeded(error);
   if (error instanceof GraphUnavailableError) return routingUnavailable(`No routing graph is available for ${error.city}`, randomUUID());
   return undefined;
 }

@@ -27,7 +27,7 @@ import { riderSearchQuery } from '../riders/request.ts';
 import { profileUpdated, publicProfile, riderProfile, riderSearchResponse } from '../riders/response.ts';
 import { newRideBody, rideHistoryQuery, riderStatsQuery } from '../rides/request.ts';
 import { rideRecord, ridePage, riderStatsResponse } from '../rides/response.ts';
-import { errorResponses, fieldErrors, htmlPage, jsonResponse, oauthErrors, pageResponses, redirect } from './responses.ts';
+import { errorResponses, fieldErrors, htmlPage, jsonResponse, oauthErrors, pageResponses, redirect, routeBudgetExceeded } from './responses.ts';
 
 /**
  * What each operation of the endpoint table takes and answers, from the schemas the handlers
@@ -51,7 +51,7 @@ export const openApiDocumentSchema = z
 const json = (schema: z.ZodType, example?: unknown) => ({ 'application/json': { schema, ...(example === undefined ? {} : { example }) } });
 const form = (schema: z.ZodType) => ({ 'application/x-www-form-urlencoded': { schema } });
 
-const routingRefusals = { '400': errorResponses.crossCityOrBadRequest, '503': errorResponses.routingUnavailable };
+const routingRefusals = { '400': errorResponses.crossCityOrBadRequest, '422': routeBudgetExceeded, '503': errorResponses.routingUnavailable };
 
 const reportId = z.object({ id: z.string().meta({ description: 'The UUID returned at submission.' }) });
 const rideId = z.object({ id: z.string().meta({ description: 'The ride id (a whole number).' }) });

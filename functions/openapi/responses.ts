@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { ZodOpenApiResponseObject, ZodOpenApiResponsesObject } from 'zod-openapi';
 import { errorBody, fieldErrorsBody, oauthErrorBody } from '../http/error-schemas.ts';
 import { MISSING_CREDENTIALS } from '../auth/credentials.ts';
-import { UNKNOWN_ENDPOINT } from '../http/errors.ts';
+import { ROUTE_BUDGET_EXCEEDED, UNKNOWN_ENDPOINT } from '../http/errors.ts';
+import { ROUTE_BUDGET } from '../../core/routing/planning/budget.ts';
 import { LOCAL_MAX_REQUEST_HEADER_BYTES, MAX_REQUEST_BODY_BYTES } from '../http/gateway-limits.ts';
 import { IDEMPOTENCY_WINDOW_SECONDS, REPLAYED_HEADER } from '../http/idempotent-answers.ts';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_VALUE, MAX_IDEMPOTENCY_KEY_LENGTH } from '../http/middleware/idempotency-key.ts';
@@ -99,6 +100,28 @@ export const errorResponses = {
   internal: errorResponse('InternalError', 'Something unexpected failed (`Internal server error`); nothing about it is disclosed.'),
   routingUnavailable: errorResponse('RoutingUnavailable', 'Routing is temporarily unavailable (`code: ROUTING_UNAVAILABLE`, with `search_id`): retry after a short delay. Distinct from a 200 whose route is null.', maybeRateLimitHeaders),
 } as const;
+
+/**
+ * Beyond the spec: a route request refused by its compute budget (core/routing/planning/budget.ts;
+ * README, "Limits"), on every endpoint that plans routes. The figures are the budget's own.
+ */
+export const routeBudgetExceeded: ZodOpenApiResponseObject = {
+  id: 'RouteBudgetExceeded',
+  description:
+    `The request needs more routing work than one request may do (\`code: ${ROUTE_BUDGET_EXCEEDED}\`): split the trip into several requests. ` +
+    `Its legs may cover ${ROUTE_BUDGET.routeMetres.cycling / 1000} km in a straight line cycling and ${ROUTE_BUDGET.routeMetres.walking / 1000} km walking ` +
+    `(refused before any rate-limit token is spent), and all of its route searches may settle ${ROUTE_BUDGET.statesSettled.toLocaleString('en')} states together ` +
+    '(refused when they reach it; the tokens are spent). `details` names the limit and the figures.',
+  content: json(
+    z.object({
+      error: errorBody.shape.error,
+      code: z.literal(ROUTE_BUDGET_EXCEEDED).meta({ description: 'The stable code of this refusal.' }),
+      details: z.string().meta({ description: 'Which limit refused the request, with its figures.' }),
+    }),
+  ),
+  headers: maybeRateLimitHeaders,
+  ...beyondTheSpec,
+};
 
 export const fieldErrors: ZodOpenApiResponseObject = {
   id: 'FieldErrors',

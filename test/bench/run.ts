@@ -14,7 +14,9 @@
  * test/bench/city-scale.ts, `metro` routing on one connected network of over 5 million directed
  * edges, test/bench/metro.ts, `load` the load test of POST /directions/v2/ on the local platform,
  * test/bench/load.ts, with wrk), `walking` walking beside cycling on every city's seeded
- * pairs (test/bench/walking.ts; BENCH_WALKING_PAIRS, default 200).
+ * pairs (test/bench/walking.ts; BENCH_WALKING_PAIRS, default 200), `budget` the compute budget per
+ * request on New York's seeded 25-coordinate requests (test/bench/budget.ts; BENCH_BUDGET_REQUESTS
+ * per kind, default 40; BENCH_BUDGET_STATES, the budget sizes in states, default the documented one).
  */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -31,6 +33,8 @@ import { cityScale } from './city-scale.ts';
 import { metroScale } from './metro.ts';
 import { loadBenchmark } from './load.ts';
 import { profileRow, walkingBesideCycling, WALKING_PROFILES } from './walking.ts';
+import { computeBudgetSection } from './budget.ts';
+import { ROUTE_BUDGET } from '../../core/routing/planning/budget.ts';
 import { EVENING_DEPARTURE, measurePairs, summarise } from './route-quality.ts';
 import {
   compareWithGraphology, cyclingNodes, loadMeasured, measureQueries, percentile, randomPairs, supersafeEffect, type LoadedForBench,
@@ -43,6 +47,8 @@ const WRITE_DOCS = process.env.BENCH_WRITE_DOCS !== '0';
 const QUALITY_PAIRS = Number(process.env.BENCH_QUALITY_PAIRS ?? 300);
 const QUALITY_SEED = 2026;
 const WALKING_PAIRS = Number(process.env.BENCH_WALKING_PAIRS ?? 200);
+const BUDGET_REQUESTS = Number(process.env.BENCH_BUDGET_REQUESTS ?? 40);
+const BUDGET_STATES = (process.env.BENCH_BUDGET_STATES ?? String(ROUTE_BUDGET.statesSettled)).split(',').map(Number);
 const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? 'routing,quality').split(',').map((section) => section.trim()));
 
 let lines: string[] = [];
@@ -258,6 +264,12 @@ async function main(): Promise<void> {
   if (SECTIONS.has('walking')) {
     walkingSection();
     await writeSection('walking');
+  }
+  if (SECTIONS.has('budget')) {
+    const pointer = parseGraphPointer(readFileSync(join(graphOutputDir(), currentPointerKey('new-york')), 'utf8'));
+    const { loaded } = loadMeasured('new-york', readFileSync(join(graphOutputDir(), pointer.key)));
+    lines = computeBudgetSection(loaded, { requests: BUDGET_REQUESTS, budgets: BUDGET_STATES });
+    await writeSection('compute-budget');
   }
   if (SECTIONS.has('quality')) {
     routeQualitySection();

@@ -7,6 +7,7 @@ import { buildPath, type RoutedPath } from '../path/path.ts';
 import { findRoute, type SearchResult, type SearchStats } from '../search/search.ts';
 import type { EdgePosition, SearchWorkspace } from '../search/workspace.ts';
 import { endPositions, segmentLabel, snapForCosting, snapOfEdge, type Snap } from '../snap/snap.ts';
+import type { SearchAllowance } from './budget.ts';
 import type { RoutingContext } from './context.ts';
 
 /**
@@ -33,6 +34,8 @@ export interface LegOptions {
   bearing?: number;
   /** Metres per second of the ridden edges (an e-bike's 22 km/h); the profile's own speed by default. */
   ridingSpeed?: number;
+  /** The states the request's searches may still settle (budget.ts); unlimited when absent. */
+  allowance?: SearchAllowance;
 }
 
 export interface PlannedLeg {
@@ -69,15 +72,28 @@ export function searchedMetres(costing: Costing, result: SearchResult): number {
  * beside it). Where it does, that way is the direct route too. The supersafe search is the one a
  * supersafe request makes: its own positions on the same snapped points (joining a farther way
  * weighs more for it), the departure, night, the report overlay and any no-ride zones, so both
- * answers are routes of the same request. `effort`, when given, adds up the states both settle.
+ * answers are routes of the same request. `effort`, when given, adds up the states both settle;
+ * `allowance`, when given, limits them to what the request may still settle and spends them
+ * (a search that reaches it throws `SearchLimitReached`).
  */
-export function searchLeg(costing: Costing, workspace: SearchWorkspace, from: Snap, to: Snap, bearing?: number, effort?: SearchStats): SearchResult | null {
-  const stats: SearchStats = { settled: 0 };
+export function searchLeg(
+  costing: Costing,
+  workspace: SearchWorkspace,
+  from: Snap,
+  to: Snap,
+  bearing?: number,
+  effort?: SearchStats,
+  allowance?: SearchAllowance,
+): SearchResult | null {
   const search = (metric: Costing) => {
+    const stats: SearchStats = { settled: 0, limit: allowance?.states };
     const { sources, targets } = legPositions(metric, from, to, bearing);
-    const found = sources.length && targets.length ? findRoute(metric, workspace, sources, targets, to.location, stats) : null;
-    if (effort) effort.settled += stats.settled;
-    return found;
+    try {
+      return sources.length && targets.length ? findRoute(metric, workspace, sources, targets, to.location, stats) : null;
+    } finally {
+      if (effort) effort.settled += stats.settled;
+      if (allowance) allowance.states -= stats.settled;
+    }
   };
   const result = search(costing);
   if (!result || costing.options.profile !== 'cycling' || costing.options.supersafe) return result;
@@ -98,7 +114,7 @@ export function legPositions(costing: Costing, from: Snap, to: Snap, bearing?: n
 export function routeLeg(costing: Costing, context: RoutingContext, from: Snap, to: Snap, options: LegOptions): PlannedLeg | null {
   const network = context.loaded.network;
   const effort: SearchStats = { settled: 0 };
-  const result = searchLeg(costing, context.loaded.workspace, from, to, options.bearing, effort);
+  const result = searchLeg(costing, context.loaded.workspace, from, to, options.bearing, effort, options.allowance);
   if (!result) return null;
   const profile = costing.options.profile;
   const path = buildPath(network, result, profile, options.ridingSpeed);
@@ -147,7 +163,7 @@ export function planWaypoints(
   const legs: PlannedLeg[] = [];
   for (let index = 0; index < last; index++) {
     const bearing = index === 0 ? options.bearing : undefined;
-    const leg = routeLeg(costing, context, snaps[index]!, arrivals[index + 1]!, { language: options.language, bearing, ridingSpeed: options.ridingSpeed });
+    const leg = routeLeg(costing, context, snaps[index]!, arrivals[index + 1]!, { ...options, bearing });
     if (!leg) return { snaps, legs: null };
     legs.push(leg);
   }

@@ -4,6 +4,7 @@ import type { Language } from '../../language.ts';
 import type { Costing } from '../costing/costing.ts';
 import type { Disruption } from '../disruptions/disruptions.ts';
 import type { Snap } from '../snap/snap.ts';
+import { checkRouteLength, RouteBudget } from './budget.ts';
 import { costingFor, disruptionsAlong, nightFor, type RoutingContext } from './context.ts';
 import { planWaypoints, snapPoint, type PlannedWaypoints } from './leg.ts';
 
@@ -13,7 +14,9 @@ import { planWaypoints, snapPoint, type PlannedWaypoints } from './leg.ts';
  * the rider's route preferences and where the trip starts. It decides night once for the trip,
  * makes each costing once and snaps each coordinate once per costing, so a request that plans
  * many routes (explain's two variants, multi-modal's options and their walks) shares them; each
- * route is planned by the engine's leg planning (leg.ts). What a route took (its planning time;
+ * route is planned by the engine's leg planning (leg.ts), within the request's compute budget
+ * (budget.ts: each route's straight-line length checked before its searches, and the states all
+ * of the request's searches settle counted against one limit). What a route took (its planning time;
  * each leg's states settled) comes back with it and is told to `onPlanned`, where the endpoints
  * record it (functions/directions/route-planner.ts): the engine measures, it does not publish.
  */
@@ -55,6 +58,8 @@ export interface PlannedRoute extends PlannedWaypoints {
 export interface PlannerOptions {
   /** Told of every route the planner plans, routed or null. */
   onPlanned?: (route: PlannedRoute) => void;
+  /** The request's compute budget, shared by every route the request plans; the documented one by default. */
+  budget?: RouteBudget;
 }
 
 export class RoutePlanner {
@@ -63,6 +68,8 @@ export class RoutePlanner {
   private readonly costings = new Map<string, Costing>();
   private readonly snaps = new Map<Costing, Map<string, Snap | null>>();
   private readonly masks = new Map<Uint8Array, number>();
+  /** The states the request's searches may still settle, whichever of its planners plans them. */
+  readonly budget: RouteBudget;
 
   constructor(
     readonly context: RoutingContext,
@@ -72,6 +79,15 @@ export class RoutePlanner {
     private readonly options: PlannerOptions = {},
   ) {
     this.night = nightFor(context, start, preferences.nighttime);
+    this.budget = options.budget ?? new RouteBudget();
+  }
+
+  /**
+   * A planner for the same request with other preferences (explain's routes without the hill
+   * preference): its own costings and snaps, the same budget and the same `onPlanned`.
+   */
+  withPreferences(preferences: RoutePreferences): RoutePlanner {
+    return new RoutePlanner(this.context, preferences, this.start, { ...this.options, budget: this.budget });
   }
 
   /** The costing of a variant, made once per request (per no-ride mask for rented bikes). */
@@ -101,16 +117,20 @@ export class RoutePlanner {
     return perCosting.get(key)!;
   }
 
-  /** The route of a variant through `coordinates` in order (leg.ts `planWaypoints`), told to `onPlanned`. */
+  /**
+   * The route of a variant through `coordinates` in order (leg.ts `planWaypoints`), told to
+   * `onPlanned`. Throws `RouteBudgetExceededError` when the route is longer than the budget allows
+   * (before any search) or its searches reach the request's limit of settled states.
+   */
   route(variant: RouteVariant, coordinates: readonly LonLat[]): PlannedRoute {
+    checkRouteLength(variant.profile, coordinates);
     const costing = this.costing(variant);
     const fromStart = coordinates[0]![0] === this.start[0] && coordinates[0]![1] === this.start[1];
     // `bearing` is how the rider sets off (spec 4.1: cycling only), so it holds for a route leaving the trip's start.
     const bearing = variant.profile === 'cycling' && fromStart ? this.preferences.bearing : undefined;
     const started = performance.now();
-    const planned = planWaypoints(costing, this.context, coordinates, { language: this.preferences.language, bearing, ridingSpeed: variant.ridingSpeed }, (point, end) =>
-      this.snap(costing, point, end),
-    );
+    const options = { language: this.preferences.language, bearing, ridingSpeed: variant.ridingSpeed, allowance: this.budget.allowance };
+    const planned = this.budget.within(() => planWaypoints(costing, this.context, coordinates, options, (point, end) => this.snap(costing, point, end)));
     const route: PlannedRoute = { ...planned, costing, milliseconds: performance.now() - started };
     this.options.onPlanned?.(route);
     return route;

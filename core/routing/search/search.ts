@@ -23,6 +23,16 @@ export interface SearchResult {
 
 export interface SearchStats {
   settled: number;
+  /** The most states the search may settle: one more and it stops and throws `SearchLimitReached`. Unlimited when absent. */
+  limit?: number;
+}
+
+/** A search stopped at its `SearchStats.limit` (a request's compute budget, planning/budget.ts) before finding its best route. */
+export class SearchLimitReached extends Error {
+  constructor(readonly limit: number) {
+    super(`The search reached its limit of ${limit} settled states`);
+    this.name = 'SearchLimitReached';
+  }
 }
 
 export function findRoute(
@@ -66,6 +76,8 @@ export function findRoute(
   let { touched, touchedCount } = workspace;
 
   let settled = 0;
+  const limit = stats?.limit ?? Infinity;
+  let limitReached = false;
   while (heap.size > 0) {
     const key = heap.peekKey();
     if (key >= bestCost) break;
@@ -88,6 +100,10 @@ export function findRoute(
       viaWays.settled[via] = true;
       edge = viaWays.edge[via]!;
       reached = viaWays.cost[via]!;
+    }
+    if (settled === limit) {
+      limitReached = true;
+      break;
     }
     settled++;
     const node = edgeHead[edge]!;
@@ -159,8 +175,10 @@ export function findRoute(
       } else if (viaWays.improve(nextState, total, state)) heap.push(total + stillToCome.afterEdge(next), nextState);
     }
   }
+  // Kept before any throw: the next query's start resets the states this one touched.
   workspace.touchedCount = touchedCount;
   if (stats) stats.settled = settled;
+  if (limitReached) throw new SearchLimitReached(limit);
   return bestEdge < 0 ? null : traceRoute(graph, workspace, sources, ends, { cost: bestCost, edge: bestEdge, parent: bestParent, startFraction: direct.startFraction });
 }
 
