@@ -10,7 +10,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { escapeControlCharacters } from '../core/control-characters.ts';
 import { localStateDir } from '../lib/local/paths.ts';
-import { RIDER_ADMIN_GROUP } from '../functions/riders/identity-provider-client.ts';
+import { RIDER_ADMIN_GROUP } from '../platform/resources.ts';
 import { getRider } from '../functions/riders/profiles.ts';
 import { RIDER_APP_CLIENT_ID } from '../lib/local/identity-provider.ts';
 

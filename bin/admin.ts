@@ -37,12 +37,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApiKey, getApiKeyRecord, listApiKeys, revokeApiKey, type ApiKeyRecord } from '../functions/auth/api-keys.ts';
-import { plans, type Plan, type RateLimits } from '../functions/auth/principal.ts';
-import {
-  createUsagePlanKey,
-  disableUsagePlanKey,
-  OAUTH_APPS_USAGE_PLAN_ENV_VAR,
-} from '../functions/auth/api-gateway-keys.ts';
+import { plans, type Plan, type RateLimits } from '../platform/plans.ts';
+import { OAUTH_APPS_USAGE_PLAN_ENV_VAR } from '../platform/deployment-settings.ts';
+import { createUsagePlanKey, disableUsagePlanKey } from '../functions/auth/api-gateway-keys.ts';
 import { apiGatewayRegistry, registerUsageKey } from '../functions/auth/usage-key-registration.ts';
 import { usageKeySecretStore } from '../functions/auth/usage-keys.ts';
 import {

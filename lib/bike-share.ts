@@ -4,7 +4,7 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { cityIds, type CityId } from '../core/cities/index.ts';
-import { FEEDS_ENV_VAR, feedSources } from '../functions/bikeshare/systems.ts';
+import { FEEDS_ENV_VAR, feedSources } from '../platform/bike-share-feeds.ts';
 import type { DataStores } from './data-stores.ts';
 import { pascalCase } from './naming.ts';
 import { SpokeFunction } from './spoke-function.ts';

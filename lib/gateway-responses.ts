@@ -1,4 +1,4 @@
-import { MISSING_CREDENTIALS } from '../functions/auth/credentials.ts';
+import { MISSING_CREDENTIALS } from '../platform/credential-refusals.ts';
 
 /**
  * What API Gateway answers by itself, before or instead of a function, in the platform's error

@@ -13,9 +13,8 @@ import {
   type UserPoolDomain,
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
-import { idpCallbackPath } from '../functions/oauth/config.ts';
-import { riderSignInTriggerAccess, riderSignInTriggerEntry } from '../platform/endpoints.ts';
-import { RIDER_ADMIN_GROUP } from '../functions/riders/identity-provider-client.ts';
+import { idpCallbackPath, riderSignInTriggerAccess, riderSignInTriggerEntry } from '../platform/endpoints.ts';
+import { RIDER_ADMIN_GROUP } from '../platform/resources.ts';
 import type { DataStores } from './data-stores.ts';
 import { SpokeFunction } from './spoke-function.ts';
 

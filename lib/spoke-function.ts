@@ -11,8 +11,7 @@ import { Construct } from 'constructs';
 import type { ResourceAccess } from '../platform/endpoints.ts';
 import { METRICS_NAMESPACE } from '../platform/metric-catalogue.ts';
 import { projectRoot } from './project-root.ts';
-import { buckets, queues, tables, type BucketDefinition, type QueueDefinition } from '../platform/resources.ts';
-import { SIGNING_KEY_TAG } from '../functions/oauth/kms-custody.ts';
+import { buckets, queues, SIGNING_KEY_TAG, tables, type BucketDefinition, type QueueDefinition } from '../platform/resources.ts';
 import type { DataStores } from './data-stores.ts';
 import { entriesOf, keysOf } from './naming.ts';
 

@@ -1,9 +1,7 @@
 import { Aws, CfnCondition, CfnOutput, CfnParameter, Fn, Lazy, Stack, type StackProps } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import type { Construct } from 'constructs';
-import { OAUTH_APPS_USAGE_PLAN_ENV_VAR, usagePlanEnvVars } from '../functions/auth/api-gateway-keys.ts';
-import { USAGE_KEY_SECRET_ARN_ENV_VAR } from '../functions/auth/usage-keys.ts';
-import { RIDER_SESSION_USAGE_KEY_ENV_VAR } from '../functions/riders/identity-provider-client.ts';
+import { OAUTH_APPS_USAGE_PLAN_ENV_VAR, RIDER_SESSION_USAGE_KEY_ENV_VAR, USAGE_KEY_SECRET_ARN_ENV_VAR, usagePlanEnvVars } from '../platform/deployment-settings.ts';
 import { buckets, queues, tables } from '../platform/resources.ts';
 import { PlatformAlarms } from './alarms.ts';
 import { BIKESHARE_FEEDS_CONTEXT_KEY, BIKESHARE_RESERVED_CONCURRENCY_CONTEXT_KEY, BikeShareIngestion } from './bike-share.ts';

@@ -10,8 +10,7 @@ import { InvocationType, Trigger } from 'aws-cdk-lib/triggers';
 import { Construct } from 'constructs';
 import { projectRoot } from './project-root.ts';
 import { graphRecipes } from '../graph-builder/city-recipes.ts';
-import { PARKING_FILES } from '../functions/multimodal/parking/datasets.ts';
-import { INPUTS_PREFIX } from '../platform/inputs.ts';
+import { INPUTS_PREFIX, PARKING_INPUT_FILES } from '../platform/inputs.ts';
 import type { DataStores } from './data-stores.ts';
 import { SpokeFunction } from './spoke-function.ts';
 
@@ -41,9 +40,9 @@ const PARKING_PUBLISH_ALARM_PERIOD = Duration.minutes(5);
 
 /**
  * Every file of the shared data folder a deployed job reads: the graph build's elevation models
- * and area boundaries (graph-builder/city-recipes.ts) and the parking sources (datasets.ts PARKING_FILES). Not
- * the OSM extracts: the build downloads those (GRAPH_SOURCE_URLS). The bike-share system list is
- * code (functions/bikeshare/systems.ts), not a file.
+ * and area boundaries (graph-builder/city-recipes.ts) and the parking sources
+ * (PARKING_INPUT_FILES in platform/inputs.ts). Not the OSM extracts: the build downloads those
+ * (GRAPH_SOURCE_URLS). The bike-share system list is code (platform/bike-share-feeds.ts), not a file.
  */
 export function staticInputFiles(): string[] {
   const files = new Set<string>();
@@ -51,7 +50,7 @@ export function staticInputFiles(): string[] {
     for (const model of recipe.elevation ?? []) files.add(model.file);
     if (recipe.areas) files.add(recipe.areas.file);
   }
-  for (const entry of PARKING_FILES) files.add(entry.file);
+  for (const file of Object.values(PARKING_INPUT_FILES)) files.add(file);
   return [...files].sort();
 }
 

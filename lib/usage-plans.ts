@@ -2,9 +2,8 @@ import { ApiKey, Period, UsagePlan, type RestApi } from 'aws-cdk-lib/aws-apigate
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { FREE_PLAN_LIMITS } from '../functions/auth/api-keys.ts';
-import { plans, type Plan } from '../functions/auth/principal.ts';
-import { USAGE_KEY_SECRET_ARN_ENV_VAR } from '../functions/auth/usage-keys.ts';
+import { FREE_PLAN_LIMITS, plans, type Plan } from '../platform/plans.ts';
+import { USAGE_KEY_SECRET_ARN_ENV_VAR } from '../platform/deployment-settings.ts';
 import { mapKeys, pascalCase } from './naming.ts';
 
 export interface UsagePlanTier {

@@ -102,6 +102,14 @@ export const cityRouterAccess: ResourceAccess = {
   buckets: { graphs: 'read', bikeshare: 'read' },
 };
 
+/**
+ * Where the consent screen and its identity-provider callback sit under `{base_url}`: the
+ * authorization server sends riders there (functions/oauth/config.ts), and the stack registers
+ * the callback with the identity provider (lib/rider-identity.ts).
+ */
+export const consentPath = '/auth/v1/consent';
+export const idpCallbackPath = `${consentPath}/idp-callback`;
+
 export const endpoints: readonly EndpointDefinition[] = [
   {
     id: 'directions',
@@ -156,7 +164,7 @@ export const endpoints: readonly EndpointDefinition[] = [
   {
     id: 'oauth-consent',
     api: 'base',
-    paths: ['/auth/v1/consent'],
+    paths: [consentPath],
     methods: ['GET', 'POST'],
     entry: 'functions/oauth/consent-handler.ts',
     auth: 'public',
@@ -175,7 +183,7 @@ export const endpoints: readonly EndpointDefinition[] = [
   {
     id: 'oauth-consent-idp-callback',
     api: 'base',
-    paths: ['/auth/v1/consent/idp-callback'],
+    paths: [idpCallbackPath],
     methods: ['GET'],
     entry: 'functions/oauth/idp-callback-handler.ts',
     auth: 'public',

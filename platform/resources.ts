@@ -284,3 +284,21 @@ function requiredEnv(name: string): string {
 export const tableName = (table: TableName): string => requiredEnv(tables[table].envVar);
 export const bucketName = (bucket: BucketName): string => requiredEnv(buckets[bucket].envVar);
 export const queueUrl = (queue: QueueName): string => requiredEnv(queues[queue].envVar);
+
+/*
+ * Resources besides the tables, buckets and queues that the stack and the functions both name:
+ * one creates them, the other finds them by that name.
+ */
+
+/**
+ * Tag on every OAuth signing key the functions create in KMS (functions/oauth/kms-custody.ts),
+ * so IAM can grant `kms:Sign` on exactly these keys (lib/spoke-function.ts).
+ */
+export const SIGNING_KEY_TAG = { TagKey: 'spoke-purpose', TagValue: 'oauth-token-signing' };
+
+/**
+ * The identity-provider group whose members are admins (spec 5.6: full profiles in search): the
+ * stack creates it in the user pool (lib/rider-identity.ts), the rider token verifier finds it in
+ * a token's `cognito:groups`, the operator CLI puts riders in it.
+ */
+export const RIDER_ADMIN_GROUP = 'admin';

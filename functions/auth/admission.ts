@@ -1,5 +1,5 @@
 import type { EndpointDefinition } from '../../platform/endpoints.ts';
-import { INVALID_CREDENTIALS } from './credentials.ts';
+import { INVALID_CREDENTIALS } from '../../platform/credential-refusals.ts';
 import type { Principal } from './principal.ts';
 
 /**

@@ -1,5 +1,4 @@
 import { APIGatewayClient, CreateApiKeyCommand, CreateUsagePlanKeyCommand, DeleteApiKeyCommand, NotFoundException, UpdateApiKeyCommand } from '@aws-sdk/client-api-gateway';
-import type { Plan } from './principal.ts';
 
 /**
  * In AWS each customer key also has an API Gateway API key in its plan's usage plan, so usage
@@ -8,18 +7,6 @@ import type { Plan } from './principal.ts';
  * The exact per-minute/hour/day limits stay with the platform's own limiter. The local platform
  * has no usage plans, so only the operator CLI's AWS mode calls this.
  */
-
-export const usagePlanEnvVars: Record<Plan, string> = {
-  free: 'SPOKE_USAGE_PLAN_FREE',
-  enterprise: 'SPOKE_USAGE_PLAN_ENTERPRISE',
-  partner: 'SPOKE_USAGE_PLAN_PARTNER',
-};
-
-/**
- * Requests made with OAuth access tokens are metered per app: each registered app has a usage
- * key (never shown to anyone) in this usage plan, and the authorizer returns it for the app's tokens.
- */
-export const OAUTH_APPS_USAGE_PLAN_ENV_VAR = 'SPOKE_USAGE_PLAN_OAUTH_APPS';
 
 /** Creates an API Gateway API key with `value` in the usage plan named by `usagePlanEnvVar`; returns its id. */
 export async function createUsagePlanKey(input: { value: string; name: string; usagePlanEnvVar: string }): Promise<string> {

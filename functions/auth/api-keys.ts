@@ -4,7 +4,7 @@ import { dynamo } from '../../platform/aws.ts';
 import { nowMs } from '../../platform/clock.ts';
 import { matchesHash, sha256 } from '../../platform/secrets.ts';
 import { tableName } from '../../platform/resources.ts';
-import type { Plan, RateLimits } from './principal.ts';
+import { FREE_PLAN_LIMITS, type Plan, type RateLimits } from '../../platform/plans.ts';
 import { scanAll } from '../../platform/dynamo-pages.ts';
 import { conditionFailed } from '../../platform/conditional-writes.ts';
 
@@ -18,9 +18,6 @@ const KEY_PATTERN = /^spk_([a-f0-9]{16})_[A-Za-z0-9_-]{43}$/;
 
 /** Partner source slugs (spec 8): 2-32 characters of a-z, 0-9, `_` and `-`. */
 export const SOURCE_SLUG_PATTERN = /^[a-z0-9_-]{2,32}$/;
-
-/** Free-plan limits are fixed by the spec; enterprise and partner limits are agreed per key. */
-export const FREE_PLAN_LIMITS: RateLimits = { perMinute: 10, perHour: 100, perDay: 1000 };
 
 export type KeyStatus = 'active' | 'revoked';
 

@@ -1,3 +1,4 @@
+import { INVALID_CREDENTIALS, MISSING_CREDENTIALS } from '../../platform/credential-refusals.ts';
 import { looksLikeApiKey, verifyApiKey } from './api-keys.ts';
 import { usageKeyFor } from './usage-keys.ts';
 import type { Principal } from './principal.ts';
@@ -8,10 +9,6 @@ import type { Principal } from './principal.ts';
  * <key>`, `Authorization: Bearer <key>` and a bare key there are accepted as well. Any other
  * bearer token goes to the bearer verifiers: rider sessions and OAuth access tokens plug in there.
  */
-
-/** The spec's refusals of a request's credential (spec 7), as the authorizer and the handlers answer them. */
-export const MISSING_CREDENTIALS = 'Authentication credentials were not provided.';
-export const INVALID_CREDENTIALS = 'Invalid credentials';
 
 export type PresentedCredential = { kind: 'apikey'; key: string } | { kind: 'bearer'; token: string };
 

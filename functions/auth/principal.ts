@@ -1,17 +1,10 @@
+import { plans, type Plan, type RateLimits } from '../../platform/plans.ts';
+
 /**
  * Who is calling, as the request authorizer established it. The authorizer hands this to API
  * Gateway as a flat context map (strings and numbers only) and every handler reads it back.
  * Each kind has its own rate bucket.
  */
-
-export const plans = ['free', 'enterprise', 'partner'] as const;
-export type Plan = (typeof plans)[number];
-
-export interface RateLimits {
-  perMinute: number;
-  perHour: number;
-  perDay: number;
-}
 
 export interface ApiKeyPrincipal {
   kind: 'apikey';

@@ -2,10 +2,11 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../../platform/aws.ts';
 import { tableName } from '../../platform/resources.ts';
 import { API_KEY_RECORD_CACHE_MS, listApiKeys, type ApiKeyRecord } from './api-keys.ts';
-import type { Plan } from './principal.ts';
+import type { Plan } from '../../platform/plans.ts';
 import type { UsageKeySecretStore, UsageKeySecretVersion } from './usage-key-secrets.ts';
 import { deriveUsageKey } from './usage-keys.ts';
-import { createUsagePlanKey, deleteUsagePlanKey, usagePlanEnvVars } from './api-gateway-keys.ts';
+import { usagePlanEnvVars } from '../../platform/deployment-settings.ts';
+import { createUsagePlanKey, deleteUsagePlanKey } from './api-gateway-keys.ts';
 
 /**
  * Registering customer keys' usage keys (usage-keys.ts), and rotating the secret usage-plan key values are derived under (usage-keys.ts) without a moment in

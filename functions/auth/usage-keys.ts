@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { USAGE_KEY_SECRET_ARN_ENV_VAR, USAGE_KEY_SECRET_ENV_VAR, USAGE_KEY_SECRETS_FILE_ENV_VAR } from '../../platform/deployment-settings.ts';
 import { RefreshedValue } from '../../platform/refreshed-value.ts';
 import { fileStore, secretsManagerStore, type UsageKeySecretStore, type UsageKeySecretVersion } from './usage-key-secrets.ts';
 
@@ -18,10 +19,6 @@ import { fileStore, secretsManagerStore, type UsageKeySecretStore, type UsageKey
  * platform, which has no usage plans, keeps its versions in a file (USAGE_KEY_SECRETS_FILE);
  * USAGE_KEY_SECRET gives one fixed secret instead (tests).
  */
-
-export const USAGE_KEY_SECRET_ARN_ENV_VAR = 'USAGE_KEY_SECRET_ARN';
-export const USAGE_KEY_SECRET_ENV_VAR = 'USAGE_KEY_SECRET';
-export const USAGE_KEY_SECRETS_FILE_ENV_VAR = 'USAGE_KEY_SECRETS_FILE';
 
 /**
  * How often a container looks again at which version is current, for the records that name no

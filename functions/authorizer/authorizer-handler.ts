@@ -6,7 +6,8 @@ import { apiDefinitions, authorizedEndpointAt } from '../../platform/endpoints.t
 import { logger } from '../../platform/logger.ts';
 import { riderTokenVerifier } from '../riders/identity-provider-client.ts';
 import { admission, OAUTH_TOKEN_NOT_ACCEPTED, RIDER_TOKEN_REQUIRED } from '../auth/admission.ts';
-import { authenticate, INVALID_CREDENTIALS, MISSING_CREDENTIALS, registerBearerVerifier } from '../auth/credentials.ts';
+import { INVALID_CREDENTIALS, MISSING_CREDENTIALS } from '../../platform/credential-refusals.ts';
+import { authenticate, registerBearerVerifier } from '../auth/credentials.ts';
 import { recordMetric } from '../../platform/metrics.ts';
 import { principalLogLabel, toAuthorizerContext } from '../auth/principal.ts';
 

@@ -3,7 +3,8 @@ import { nowSeconds } from '../../platform/clock.ts';
 import { withInvocationLogging } from '../../platform/invocation-logging.ts';
 import { logger } from '../../platform/logger.ts';
 import { freshnessPolicyFromEnvironment, ingestSystem, type IngestOutcome } from './ingest.ts';
-import { feedSources, systemsOf } from './systems.ts';
+import { feedSources } from '../../platform/bike-share-feeds.ts';
+import { systemsOf } from './systems.ts';
 
 /**
  * The scheduled bike-share ingestion (lib/bike-share.ts runs it every minute, one function per
@@ -11,7 +12,7 @@ import { feedSources, systemsOf } from './systems.ts';
  * timer). Feed problems are logged and leave the last good snapshot in place; only a failure to
  * read or write the snapshot store fails the invocation, so it shows in the function's errors.
  *
- * Settings: BUCKET_BIKESHARE; BIKESHARE_FEEDS (functions/bikeshare/systems.ts);
+ * Settings: BUCKET_BIKESHARE; BIKESHARE_FEEDS (platform/bike-share-feeds.ts);
  * BIKESHARE_MAX_STATUS_LAG_SECONDS (functions/bikeshare/ingest.ts).
  */
 

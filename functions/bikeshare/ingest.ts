@@ -20,7 +20,8 @@ import {
 } from './gbfs.ts';
 import { SNAPSHOT_FORMAT, type BikeShareSnapshot, type Discovery, type FeedName, type FeedStamp, type Station } from './model.ts';
 import { readSnapshot, writeSnapshot } from './store.ts';
-import { apiTypeOf, type CitySystem, type FeedSource } from './systems.ts';
+import type { FeedSource } from '../../platform/bike-share-feeds.ts';
+import { apiTypeOf, type CitySystem } from './systems.ts';
 import { readBikePoints } from './tfl-bikepoint.ts';
 
 /**

@@ -1,4 +1,5 @@
-import type { Principal, RateLimits } from '../auth/principal.ts';
+import type { RateLimits } from '../../platform/plans.ts';
+import type { Principal } from '../auth/principal.ts';
 import type { RateScope } from '../ratelimit/limiter.ts';
 
 /**

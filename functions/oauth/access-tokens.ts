@@ -1,6 +1,7 @@
 import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader, errors, jwtVerify } from 'jose';
-import { INVALID_CREDENTIALS, type BearerVerifier } from '../auth/credentials.ts';
+import { INVALID_CREDENTIALS } from '../../platform/credential-refusals.ts';
+import type { BearerVerifier } from '../auth/credentials.ts';
 import { oauthPrincipal } from '../auth/principal.ts';
 import { now, nowMs } from '../../platform/clock.ts';
 import { getActiveClient, type OAuthClientRecord } from './clients.ts';

@@ -1,3 +1,5 @@
+import { consentPath } from '../../platform/endpoints.ts';
+
 /**
  * Where the authorization server lives and how long its artefacts last (spec 3.2, 8). The
  * issuer is `{base_url}` as apps see it (the stack sets `OAUTH_ISSUER` to the API's public URL;
@@ -30,10 +32,6 @@ export const authorizeUrl = (): string => `${issuer()}/auth/v1/oauth/authorize`;
 export const tokenUrl = (): string => `${issuer()}/auth/v1/oauth/token`;
 export const revocationUrl = (): string => `${issuer()}/auth/v1/oauth/revoke`;
 export const jwksUrl = (): string => `${issuer()}/auth/v1/oauth/jwks`;
-
-/** Where the consent screen and its identity-provider callback sit under `{base_url}`. */
-export const consentPath = '/auth/v1/consent';
-export const idpCallbackPath = `${consentPath}/idp-callback`;
 
 /** `{consent_url}`: the consent screen the platform operates (spec intro). */
 export const consentUrl = (): string => process.env.OAUTH_CONSENT_URL ?? `${issuer()}${consentPath}`;

@@ -1,6 +1,7 @@
 import { createPublicKey } from 'node:crypto';
 import { CreateKeyCommand, GetPublicKeyCommand, KMSClient, ScheduleKeyDeletionCommand, SignCommand } from '@aws-sdk/client-kms';
 import type { JWK } from 'jose';
+import { SIGNING_KEY_TAG } from '../../platform/resources.ts';
 import type { KeyCustody, SigningKeyRecord } from './key-custody.ts';
 
 /**
@@ -9,9 +10,6 @@ import type { KeyCustody, SigningKeyRecord } from './key-custody.ts';
  * the token endpoint alone, and a key can be disabled in an emergency. Tokens are issued only at
  * the token endpoint, so one KMS call per token costs little; verification uses the public key.
  */
-
-/** Tag on every key this platform creates, so IAM can grant `kms:Sign` on exactly these keys. */
-export const SIGNING_KEY_TAG = { TagKey: 'spoke-purpose', TagValue: 'oauth-token-signing' };
 
 /** Days KMS waits before deleting a retired key, during which the deletion can be cancelled. */
 const DELETION_WINDOW_DAYS = 7;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ZodOpenApiResponseObject, ZodOpenApiResponsesObject } from 'zod-openapi';
 import { errorBody, fieldErrorsBody, oauthErrorBody } from '../http/error-schemas.ts';
-import { MISSING_CREDENTIALS } from '../auth/credentials.ts';
+import { MISSING_CREDENTIALS } from '../../platform/credential-refusals.ts';
 import { ROUTE_BUDGET_EXCEEDED, UNKNOWN_ENDPOINT } from '../http/errors.ts';
 import { ROUTE_BUDGET } from '../../core/routing/planning/budget.ts';
 import { LOCAL_MAX_REQUEST_HEADER_BYTES, MAX_REQUEST_BODY_BYTES } from '../http/gateway-limits.ts';

@@ -1,5 +1,5 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { RateLimits } from '../auth/principal.ts';
+import type { RateLimits } from '../../platform/plans.ts';
 import { dynamo } from '../../platform/aws.ts';
 import { nowMs } from '../../platform/clock.ts';
 import { tableName } from '../../platform/resources.ts';

@@ -1,4 +1,4 @@
-import type { RateLimits } from '../auth/principal.ts';
+import type { RateLimits } from '../../platform/plans.ts';
 
 /**
  * Fixed-window token accounting for one bucket, as pure arithmetic. A request costs one or more

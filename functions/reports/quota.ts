@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { presentedCredential } from '../auth/credentials.ts';
-import type { Principal, RateLimits } from '../auth/principal.ts';
+import type { RateLimits } from '../../platform/plans.ts';
+import type { Principal } from '../auth/principal.ts';
 import type { RateScope } from '../ratelimit/limiter.ts';
 
 /**

@@ -4,8 +4,11 @@ import type { Fetcher } from 'aws-jwt-verify/https';
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import type { JwtPayload } from 'aws-jwt-verify/jwt-model';
 import { decodeJwt } from 'jose';
-import { INVALID_CREDENTIALS, type BearerVerifier } from '../auth/credentials.ts';
+import { INVALID_CREDENTIALS } from '../../platform/credential-refusals.ts';
+import type { BearerVerifier } from '../auth/credentials.ts';
 import { riderPrincipal } from '../auth/principal.ts';
+import { RIDER_SESSION_USAGE_KEY_ENV_VAR } from '../../platform/deployment-settings.ts';
+import { RIDER_ADMIN_GROUP } from '../../platform/resources.ts';
 
 /**
  * The rider identity provider: Amazon Cognito in AWS, the local identity provider
@@ -31,9 +34,6 @@ import { riderPrincipal } from '../auth/principal.ts';
  * there are none).
  */
 
-/** The identity-provider group whose members are admins (spec 5.6: full profiles in search). */
-export const RIDER_ADMIN_GROUP = 'admin';
-export const RIDER_SESSION_USAGE_KEY_ENV_VAR = 'RIDER_SESSION_USAGE_KEY';
 
 export interface RiderIdentity {
   sub: string;

@@ -1,7 +1,7 @@
 import { sharedDataPath } from './paths.ts';
 import { handler as ingestBikeShare } from '../../functions/bikeshare/ingest-handler.ts';
 import { STATUS_AGE_ENV_VAR } from '../../functions/bikeshare/ingest.ts';
-import { FEEDS_ENV_VAR } from '../../functions/bikeshare/systems.ts';
+import { FEEDS_ENV_VAR } from '../../platform/bike-share-feeds.ts';
 import { citySystemFixtures, FeedFixtureServer } from './gbfs-fixtures.ts';
 import { invoke } from './invocations.ts';
 import { lambdaContext } from './queue.ts';

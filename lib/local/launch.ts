@@ -7,7 +7,7 @@ import { projectRoot } from '../project-root.ts';
 import type { Context, PostAuthenticationTriggerEvent } from 'aws-lambda';
 import { riderSignInTriggerEntry } from '../../platform/endpoints.ts';
 import { queues, type QueueDefinition } from '../../platform/resources.ts';
-import { RIDER_SESSION_USAGE_KEY_ENV_VAR } from '../../functions/riders/identity-provider-client.ts';
+import { RIDER_SESSION_USAGE_KEY_ENV_VAR } from '../../platform/deployment-settings.ts';
 import { useCityInvoker } from '../../functions/dispatch/city-invoker.ts';
 import { startLocalBikeShare } from './bikeshare.ts';
 import { inProcessCityInvoker } from './city-routers.ts';

@@ -8,7 +8,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { join } from 'node:path';
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { USAGE_KEY_SECRETS_FILE_ENV_VAR } from '../../functions/auth/usage-keys.ts';
+import { USAGE_KEY_SECRETS_FILE_ENV_VAR } from '../../platform/deployment-settings.ts';
 import {
   buckets,
   tables,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createApiKey, revokeApiKey, verifyApiKey } from '../../functions/auth/api-keys.ts';
-import type { RateLimits } from '../../functions/auth/principal.ts';
+import type { RateLimits } from '../../platform/plans.ts';
 import { createClient, getActiveClient } from '../../functions/oauth/clients.ts';
 import { ensureSigningKey } from '../../functions/oauth/signing-keys.ts';
 import { createRider, getRider } from '../../functions/riders/profiles.ts';

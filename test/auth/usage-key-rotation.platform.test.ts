@@ -5,12 +5,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_RECORD_CACHE_MS, createApiKey, getApiKeyRecord, revokeApiKey, type NewApiKey } from '../../functions/auth/api-keys.ts';
 import { authenticate } from '../../functions/auth/credentials.ts';
-import type { Plan } from '../../functions/auth/principal.ts';
+import type { Plan } from '../../platform/plans.ts';
 import {
   OLD_USAGE_KEYS_KEPT_MS, registerUsageKey, rotateUsageKeySecret, type UsageKeyRegistry,
 } from '../../functions/auth/usage-key-registration.ts';
 import type { UsageKeySecretStore } from '../../functions/auth/usage-key-secrets.ts';
-import { deriveUsageKey, USAGE_KEY_SECRET_ENV_VAR, USAGE_KEY_SECRETS_FILE_ENV_VAR, usageKeySecretStore } from '../../functions/auth/usage-keys.ts';
+import { deriveUsageKey, usageKeySecretStore } from '../../functions/auth/usage-keys.ts';
+import { USAGE_KEY_SECRET_ENV_VAR, USAGE_KEY_SECRETS_FILE_ENV_VAR } from '../../platform/deployment-settings.ts';
 import { withClockStoppedAt } from '../../platform/clock.ts';
 import { tables } from '../../platform/resources.ts';
 import { provisionTableCopy } from '../../lib/local/provision.ts';

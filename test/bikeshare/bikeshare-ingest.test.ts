@@ -6,7 +6,7 @@ import { cities, type BikeShareSystem, type CityId } from '../../core/cities/ind
 import { sharedDataPath } from '../../lib/local/paths.ts';
 import { ingestSystem, type FreshnessPolicy } from '../../functions/bikeshare/ingest.ts';
 import { readSnapshot, writeSnapshot } from '../../functions/bikeshare/store.ts';
-import type { FeedSource } from '../../functions/bikeshare/systems.ts';
+import type { FeedSource } from '../../platform/bike-share-feeds.ts';
 import type { BikeShareSnapshot } from '../../functions/bikeshare/model.ts';
 import { citySystemFixtures, FeedFixtureServer, referenceFixtures } from '../../lib/local/gbfs-fixtures.ts';
 import { startLocalPlatform, type LocalPlatform } from '../../lib/local/launch.ts';

@@ -1,10 +1,8 @@
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { FREE_PLAN_LIMITS } from '../../functions/auth/api-keys.ts';
-import { plans } from '../../functions/auth/principal.ts';
-import { OAUTH_APPS_USAGE_PLAN_ENV_VAR, usagePlanEnvVars } from '../../functions/auth/api-gateway-keys.ts';
-import { USAGE_KEY_SECRET_ARN_ENV_VAR } from '../../functions/auth/usage-keys.ts';
+import { FREE_PLAN_LIMITS, plans } from '../../platform/plans.ts';
+import { OAUTH_APPS_USAGE_PLAN_ENV_VAR, USAGE_KEY_SECRET_ARN_ENV_VAR, usagePlanEnvVars } from '../../platform/deployment-settings.ts';
 import { endpoints, versionedFamilies, type ApiName } from '../../platform/endpoints.ts';
 import { buckets, tables } from '../../platform/resources.ts';
 import { gatewayResponses } from '../../lib/gateway-responses.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FREE_PLAN_LIMITS } from '../../functions/auth/api-keys.ts';
+import { FREE_PLAN_LIMITS } from '../../platform/plans.ts';
 import { OAUTH_RIDER_LIMITS, RIDER_SESSION_LIMITS } from '../../functions/auth/principal.ts';
 import { MULTI_MODAL_SCOPE, multiModalLimits } from '../../functions/multimodal/limits.ts';
 import { consumeTokens, peekTokens } from '../../functions/ratelimit/limiter.ts';

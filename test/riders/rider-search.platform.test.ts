@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { RIDER_ADMIN_GROUP } from '../../functions/riders/identity-provider-client.ts';
+import { RIDER_ADMIN_GROUP } from '../../platform/resources.ts';
 import { createRider } from '../../functions/riders/profiles.ts';
 import { riderAccessToken } from '../oauth/oauth-support.ts';
 import { app, signedInRider, type SignedInRider } from './rider-support.ts';

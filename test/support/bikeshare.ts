@@ -5,7 +5,7 @@ import { sharedDataPath } from '../../lib/local/paths.ts';
 import { joinStations, readFeedDocument, readStationInformation, readStationStatus, readVehicles } from '../../functions/bikeshare/gbfs.ts';
 import { emptySnapshot } from '../../functions/bikeshare/ingest.ts';
 import type { BikeShareSnapshot } from '../../functions/bikeshare/model.ts';
-import { defaultFeedSources } from '../../functions/bikeshare/systems.ts';
+import { defaultFeedSources } from '../../platform/bike-share-feeds.ts';
 import { readBikePoints } from '../../functions/bikeshare/tfl-bikepoint.ts';
 
 /** Snapshots built in memory from the recorded feeds, for tests of the readers' side. */

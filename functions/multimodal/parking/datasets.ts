@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CityId } from '../../../core/cities/index.ts';
+import { PARKING_INPUT_FILES, type ParkingInput } from '../../../platform/inputs.ts';
 import { LONDON_EBIKE_OPERATORS, type LondonEbikeOperator } from './london-ebike-rules.ts';
 import { SPOT_DATASET_FORMAT, type ParkingSpot, type SpotDataset, type SpotKind } from './spots.ts';
 
@@ -181,12 +182,20 @@ export function sfRacks(csv: string): SpotDataset {
   };
 }
 
+/** How each of the shared data's parking files (platform/inputs.ts) is read; every file has its reader. */
+const parkingReaders: Record<ParkingInput, { city: CityId; kind: SpotKind; read: (text: string) => SpotDataset }> = {
+  londonCycleStands: { city: 'london', kind: 'cycle_stand', read: londonCycleStands },
+  newYorkCityRacks: { city: 'new-york', kind: 'city_rack', read: nycCityRacks },
+  sfBayCityRacks: { city: 'sf-bay', kind: 'city_rack', read: sfRacks },
+};
+
 /** The shared data's parking files and how each is read. */
-export const PARKING_FILES: readonly { city: CityId; kind: SpotKind; file: string; read: (text: string) => SpotDataset }[] = [
-  { city: 'london', kind: 'cycle_stand', file: 'other/london/tfl_cid_cycle_parking.geojson', read: londonCycleStands },
-  { city: 'new-york', kind: 'city_rack', file: 'other/nyc/nyc_dot_bicycle_parking_20241213_subset.csv', read: nycCityRacks },
-  { city: 'sf-bay', kind: 'city_rack', file: 'other/sf-bay/sfmta_bicycle_parking_2021.csv', read: sfRacks },
-];
+export const PARKING_FILES: readonly { city: CityId; kind: SpotKind; file: string; read: (text: string) => SpotDataset }[] = (
+  Object.keys(PARKING_INPUT_FILES) as ParkingInput[]
+).map((input) => {
+  const { city, kind, read } = parkingReaders[input];
+  return { city, kind, file: PARKING_INPUT_FILES[input], read };
+});
 
 /** Every dataset the shared data folder holds, for the given cities. */
 export async function compileParkingDatasets(dataPath: string, cities: readonly CityId[]): Promise<SpotDataset[]> {
