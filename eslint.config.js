@@ -20,14 +20,18 @@ const CDK_PACKAGES = [/^aws-cdk-lib(\/|$)/, /^constructs$/];
  * alone. `platform/` is the Lambda runtime every function runs on (clients, resources, logging,
  * metrics); it imports nothing of ours but `core/`. Lambda code never reaches into the CDK app, the
  * tools or the builder. The builder runs as a Lambda too (the nightly rebuild), so it may use the
- * Lambda runtime, and nothing of the router, the OAuth server or the rest of `functions/`.
+ * Lambda runtime, and nothing of the router, the OAuth server or the rest of `functions/`. The CDK
+ * constructs in `lib/` name handler modules by path and never import `functions/`: what the stack
+ * and the functions share (settings' names, plans, resources) is in `platform/`. The local
+ * platform (`lib/local/`) and the entry points run handlers and domain code, so they may.
  */
 export const importBoundaries = {
   core: { may: ['core'], forbiddenPackages: AWS_PACKAGES },
   platform: { may: ['core', 'platform'], forbiddenPackages: CDK_PACKAGES },
   functions: { may: ['core', 'platform', 'functions'], forbiddenPackages: CDK_PACKAGES },
   'graph-builder': { may: ['core', 'platform', 'graph-builder'], forbiddenPackages: CDK_PACKAGES },
-  lib: { may: ['core', 'platform', 'functions', 'graph-builder', 'lib'], forbiddenPackages: [] },
+  lib: { may: ['core', 'platform', 'graph-builder', 'lib'], forbiddenPackages: [] },
+  'lib/local': { may: ['core', 'platform', 'functions', 'graph-builder', 'lib'], forbiddenPackages: [] },
   bin: { may: ['core', 'platform', 'functions', 'graph-builder', 'lib', 'bin'], forbiddenPackages: [] },
 };
 

@@ -74,6 +74,18 @@ describe('the builder reaches nothing of functions/, and the Lambda runtime it u
   });
 });
 
+describe('the CDK constructs import nothing of functions/; the local platform may', () => {
+  it('reports lib/ importing functions/', async () => {
+    const file = probe('lib', "import { systemsOf } from '../functions/bikeshare/systems.ts';\nexport const probe = systemsOf;\n");
+    expect(await lintErrors(file)).toEqual([boundary('lib/ may not import from functions/bikeshare/systems.ts')]);
+  });
+
+  it('lets lib/local/ import functions/', async () => {
+    const file = probe('lib/local', "import { systemsOf } from '../../functions/bikeshare/systems.ts';\nexport const probe = systemsOf;\n");
+    expect(await lintErrors(file)).toEqual([]);
+  });
+});
+
 describe('dynamic imports are checked', () => {
   it('checks a template-string import() like a string', async () => {
     const file = probe('core', 'export const probe = () => import(`../functions/graphs/graph-store.ts`);\n');
