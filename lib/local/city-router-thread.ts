@@ -5,7 +5,7 @@ import type { EmfOutput } from '@aws-lambda-powertools/metrics/types';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { CityId } from '../../core/cities/index.ts';
 import { withMovedClock, type MovedClock } from '../../platform/clock.ts';
-import { CITY_ROUTER_TIMEOUT_SECONDS, cityRouterEntry } from '../../platform/endpoints.ts';
+import { CITY_ROUTER_TIMEOUT_SECONDS } from '../../platform/endpoints.ts';
 import { setMetricsSink } from '../../platform/metrics.ts';
 import { projectRoot } from '../project-root.ts';
 import { invoke } from './invocations.ts';
@@ -23,6 +23,8 @@ import { lambdaContext } from './queue.ts';
 /** What the platform starts the thread with. */
 export interface CityRouterThreadData {
   readonly city: CityId;
+  /** The function's module, from the project root: the endpoint table's `cityRouterEntry`, or a test's stand-in. */
+  readonly entry: string;
 }
 
 /**
@@ -45,12 +47,12 @@ type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<A
 
 const port = parentPort;
 if (!port) throw new Error('city-router-thread.ts runs as a worker thread of the local platform (lib/local/city-router-threads.ts)');
-const { city } = workerData as CityRouterThreadData;
+const { city, entry } = workerData as CityRouterThreadData;
 const post = (message: CityRouterThreadMessage) => port.postMessage(message);
 
 // The metrics log is the main thread's: every document goes there.
 setMetricsSink((document) => post({ kind: 'metrics', document }));
-const route = ((await import(pathToFileURL(join(projectRoot, cityRouterEntry)).href)) as { handler: ProxyHandler }).handler;
+const route = ((await import(pathToFileURL(join(projectRoot, entry)).href)) as { handler: ProxyHandler }).handler;
 
 async function answer({ id, payload, clock }: CityRouterCall): Promise<void> {
   const context = lambdaContext(`router-${city}`, CITY_ROUTER_TIMEOUT_SECONDS);

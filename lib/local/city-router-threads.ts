@@ -5,6 +5,7 @@ import type { EmfOutput } from '@aws-lambda-powertools/metrics/types';
 import type { CityId } from '../../core/cities/index.ts';
 import { CityFunctionError, type CityInvoker } from '../../functions/dispatch/city-invoker.ts';
 import { movedClock } from '../../platform/clock.ts';
+import { cityRouterEntry } from '../../platform/endpoints.ts';
 import { projectRoot } from '../project-root.ts';
 import type { CityRouterCall, CityRouterThreadData, CityRouterThreadMessage } from './city-router-thread.ts';
 
@@ -18,7 +19,7 @@ import type { CityRouterCall, CityRouterThreadData, CityRouterThreadMessage } fr
  * it shares this process's environment, so it sees the same tables, buckets and settings.
  */
 
-/** What the thread's entry is: a module that makes TypeScript loadable in the thread, then loads the thread's code. */
+/** The thread's own entry module: it makes TypeScript loadable in the thread and sets up the runtime, then loads city-router-thread.ts. */
 const THREAD_ENTRY = 'lib/local/city-router-thread.mjs';
 /** The type the Lambda runtime gives an invocation whose container died under it. */
 const EXITED_ERROR_TYPE = 'Runtime.ExitError';
@@ -46,15 +47,17 @@ export interface CityRouterThreadOptions {
   onMetrics(document: EmfOutput): void;
   /** Reports a thread that failed or exited while it had invocations. */
   log(line: string): void;
+  /** The function each thread runs (default: the endpoint table's `cityRouterEntry`); tests run stand-ins. */
+  entry?: string;
 }
 
-export function cityRouterThreads({ onMetrics, log }: CityRouterThreadOptions): CityRouterThreads {
+export function cityRouterThreads({ onMetrics, log, entry = cityRouterEntry }: CityRouterThreadOptions): CityRouterThreads {
   const threads = new Map<CityId, CityThread>();
   let nextId = 0;
   let stopped = false;
 
   const start = (city: CityId): CityThread => {
-    const workerData: CityRouterThreadData = { city };
+    const workerData: CityRouterThreadData = { city, entry };
     // No execArgv: the entry registers the TypeScript loader itself, whatever this process runs under.
     const worker = new Worker(pathToFileURL(join(projectRoot, THREAD_ENTRY)), { workerData, env: SHARE_ENV, execArgv: [], name: `router-${city}` });
     const thread: CityThread = { worker, pending: new Map() };

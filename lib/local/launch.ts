@@ -65,6 +65,15 @@ export function portsFromEnvironment(environment: NodeJS.ProcessEnv = process.en
   return ports;
 }
 
+export type CityRouterPlacement = 'threads' | 'in-process';
+
+/** `SPOKE_CITY_ROUTERS`: where `npm start` runs the cities' routing functions (default: threads). */
+export function cityRoutersFromEnvironment(environment: NodeJS.ProcessEnv = process.env): CityRouterPlacement {
+  const raw = environment.SPOKE_CITY_ROUTERS?.trim() || 'threads';
+  if (raw !== 'threads' && raw !== 'in-process') throw new Error(`SPOKE_CITY_ROUTERS must be "threads" or "in-process", not "${raw}"`);
+  return raw;
+}
+
 export interface LocalPlatformOptions {
   stateDir: string;
   ports: LocalPorts;
@@ -90,7 +99,7 @@ export interface LocalPlatformOptions {
    * city's requests nor the gateway (lib/local/city-router-threads.ts); or in this thread, for a
    * caller that times or inspects them in process.
    */
-  cityRouters?: 'threads' | 'in-process';
+  cityRouters?: CityRouterPlacement;
   log?: (line: string) => void;
 }
 
