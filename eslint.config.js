@@ -49,6 +49,7 @@ export const acyclicFolders = ['functions', 'core/routing'];
  */
 export const dynamicImports = {
   'lib/local/launch.ts': 'loads the handler modules the endpoint and worker tables name (platform/endpoints.ts, workers.ts), as the CDK stack bundles them',
+  'lib/local/city-router-thread.ts': "loads the cities' routing function the endpoint table names (platform/endpoints.ts cityRouterEntry), or a test's stand-in, in its worker thread",
 };
 
 const ownPath = (path) => relative(projectRoot, path).split(sep).join('/');

@@ -6,12 +6,14 @@
  *   SPOKE_PLAYGROUND_PORT (0 = any free port)
  *   SPOKE_CITIES         comma-separated city ids to build and serve (default: all four)
  *   SPOKE_TEST_CLOCK=1   tests only: honour the X-Spoke-Test-Clock-Offset request header (lib/local/launch.ts)
+ *   SPOKE_CITY_ROUTERS   where the cities' routing functions run: `threads` (default, a worker thread per
+ *                        city) or `in-process` (benchmarks compare the two; lib/local/launch.ts)
  *   --reset              start from empty tables, buckets and identity-provider users
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkDataFolder, DataFolderError, localStateDir } from '../lib/local/paths.ts';
-import { portsFromEnvironment, startLocalPlatform, type LocalPlatform } from '../lib/local/launch.ts';
+import { cityRoutersFromEnvironment, portsFromEnvironment, startLocalPlatform, type LocalPlatform } from '../lib/local/launch.ts';
 import { citiesFromEnvironment, prepareLocalGraphs } from '../lib/local/graphs.ts';
 import { PLAYGROUND_KEY_LIMITS, seedDemoCredentials } from '../lib/local/seed.ts';
 import { seedDemoRides } from '../lib/local/demo-rides.ts';
@@ -40,6 +42,7 @@ async function main(): Promise<void> {
       ports,
       reset: process.argv.includes('--reset'),
       testClock: process.env.SPOKE_TEST_CLOCK === '1',
+      cityRouters: cityRoutersFromEnvironment(),
       log: (line) => console.error(line),
     });
   } catch (error) {

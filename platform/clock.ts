@@ -13,7 +13,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  */
 
 /** How a test moved the clock for the work it runs: by an offset (the clock runs on), or stopped at one instant. */
-type MovedClock = { offsetMs: number } | { stoppedAtMs: number };
+export type MovedClock = { readonly offsetMs: number } | { readonly stoppedAtMs: number };
 
 const moved = new AsyncLocalStorage<MovedClock>();
 
@@ -53,4 +53,18 @@ export function withClockAt<T>(instantMs: number, work: () => T): T {
  */
 export function withClockStoppedAt<T>(instantMs: number, work: () => T): T {
   return moved.run({ stoppedAtMs: instantMs }, work);
+}
+
+/**
+ * How the clock is moved for the work running now (undefined when it is not): the local platform
+ * hands it to the thread that runs a city's routing function, which runs the invocation under it
+ * with `withMovedClock`, so a test's clock reaches the router as it does in one process.
+ */
+export function movedClock(): MovedClock | undefined {
+  return moved.getStore();
+}
+
+/** Runs `work` under a clock moved as another thread's `movedClock` reported. */
+export function withMovedClock<T>(clock: MovedClock, work: () => T): T {
+  return moved.run(clock, work);
 }

@@ -34,3 +34,14 @@ export async function invoke<T>(context: Context, work: () => Promise<T>): Promi
   const store = await InvokeStore.getInstanceAsync();
   return store.run({ [InvokeStoreBase.PROTECTED_KEYS.REQUEST_ID]: context.awsRequestId }, work);
 }
+
+/**
+ * Runs a function's initialization (its modules' top level) as the runtime does, inside the
+ * InvokeStore with no request: where the process shares the concurrency setting from the start
+ * (a city's routing thread, city-router-thread.mjs), Powertools' module-level objects look for
+ * a store context as they are built.
+ */
+export async function initialize<T>(work: () => Promise<T>): Promise<T> {
+  const store = await InvokeStore.getInstanceAsync();
+  return store.run({}, work);
+}

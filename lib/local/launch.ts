@@ -11,6 +11,7 @@ import { RIDER_SESSION_USAGE_KEY_ENV_VAR } from '../../platform/deployment-setti
 import { useCityInvoker } from '../../functions/dispatch/city-invoker.ts';
 import { startLocalBikeShare } from './bikeshare.ts';
 import { inProcessCityInvoker } from './city-routers.ts';
+import { cityRouterThreads } from './city-router-threads.ts';
 import { createGatewayServer } from './gateway.ts';
 import { CONSENT_CLIENT_ID, LocalIdentityProvider, RIDER_APP_CLIENT_ID, RIDER_APP_REDIRECT_URI, type LocalUser } from './identity-provider.ts';
 import { enableConcurrentInvocations, invoke } from './invocations.ts';
@@ -64,6 +65,15 @@ export function portsFromEnvironment(environment: NodeJS.ProcessEnv = process.en
   return ports;
 }
 
+export type CityRouterPlacement = 'threads' | 'in-process';
+
+/** `SPOKE_CITY_ROUTERS`: where `npm start` runs the cities' routing functions (default: threads). */
+export function cityRoutersFromEnvironment(environment: NodeJS.ProcessEnv = process.env): CityRouterPlacement {
+  const raw = environment.SPOKE_CITY_ROUTERS?.trim() || 'threads';
+  if (raw !== 'threads' && raw !== 'in-process') throw new Error(`SPOKE_CITY_ROUTERS must be "threads" or "in-process", not "${raw}"`);
+  return raw;
+}
+
 export interface LocalPlatformOptions {
   stateDir: string;
   ports: LocalPorts;
@@ -83,6 +93,13 @@ export interface LocalPlatformOptions {
   bikeShare?: boolean;
   /** Tests only: shorter queue timings than resources.ts defines, so retries happen in seconds. */
   queueTiming?: Partial<Pick<QueueDefinition, 'visibilityTimeoutSeconds' | 'maxBatchingWindowSeconds'>>;
+  /**
+   * Where the cities' routing functions run: each in a worker thread of its own (default), as each
+   * runs in its own containers in AWS, so a heavy request for one city delays neither another
+   * city's requests nor the gateway (lib/local/city-router-threads.ts); or in this thread, for a
+   * caller that times or inspects them in process.
+   */
+  cityRouters?: CityRouterPlacement;
   log?: (line: string) => void;
 }
 
@@ -178,8 +195,13 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
 
     const load = (entry: string) => import(pathToFileURL(join(projectRoot, entry)).href) as Promise<{ handler: unknown }>;
     const onError = (message: string, error: unknown) => log(`gateway: ${message}: ${(error as Error)?.stack ?? String(error)}`);
-    // The routing endpoints' dispatch hands each request to its city's function, here in process.
-    useCityInvoker(inProcessCityInvoker(load));
+    // The routing endpoints' dispatch hands each request to its city's function.
+    if (options.cityRouters === 'in-process') useCityInvoker(inProcessCityInvoker(load));
+    else {
+      const routers = cityRouterThreads({ onMetrics: metricsLog.append, log });
+      useCityInvoker(routers.invoker);
+      stops.push(() => routers.stop());
+    }
     const testClock = options.testClock ?? false;
     const servers: Record<'base' | 'app', Server> = {
       base: createGatewayServer({ api: 'base', load, onError, testClock }),

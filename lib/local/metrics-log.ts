@@ -19,6 +19,8 @@ export const PREVIOUS_METRICS_LOG_FILE = 'metrics.previous.jsonl';
 export const MAX_METRICS_LOG_BYTES = 8 * 2 ** 20;
 
 export interface MetricsLog {
+  /** Queues one EMF document: what this process's functions publish, and what the cities' routing threads post. */
+  append(document: EmfOutput): void;
   /** Writes what is still queued. */
   flush(): Promise<void>;
   /** Flushes and puts EMF documents back on stdout. */
@@ -50,11 +52,13 @@ export async function startMetricsLog(stateDir: string, maxBytes = MAX_METRICS_L
     return writing;
   };
 
-  setMetricsSink((document) => {
+  const append = (document: EmfOutput) => {
     if (queued.length === 0) setImmediate(() => void flush());
     queued.push(`${JSON.stringify(document)}\n`);
-  });
+  };
+  setMetricsSink(append);
   return {
+    append,
     flush,
     stop: async () => {
       setMetricsSink(null);
