@@ -4,6 +4,7 @@ import { keyIdOf } from '../../functions/auth/api-keys.ts';
 import { dynamo } from '../../platform/aws.ts';
 import { tableName } from '../../platform/resources.ts';
 import { consumeTokens } from '../../functions/ratelimit/limiter.ts';
+import { TEST_CLOCK_AT_HEADER } from '../../lib/local/gateway.ts';
 import { awayFromWindowEdge, call, londonPair, newKey, useLocalAws } from '../support/running-platform.ts';
 
 const route = (points: number) => ({
@@ -13,27 +14,30 @@ const admitted = (status: number) => status !== 429;
 
 describe('rate limits', () => {
   it('gives a free key 10 requests a minute, then 429 with Retry-After', async () => {
-    await awayFromWindowEdge(60, 15);
+    // Every request at one instant of the platform's clock, 20 s into its minute: the window, the
+    // wait and the reset follow from it, whatever the hour the test runs at.
+    const at = Date.parse('2026-06-15T10:00:20Z');
+    const headers = { [TEST_CLOCK_AT_HEADER]: new Date(at).toISOString() };
     const key = await newKey();
     const remaining: number[] = [];
     for (let index = 0; index < 10; index++) {
-      const response = await call('/directions/v2/', { key, body: { coordinates: londonPair } });
+      const response = await call('/directions/v2/', { key, headers, body: { coordinates: londonPair } });
       expect(admitted(response.status)).toBe(true);
       expect(response.headers.get('x-ratelimit-limit')).toBe('10');
       remaining.push(Number(response.headers.get('x-ratelimit-remaining')));
     }
     expect(remaining).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
 
-    const refused = await call('/directions/v2/', { key, body: { coordinates: londonPair } });
+    const refused = await call('/directions/v2/', { key, headers, body: { coordinates: londonPair } });
     expect(refused.status).toBe(429);
     expect(refused.body.error).toBe('Rate limit exceeded');
-    const retryAfter = Number(refused.headers.get('retry-after'));
-    expect(retryAfter).toBeGreaterThan(0);
-    expect(retryAfter).toBeLessThanOrEqual(60);
-    expect(refused.body.retry_after_seconds).toBe(retryAfter);
+    // The minute opened at 10:00:00 closes at 10:01:00: 40 s from the requests' instant.
     const reset = Number(refused.headers.get('x-ratelimit-reset'));
-    expect(reset % 60).toBe(0);
-    expect(reset - Date.now() / 1000).toBeLessThanOrEqual(60);
+    expect(reset).toBe(Date.parse('2026-06-15T10:01:00Z') / 1000);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(39);
+    expect(retryAfter).toBeLessThanOrEqual(40);
+    expect(refused.body.retry_after_seconds).toBe(retryAfter);
   });
 
   it('charges one token per consecutive coordinate pair and refuses a request whole', async () => {

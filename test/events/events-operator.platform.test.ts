@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { decodeRoute } from '../../functions/events/geometry.ts';
 import { call, runAdmin } from '../support/running-platform.ts';
+import { TEST_CLOCK_AT_HEADER } from '../../lib/local/gateway.ts';
 
 /** `npm run admin -- events ...` against the running local platform. */
 
@@ -57,7 +58,7 @@ describe.concurrent('operator CLI: events', () => {
     expect((await admin('list', '--city', 'new-york')).stdout).not.toContain(`Evening Commute Train ${tag}`);
 
     const query = `/events/nearby/?latitude=51.5246&longitude=-0.1337&radius=300&categories=${encodeURIComponent(`commute ${tag}`)}`;
-    const headers = { 'X-Spoke-Test-Clock-Offset': String((Date.parse('2031-05-04T12:00:00Z') - Date.now()) / 1000) };
+    const headers = { [TEST_CLOCK_AT_HEADER]: '2031-05-04T12:00:00Z' };
     expect((await call(query, { api: 'app', headers })).body.events.map((event: { id: number }) => event.id)).toEqual([id]);
     expect((await admin('archive', String(id))).code).toBe(0);
     expect((await call(query, { api: 'app', headers })).body.events).toEqual([]);
