@@ -205,15 +205,36 @@ function operationAt(definition: EndpointDefinition, dialect: 'api' | 'page', de
   };
 }
 
+type SchemaOverride = { jsonSchema: Record<string, unknown>; zodSchema: z.core.$ZodType; io: 'input' | 'output' };
+
+/** Adjusts zod's rendering of a schema where the document would otherwise mislead or trip common tools. */
+function documentSchema(rendering: SchemaOverride): void {
+  documentPipesFromUnknown(rendering);
+  documentTuplesWithoutFalseItems(rendering);
+}
+
 /**
  * Zod renders a pipe from `z.unknown()` (a field checked for presence before its real schema, as
  * a report's `location`) by its unknown end; the document shows the schema it pipes into.
  */
-function documentPipesFromUnknown({ jsonSchema, zodSchema, io }: { jsonSchema: Record<string, unknown>; zodSchema: z.core.$ZodType; io: 'input' | 'output' }): void {
+function documentPipesFromUnknown({ jsonSchema, zodSchema, io }: SchemaOverride): void {
   const def = zodSchema._zod.def as z.core.$ZodTypeDef & { in?: z.core.$ZodType; out?: z.core.$ZodType };
   if (def.type !== 'pipe' || io !== 'input' || def.in?._zod.def.type !== 'unknown' || !def.out) return;
-  const { $schema: _, ...rendered } = z.toJSONSchema(def.out, { io: 'input', target: 'draft-2020-12', metadata: z.registry() });
+  const { $schema: _, ...rendered } = z.toJSONSchema(def.out, { io: 'input', target: 'draft-2020-12', metadata: z.registry(), override: documentTuplesWithoutFalseItems });
   Object.assign(jsonSchema, rendered);
+}
+
+/**
+ * Zod closes a tuple with `items: false`, a boolean schema that Stoplight Prism's validator
+ * rejects (and with it every coordinate and every object holding one). The tuple's `minItems` and
+ * `maxItems`, which zod renders too, already say that nothing follows its `prefixItems`.
+ */
+function documentTuplesWithoutFalseItems({ jsonSchema, zodSchema }: Omit<SchemaOverride, 'io'>): void {
+  const def = zodSchema._zod.def as z.core.$ZodTypeDef & { items?: readonly unknown[]; rest?: unknown };
+  if (def.type !== 'tuple' || def.rest || jsonSchema.items !== false) return;
+  delete jsonSchema.items;
+  jsonSchema.minItems ??= def.items?.length;
+  jsonSchema.maxItems ??= def.items?.length;
 }
 
 export type OpenApiDocument = z.input<typeof openApiDocumentSchema>;
@@ -245,7 +266,7 @@ export function openApiDocument(api: ApiName, environment: DocumentEnvironment):
       paths,
       components: { securitySchemes: securitySchemes(api, environment) },
     },
-    { override: documentPipesFromUnknown },
+    { override: documentSchema },
   );
   // The version names this very description of the operations and their schemas: it changes
   // whenever one of them does, and never with the deployment's addresses.

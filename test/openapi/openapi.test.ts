@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../lib/project-root.ts';
 import { aliasOperationIds, openApiDocument, type DocumentEnvironment } from '../../functions/openapi/document.ts';
@@ -10,9 +11,21 @@ import { operations } from '../../functions/openapi/operations.ts';
 import { endpoints, type ApiName } from '../../platform/endpoints.ts';
 
 /**
- * The OpenAPI documents against the endpoint table they are generated from, and against Redocly's
- * lint (redocly.yaml: the recommended rules, examples checked against their schemas), offline.
+ * The OpenAPI documents against the endpoint table they are generated from, against Redocly's
+ * lint (redocly.yaml: the recommended rules, examples checked against their schemas), and against
+ * the OpenAPI 3.1 schema itself through a second, independent validator, offline.
  */
+
+/** The keywords whose value is a schema (JSON Schema 2020-12), where a boolean schema may stand. */
+const SCHEMA_KEYWORDS = new Set(['items', 'additionalItems', 'contains', 'propertyNames', 'not', 'if', 'then', 'else', 'unevaluatedItems']);
+
+/** Where the document uses a boolean schema (`items: false`, say), which Stoplight Prism's validator rejects. */
+function booleanSchemas(node: unknown, path = ''): string[] {
+  if (!node || typeof node !== 'object') return [];
+  return Object.entries(node).flatMap(([key, value]) =>
+    typeof value === 'boolean' && SCHEMA_KEYWORDS.has(key) ? [`${path}/${key}`] : booleanSchemas(value, `${path}/${key}`),
+  );
+}
 
 const environment: DocumentEnvironment = {
   baseUrl: 'https://api.spoke.example',
@@ -110,6 +123,27 @@ describe('the OpenAPI documents', () => {
           if (path.includes('{')) expect(Object.keys(operation.responses), `${method} ${path}`).toContain('400');
         }
       }
+    }
+  });
+
+  it('close tuples (coordinates) by their length, with no boolean schema that common tools reject', () => {
+    for (const api of ['base', 'app'] as const) expect(booleanSchemas(documents[api]), api).toEqual([]);
+    const directions = pathsOf('base')['/directions/v2/'] as unknown as { post: { requestBody: { content: Record<string, { schema: { properties: { coordinates: { items: unknown } } } }> } } };
+    expect(directions.post.requestBody.content['application/json']!.schema.properties.coordinates.items).toMatchObject({
+      type: 'array',
+      prefixItems: [{ type: 'number', minimum: -180, maximum: 180 }, { type: 'number', minimum: -90, maximum: 90 }],
+      minItems: 2,
+      maxItems: 2,
+    });
+  });
+
+  it('are valid OpenAPI 3.1 by a second validator (@seriousme/openapi-schema-validator)', async () => {
+    for (const api of ['base', 'app'] as const) {
+      const validator = new Validator();
+      const result = await validator.validate(structuredClone(documents[api]));
+      expect(result.errors ?? [], api).toEqual([]);
+      expect(validator.version, api).toBe('3.1');
+      expect(result.valid, api).toBe(true);
     }
   });
 
