@@ -31,7 +31,7 @@ interface DemoRide {
 
 const demoRides: DemoRide[] = [
   { city: 'london', daysAgo: 0, at: [8, 10], waypoints: [[-0.1337, 51.5246], [-0.1301, 51.5226], [-0.1246, 51.5219]], destination: ['British Museum', 'Great Russell St, London WC1B 3DG'] },
-  { city: 'london', daysAgo: 0, at: [17, 45], waypoints: [[-0.127, 51.5194], [-0.1335, 51.5282]], destination: ['Euston', 'Euston Rd, London NW1 2RT'], event: 'london-museum-night-ride' },
+  { city: 'london', daysAgo: 0, at: [17, 45], waypoints: [[-0.127, 51.5194], [-0.1335, 51.5282]], destination: ['Euston', 'Euston Rd, London NW1 2RT'], event: 'london-bloomsbury-festival' },
   { city: 'london', daysAgo: 1, at: [7, 55], waypoints: [[-0.1249, 51.5228], [-0.1283, 51.5184], [-0.1318, 51.5222]], destination: ['Russell Square', 'Russell Sq, London WC1B 5BE'], event: 'london-bloomsbury-squares' },
   { city: 'london', daysAgo: 2, at: [18, 20], waypoints: [[-0.1419, 51.501], [-0.134, 51.503], [-0.1276, 51.5072]], destination: ['Trafalgar Square', 'Trafalgar Sq, London WC2N 5DN'] },
   { city: 'london', daysAgo: 3, at: [9, 5], waypoints: [[-0.0877, 51.5076], [-0.08, 51.507], [-0.0754, 51.5055]], destination: ['Tower Bridge', 'Tower Bridge Rd, London SE1 2UP'], completed: false },

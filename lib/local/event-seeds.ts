@@ -1,5 +1,6 @@
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import type { CityId } from '../../core/cities/index.ts';
+import { DateTime, type WeekdayNumbers } from 'luxon';
+import { cities, type CityId } from '../../core/cities/index.ts';
 import type { LonLat } from '../../core/geo.ts';
 import { s3 } from '../../platform/aws.ts';
 import { bucketName } from '../../platform/resources.ts';
@@ -13,10 +14,12 @@ import { renderEventImage } from './event-images.ts';
 /**
  * The local platform's demo events: per city, permanent leisure routes planned on the city's
  * real routing graph, and group rides that ended recently, are happening now, and are coming
- * up, at real places inside the loaded OpenStreetMap extracts. Group rides are timed relative
- * to the start: when a restart finds one whose time has moved it into another group (the
- * "ongoing" ride has ended), it is moved back, so the demo always shows every group. Seeds
- * are found again by their `seed` key; the operator's own events are never touched.
+ * up, at real places inside the loaded OpenStreetMap extracts. A group ride keeps its day and
+ * time in its city's local time (a Sunday social on a Sunday morning, a night ride in the
+ * evening); the start decides only which week. What is happening now at any hour is a festival
+ * of several days. When a restart finds a ride whose time has moved it into another group (the
+ * festival has ended), it is moved back, so the demo always shows every group. Seeds are found
+ * again by their `seed` key; the operator's own events are never touched.
  */
 
 const CATEGORIES = [
@@ -54,7 +57,7 @@ const DESTINATIONS: Record<string, SeedDestination> = {
   'potrero-hill': { name: '20th Street, Potrero Hill', at: [-122.3985, 37.7597], area: 'Potrero Hill', categories: ['Sightseeing'] },
 };
 
-interface SeedEvent {
+export interface SeedEvent {
   key: string;
   city: CityId;
   name: string;
@@ -64,11 +67,27 @@ interface SeedEvent {
   categories: string[];
   /** Waypoints of a route planned on the city graph. */
   via?: LonLat[];
-  /** Group rides: hours from the seed time to the start, and how long they last. Absent: a leisure route. */
-  hours?: { start: number; duration: number };
+  /** Group rides: when they happen. Absent: a leisure route. */
+  schedule?: RideSchedule;
 }
 
-const EVENTS: SeedEvent[] = [
+/**
+ * When a group ride happens, in its city's local time. A ride that is `coming up` starts at the
+ * next `weekday` and `at` after the seed time (`weeksAway` weeks later still); one that `ended`
+ * is the latest such ride over before it (`weeksAway` weeks earlier still). A festival runs from
+ * 09:00 `daysBefore` days before the seed time's day until 21:00 `daysAfter` days after it.
+ */
+type RideSchedule =
+  | { group: 'coming up' | 'ended'; weekday: WeekdayNumbers; at: { hour: number; minute: number }; hours: number; weeksAway?: number }
+  | { group: 'festival'; daysBefore: number; daysAfter: number };
+
+const WEDNESDAY = 3;
+const THURSDAY = 4;
+const FRIDAY = 5;
+const SATURDAY = 6;
+const SUNDAY = 7;
+
+export const SEED_EVENTS: readonly SeedEvent[] = [
   // London: central Bloomsbury and outer North London are in the loaded extracts.
   {
     key: 'london-bloomsbury-squares',
@@ -100,7 +119,7 @@ const EVENTS: SeedEvent[] = [
     destination: 'british-museum',
     categories: ['Night ride', 'Sightseeing'],
     via: [[-0.127, 51.5194], [-0.1335, 51.5282]],
-    hours: { start: -1, duration: 3 },
+    schedule: { group: 'coming up', weekday: FRIDAY, at: { hour: 19, minute: 30 }, hours: 3 },
   },
   {
     key: 'london-sunday-social',
@@ -111,7 +130,7 @@ const EVENTS: SeedEvent[] = [
     destination: 'russell-square',
     categories: ['Social', 'Beginners'],
     via: [[-0.1304, 51.5183], [-0.1262, 51.5219]],
-    hours: { start: 46, duration: 2 },
+    schedule: { group: 'coming up', weekday: SUNDAY, at: { hour: 10, minute: 0 }, hours: 2 },
   },
   {
     key: 'london-friern-family-ride',
@@ -122,7 +141,7 @@ const EVENTS: SeedEvent[] = [
     destination: 'royal-drive',
     categories: ['Family-friendly', 'Parks & green'],
     via: [[-0.148, 51.612], [-0.13, 51.61]],
-    hours: { start: -5 * 24 - 3, duration: 3 },
+    schedule: { group: 'ended', weekday: SATURDAY, at: { hour: 10, minute: 0 }, hours: 3 },
   },
   {
     key: 'london-autumn-kickoff',
@@ -132,8 +151,18 @@ const EVENTS: SeedEvent[] = [
     description: 'The season opener at Bounds Green. (Ended a month ago: no longer listed nearby.)',
     destination: 'bounds-green',
     categories: ['Social'],
-    hours: { start: -30 * 24, duration: 2 },
+    schedule: { group: 'ended', weekday: SATURDAY, at: { hour: 9, minute: 30 }, hours: 2, weeksAway: 4 },
+  },  {
+    key: 'london-bloomsbury-festival',
+    city: 'london',
+    name: 'Bloomsbury Cycling Festival',
+    emoji: '🎉',
+    description: 'Five days of led rides, bike marking and repair stands around Russell Square, every day from 9am.',
+    destination: 'russell-square',
+    categories: ['Social', 'Family-friendly'],
+    schedule: { group: 'festival', daysBefore: 1, daysAfter: 3 },
   },
+
   // New York: Lower Manhattan with Downtown Brooklyn, and Midtown.
   {
     key: 'nyc-hudson-greenway',
@@ -164,7 +193,7 @@ const EVENTS: SeedEvent[] = [
     destination: 'union-square',
     categories: ['Night ride', 'Social'],
     via: [[-73.99, 40.7359], [-74.0048, 40.742]],
-    hours: { start: -1, duration: 3 },
+    schedule: { group: 'coming up', weekday: WEDNESDAY, at: { hour: 18, minute: 30 }, hours: 2 },
   },
   {
     key: 'nyc-coffee-ride',
@@ -175,7 +204,7 @@ const EVENTS: SeedEvent[] = [
     destination: 'bryant-park',
     categories: ['Social'],
     via: [[-73.9832, 40.7536], [-73.988, 40.742]],
-    hours: { start: 70, duration: 2 },
+    schedule: { group: 'coming up', weekday: SATURDAY, at: { hour: 9, minute: 0 }, hours: 2 },
   },
   {
     key: 'nyc-battery-kids-ride',
@@ -185,8 +214,18 @@ const EVENTS: SeedEvent[] = [
     description: 'Learn-to-ride morning for children at The Battery bikeway.',
     destination: 'the-battery',
     categories: ['Family-friendly', 'Waterfront'],
-    hours: { start: -3 * 24 - 2, duration: 2 },
+    schedule: { group: 'ended', weekday: SUNDAY, at: { hour: 10, minute: 0 }, hours: 2 },
+  },  {
+    key: 'nyc-union-square-repair-week',
+    city: 'new-york',
+    name: 'Union Square Bike Repair Week',
+    emoji: '🔧',
+    description: 'Free repair stands and safety checks on the north plaza of Union Square, every day from 9am.',
+    destination: 'union-square',
+    categories: ['Social', 'Beginners'],
+    schedule: { group: 'festival', daysBefore: 2, daysAfter: 2 },
   },
+
   // Los Angeles: UCLA and Westwood, and Pasadena.
   {
     key: 'la-ucla-loop',
@@ -206,7 +245,7 @@ const EVENTS: SeedEvent[] = [
     description: 'Free tune-ups and breakfast for everyone who rides to campus.',
     destination: 'royce-hall',
     categories: ['Campus', 'Social'],
-    hours: { start: 6 * 24, duration: 4 },
+    schedule: { group: 'coming up', weekday: THURSDAY, at: { hour: 7, minute: 30 }, hours: 4, weeksAway: 1 },
   },
   {
     key: 'la-colorado-evening',
@@ -217,7 +256,7 @@ const EVENTS: SeedEvent[] = [
     destination: 'colorado-boulevard',
     categories: ['Night ride', 'Sightseeing'],
     via: [[-118.185, 34.142], [-118.17, 34.143]],
-    hours: { start: -8 * 24, duration: 2 },
+    schedule: { group: 'ended', weekday: FRIDAY, at: { hour: 17, minute: 30 }, hours: 2, weeksAway: 1 },
   },
   // San Francisco Bay Area: San Francisco's hills, and the small West Oakland and North Berkeley extracts.
   {
@@ -258,7 +297,7 @@ const EVENTS: SeedEvent[] = [
     description: 'A week of energizer stations, group rides and repair clinics on 7th Street.',
     destination: 'seventh-street',
     categories: ['Social', 'Family-friendly'],
-    hours: { start: -2 * 24, duration: 5 * 24 },
+    schedule: { group: 'festival', daysBefore: 2, daysAfter: 3 },
   },
   {
     key: 'sf-euclid-meetup',
@@ -268,17 +307,30 @@ const EVENTS: SeedEvent[] = [
     description: 'Riders meet on Euclid Avenue before heading up into the hills.',
     destination: 'euclid-avenue',
     categories: ['Social'],
-    hours: { start: 10 * 24, duration: 2 },
+    schedule: { group: 'coming up', weekday: SATURDAY, at: { hour: 8, minute: 30 }, hours: 2, weeksAway: 1 },
   },
 ];
 
-const HOUR_MS = 3_600_000;
-
-function timesOf(seed: SeedEvent, baseMs: number): { start_time: string | null; end_time: string | null } {
-  if (!seed.hours) return { start_time: null, end_time: null };
-  const start = baseMs + seed.hours.start * HOUR_MS;
-  const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
-  return { start_time: iso(start), end_time: iso(start + seed.hours.duration * HOUR_MS) };
+/** A group ride's start and end for a seed time (null for a leisure route). */
+export function seedEventTimes(seed: Pick<SeedEvent, 'city' | 'schedule'>, nowMs: number): { start_time: string | null; end_time: string | null } {
+  const { schedule } = seed;
+  if (!schedule) return { start_time: null, end_time: null };
+  const now = DateTime.fromMillis(nowMs, { zone: cities[seed.city].timeZone });
+  const iso = (time: DateTime) => time.toUTC().toISO({ suppressMilliseconds: true })!;
+  if (schedule.group === 'festival') {
+    const today = now.startOf('day');
+    return { start_time: iso(today.minus({ days: schedule.daysBefore }).set({ hour: 9 })), end_time: iso(today.plus({ days: schedule.daysAfter }).set({ hour: 21 })) };
+  }
+  // The ride of the seed time's week, then the nearest week on the side its group asks for.
+  let start = now.set({ weekday: schedule.weekday, ...schedule.at, second: 0, millisecond: 0 });
+  if (schedule.group === 'coming up') {
+    while (start <= now) start = start.plus({ weeks: 1 });
+    start = start.plus({ weeks: schedule.weeksAway ?? 0 });
+  } else {
+    while (start.plus({ hours: schedule.hours }) > now) start = start.minus({ weeks: 1 });
+    start = start.minus({ weeks: schedule.weeksAway ?? 0 });
+  }
+  return { start_time: iso(start), end_time: iso(start.plus({ hours: schedule.hours })) };
 }
 
 /** The public URL of an object in the local photos bucket (s3rver serves reads without credentials). */
@@ -297,7 +349,6 @@ export interface SeedOutcome {
 }
 
 export async function seedEvents(options: { cities: readonly CityId[]; createdBy: string; nowMs: number; log: (line: string) => void }): Promise<SeedOutcome> {
-  const baseMs = Math.floor(options.nowMs / HOUR_MS) * HOUR_MS;
   const known = new Set((await listCategories()).map((category) => category.name_key));
   for (const category of CATEGORIES) if (!known.has(category.name.toLowerCase())) await createCategory(category);
 
@@ -314,9 +365,9 @@ export async function seedEvents(options: { cities: readonly CityId[]; createdBy
 
   const existing = new Map((await listEvents()).filter((event) => event.seed).map((event) => [event.seed!, event]));
   const outcome: SeedOutcome = { created: 0, retimed: 0 };
-  for (const seed of EVENTS.filter((candidate) => options.cities.includes(candidate.city))) {
+  for (const seed of SEED_EVENTS.filter((candidate) => options.cities.includes(candidate.city))) {
     const current: EventItem | undefined = existing.get(seed.key);
-    const times = timesOf(seed, baseMs);
+    const times = seedEventTimes(seed, options.nowMs);
     if (current) {
       // Keep each group ride in the group it was designed for, and its image URL on this run's S3 port.
       const designed = nearbyGroup({ ...times, archived_at: null }, options.nowMs);

@@ -69,7 +69,7 @@ const routes: Record<CityId, GoldenRoute[]> = {
   'los-angeles': [
     cycling('Royce Drive to Westholme Avenue, across the UCLA campus', true, [-118.44259, 34.07387], [-118.43401, 34.06215]),
     cycling('Westwood Plaza to Portola Plaza', false, [-118.44477, 34.07291], [-118.43965, 34.07266]),
-    cycling('Colorado Boulevard to San Rafael Avenue, Eagle Rock', true, [-118.17265, 34.14226], [-118.17187, 34.14747]),
+    cycling('Colorado Boulevard to San Rafael Avenue, Pasadena', true, [-118.17265, 34.14226], [-118.17187, 34.14747]),
     walking('Strathmore Place to Bruin Walk', [-118.44504, 34.06871], [-118.44278, 34.07097]),
   ],
   'sf-bay': [
