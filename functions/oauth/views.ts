@@ -9,6 +9,12 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
+/**
+ * An empty icon: without one a browser asks the origin for /favicon.ico, which no API serves,
+ * and every page view logs a 404.
+ */
+export const NO_PAGE_ICON = '<link rel="icon" href="data:,">';
+
 const STYLE = `
   body { font: 16px/1.5 system-ui, sans-serif; background: #f4f6f4; color: #1d2a1f; margin: 0; }
   main { max-width: 26rem; margin: 3rem auto; background: #fff; padding: 2rem; border-radius: 12px; box-shadow: 0 1px 4px #0002; }
@@ -31,6 +37,7 @@ function layout(title: string, body: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · Spoke</title>
+${NO_PAGE_ICON}
 <style>${STYLE}</style>
 </head>
 <body>

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
-import { escapeHtml } from '../../functions/oauth/views.ts';
+import { escapeHtml, NO_PAGE_ICON } from '../../functions/oauth/views.ts';
 
 /**
  * The local identity provider: what Amazon Cognito is to the platform in AWS. An OpenID Connect
@@ -118,7 +118,7 @@ function signInPage(parameters: URLSearchParams, error?: string): string {
     .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join('\n');
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Sign in · Spoke accounts (local)</title>
+<html lang="en"><head><meta charset="utf-8"><title>Sign in · Spoke accounts (local)</title>${NO_PAGE_ICON}
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:24rem;margin:3rem auto}label{display:block;margin-top:.8rem}input{width:100%;padding:.4rem}button{margin-top:1rem;padding:.5rem 1rem}</style>
 </head><body>
 <h1>Spoke accounts</h1>

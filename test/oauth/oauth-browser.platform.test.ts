@@ -69,9 +69,19 @@ async function startLogin(client: oauth.Client, redirectUri: string, scope = 'op
 async function signInAtIdentityProvider(email: string, password: string): Promise<void> {
   await page.getByRole('button', { name: 'Sign in with your Spoke account' }).click();
   await page.getByLabel('Email').fill(email);
+  expect(await declaredIcon()).toBe('data:,');
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL((url) => url.href.startsWith(platform.consent_url));
+}
+
+/**
+ * The page names its icon, so the browser does not ask the origin for /favicon.ico (which no API
+ * serves: a 404 in the console on every page). Headless Chromium fetches no icons, so the page's
+ * own declaration is what is checked.
+ */
+async function declaredIcon(): Promise<string | null> {
+  return page.locator('head link[rel="icon"]').getAttribute('href');
 }
 
 async function heading(): Promise<string | undefined> {
@@ -89,10 +99,12 @@ describe('rider login in a browser', () => {
     const attempt = await startLogin(client, platform.demo.oauth_redirect_uri);
     await page.goto(attempt.url.href);
     expect(await heading()).toBe('Sign in to continue to Demo Ride Planner');
+    expect(await declaredIcon()).toBe('data:,');
 
     await signInAtIdentityProvider(platform.demo.rider_email, platform.demo.rider_password);
     expect(await heading()).toBe('Demo Ride Planner wants to use your Spoke account');
     await page.getByText('Signed in as Demo Rider (demo.rider@spoke.test).').waitFor();
+    expect(await declaredIcon()).toBe('data:,');
     await page.getByRole('button', { name: 'Allow' }).click();
 
     // The library checks state and the RFC 9207 iss parameter.
