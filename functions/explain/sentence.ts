@@ -1,3 +1,4 @@
+import { parseReferencedRouteName, type CycleRouteNetwork } from '../../core/graph/cycle-route-names.ts';
 import type { Language } from '../../core/language.ts';
 import en from './locales/en.json' with { type: 'json' };
 import es from './locales/es.json' with { type: 'json' };
@@ -38,6 +39,8 @@ interface Locale {
   templates: Record<Template, string>;
   costs: Record<Cost, string>;
   units: Record<'metres' | 'kilometres' | 'decimal_separator' | 'under_a_minute' | 'one_minute' | 'minutes' | 'once' | 'twice' | 'times', string>;
+  /** A route known only by its network's reference, as a rider says it ("signed bike route 6", not OpenStreetMap's "LCN 6"). */
+  route_networks: Record<CycleRouteNetwork, string>;
 }
 
 const locales: Record<Language, Locale> = { en, es };
@@ -62,6 +65,12 @@ export function minutesText(language: Language, seconds: number): string {
 export function timesText(language: Language, count: number): string {
   const units = locales[language].units;
   return count === 1 ? units.once : count === 2 ? units.twice : fill(units.times, { n: String(count) });
+}
+
+/** A signed cycle route as a rider names it: its own name where it has one, else its network's words and reference. */
+export function routeText(language: Language, route: string): string {
+  const referenced = parseReferencedRouteName(route);
+  return referenced ? fill(locales[language].route_networks[referenced.network], { ref: referenced.ref }) : route;
 }
 
 /** Differences under half a unit round to nothing in the responses' own figures. */
@@ -159,7 +168,7 @@ export function explain(language: Language, safe: RouteFigures, direct: RouteFig
   const signed = signedGain(safe, direct);
   if (signed && signed.gain >= SIGNED_MIN_METRES) {
     Object.assign(claims, { route: signed.route, signed_metres: signed.metres });
-    return say('signed', { route: signed.route, signed: distanceText(language, signed.metres) });
+    return say('signed', { route: routeText(language, signed.route), signed: distanceText(language, signed.metres) });
   }
   const moderate = direct.moderate - safe.moderate;
   if (moderate >= AVOID_MIN_METRES) {

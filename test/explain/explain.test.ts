@@ -7,7 +7,7 @@ import { directionsRequest } from '../../functions/directions/request.ts';
 import { explainSupersafe, type ExplainBody } from '../../functions/explain/explain.ts';
 import { explainRequest } from '../../functions/explain/request.ts';
 import type { RouteFigures } from '../../functions/explain/figures.ts';
-import { AVOID_MIN_METRES, COSTS, explain, LIT_MIN_POINTS, SIGNED_MIN_METRES, TEMPLATES, type Cost, type Template } from '../../functions/explain/sentence.ts';
+import { AVOID_MIN_METRES, COSTS, explain, LIT_MIN_POINTS, routeText, SIGNED_MIN_METRES, TEMPLATES, type Cost, type Template } from '../../functions/explain/sentence.ts';
 import type * as graphStore from '../../functions/graphs/graph-store.ts';
 import type { LoadedGraph } from '../../functions/graphs/graph-store.ts';
 import type * as reportOverlay from '../../functions/graphs/report-overlay.ts';
@@ -201,7 +201,9 @@ async function checkAgainstDirections(example: Case, language: Language): Promis
       expect(countOf(language, groups[0]!)).toBeLessThan(countOf(language, groups[1]!));
       break;
     case 'signed': {
-      const [route, metres] = [groups[0]!, metresOf(language, groups[1]!)];
+      // The sentence names the route in a rider's words; the stretches know it by its stored name.
+      const route = Object.keys(safeStretches.byRoute).find((name) => routeText(language, name) === groups[0]) ?? groups[0]!;
+      const metres = metresOf(language, groups[1]!);
       expect(Math.abs((safeStretches.byRoute[route] ?? 0) - metres.metres), context).toBeLessThanOrEqual(metres.tolerance + 0.02 * metres.metres + 2);
       expect((safeStretches.byRoute[route] ?? 0) - (directStretches.byRoute[route] ?? 0)).toBeGreaterThanOrEqual(SIGNED_MIN_METRES * 0.95);
       break;
@@ -279,6 +281,21 @@ describe('explain-supersafe on real routes', () => {
     // without being longer only where both routes are of one length, which random pairs do not
     // meet; that clause is checked on its figures below.
     expect([...examples.keys()].filter((key) => key.startsWith('cost:') && key !== 'cost:null').sort()).toEqual(COSTS.filter((cost) => cost !== 'slower_only').map((cost) => `cost:${cost}`).sort());
+  });
+
+  it('names a route known by its network reference as a rider would, and a named route by its name', () => {
+    expect(routeText('en', 'LCN 6')).toBe('signed bike route 6');
+    expect(routeText('es', 'LCN 6')).toBe('la ruta ciclista señalizada 6');
+    expect(routeText('en', 'NCN 4')).toBe('national bike route 4');
+    expect(routeText('es', 'RCN 12')).toBe('la ruta ciclista regional 12');
+    expect(routeText('en', 'Cycleway 6')).toBe('Cycleway 6');
+    for (const language of ['en', 'es'] as const) {
+      const safe = { distance: 1500, duration: 400, climb: 0, busy_shared: 0, moderate: 0, ridden: 1500, lit: 0, signed: { 'LCN 6': 900 }, risky_by_road: {}, crossings: { controlled: 0, uncontrolled: 0 } };
+      const direct = { ...safe, distance: 1400, duration: 360, signed: {} };
+      const explanation = explain(language, safe, direct, { same: false, night: false });
+      expect(explanation.sentence).toContain(routeText(language, 'LCN 6'));
+      expect(explanation.sentence).not.toContain('LCN');
+    }
   });
 
   it('says "no longer" but slower where the routes are of one length and supersafe pushes the bike further', () => {
