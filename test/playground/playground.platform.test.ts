@@ -186,6 +186,34 @@ async function expectRoutesShown(page: Page, answers: Opened['answers'], languag
   expect(await page.locator('path.route-line.selected').count()).toBe(1);
 }
 
+/** What the page's layout gets wrong: text wrapped or cut where it must not be, controls over each other. */
+async function layoutFaults(page: Page): Promise<Record<string, unknown>> {
+  // Runs in the page: its DOM is untyped here (the tests are compiled without the DOM library).
+  return page.evaluate(() => {
+    type Box = { left: number; right: number; top: number; bottom: number };
+    const box = (selector: string): Box => document.querySelector(selector).getBoundingClientRect();
+    const overlap = (a: Box, b: Box) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    const lineCount = (element: unknown): number => {
+      const range = document.createRange();
+      range.selectNodeContents(element);
+      return new Set([...range.getClientRects()].map((rect: Box) => Math.round(rect.top))).size;
+    };
+    const all = (selector: string): any[] => [...document.querySelectorAll(selector)];
+    // The city select is as wide as its longest name needs (its width at max-content), or it cuts it.
+    const city = document.querySelector('#city');
+    const shown = city.offsetWidth;
+    city.style.width = 'max-content';
+    const needed = city.offsetWidth;
+    city.style.width = '';
+    return {
+      attributionOverScale: overlap(box('.leaflet-control-attribution'), box('.leaflet-control-scale')),
+      clippedBarLabels: all('.bar-label').filter((label) => label.scrollWidth > label.clientWidth || lineCount(label) > 1).map((label) => label.textContent),
+      wrappedProfileFigures: all('.profile-figures > span').filter((figure) => lineCount(figure) > 1).map((figure) => figure.textContent),
+      clippedCityNames: shown < needed ? [...city.options].map((option: { text: string }) => option.text) : [],
+    };
+  });
+}
+
 describe('the map playground', () => {
   it('is served by npm start: the page, Leaflet from the project, its own key, and the base map of each city from its graph', async () => {
     const page = await fetch(platform.playground_url);
@@ -344,6 +372,9 @@ describe('the map playground', () => {
     expect(await page.locator('#status .city-coverage').textContent()).toBe(MESSAGES.es['coverage.london']);
     expect(await page.locator('#status .city-facts').textContent()).toMatch(/^[\d.]+ calles y caminos · datos de alumbrado · alturas de un modelo de elevación · grafo london-/);
     expect(await page.locator('.route-card[data-variant="supersafe"] .elevation .climb').textContent()).toMatch(/^subida \d+ m · bajada \d+ m$/);
+    // The longer Spanish words neither wrap nor hide: each safety label and elevation figure on
+    // one line and whole, the attribution clear of the scale bar, every city's name whole.
+    expect(await layoutFaults(page)).toEqual({ attributionOverScale: false, clippedBarLabels: [], wrappedProfileFigures: [], clippedCityNames: [] });
     expect(await page.locator('.legend h2').allTextContents()).toEqual(['Clases de seguridad', 'En el mapa']);
     expect(await page.locator('.legend [data-kind="busy"] .legend-label').textContent()).toBe('Calle con mucho tráfico');
     expect(await page.locator('.legend [data-mark="route-selected"] .legend-label').textContent()).toBe('Ruta elegida, con sus clases de seguridad');
@@ -496,6 +527,8 @@ describe('the map playground', () => {
     await page.getByLabel('Password').fill(platform.demo.rider_password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.locator('.bikes-summary').waitFor({ timeout: 30_000 });
+    // The authorization response's code and state leave the address bar (and so the history).
+    expect(new URL(page.url()).search).toBe('');
     expect(await page.locator('#panel-nearby .rider').textContent()).toContain('Signed in as Demo Rider (demo.rider@spoke.test)');
     // The map may settle and ask again: the page shows the latest answer.
     const latest = () => opened.answers.filter((answer) => answer.path === '/bikes/nearby/').at(-1)!;
@@ -512,6 +545,8 @@ describe('the map playground', () => {
     const latestEvents = () => opened.answers.filter((answer) => answer.path === '/events/nearby/').at(-1);
     await expect.poll(async () => (await page.locator('.events li').count()) === latestEvents()?.body.events.length).toBe(true);
     expect(latestEvents()!.body.events.length).toBeGreaterThan(0);
+    // Named without their emoji, which a machine without an emoji font draws as empty boxes.
+    expect(await page.locator('.events li strong').allTextContents()).toEqual(latestEvents()!.body.events.map((event: { name: string }) => event.name));
   });
 
   it('shows the explanation sentence of POST /explain-supersafe/', async () => {

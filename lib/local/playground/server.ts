@@ -25,6 +25,11 @@ const webDir = join(dirname(fileURLToPath(import.meta.url)), 'web');
 const leafletDir = join(dirname(createRequire(import.meta.url).resolve('leaflet/package.json')), 'dist');
 /** Redoc's standalone build as Redocly CLI ships it (its `build-docs` serves the same file). */
 const redocBundle = join(dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json')), 'lib/chunks/redoc.standalone.js');
+/** Where Redoc's bundle loads its attribution logo from, and the logo's two names there. */
+const REDOC_LOGO_ORIGIN = 'https://cdn.redoc.ly/redoc/';
+const REDOC_LOGOS = new Set(['logo-mini.svg', 'logo-mini-full.svg']);
+/** Served in their place: Redocly's name as text, so the attribution stays. */
+const REDOC_WORDMARK = '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="16" viewBox="0 0 64 16"><text x="0" y="12" font-family="system-ui, sans-serif" font-size="12" font-weight="600" fill="#616e7c">Redocly</text></svg>';
 
 /** The only files served: the page's own and Leaflet's build, by exact name. */
 const WEB_FILE = /^[a-z][a-z0-9-]*\.(js|css|svg)$/;
@@ -63,6 +68,8 @@ const notFound = (response: ServerResponse) => send(response, 404, 'Not found', 
 
 export class Playground {
   private demo: DemoCredentials | null = null;
+  /** Redoc's bundle as served (see `redoc`), read once. */
+  private redocBundle: Promise<string> | undefined;
   private readonly baseMaps = new Map<CityId, Promise<CachedBaseMap>>();
   private readonly graphDir: string;
 
@@ -89,7 +96,8 @@ export class Playground {
       if (path === '/' || path === '/index.html') return await this.page(response);
       if (path === '/config.json') return await this.config(response);
       if (path === '/reference/' || path === '/reference') return await this.reference(response);
-      if (path === '/vendor/redoc/redoc.standalone.js') return await this.file(response, redocBundle);
+      if (path === '/vendor/redoc/redoc.standalone.js') return await this.redoc(response);
+      if (path.startsWith('/vendor/redoc/') && REDOC_LOGOS.has(path.slice('/vendor/redoc/'.length))) return send(response, 200, REDOC_WORDMARK, { 'Content-Type': CONTENT_TYPES['.svg']!, 'Cache-Control': 'no-cache' });
       if (path.startsWith('/app/') && WEB_FILE.test(path.slice('/app/'.length))) return await this.file(response, join(webDir, path.slice('/app/'.length)));
       if (path.startsWith('/vendor/leaflet/') && LEAFLET_FILES.has(path.slice('/vendor/leaflet/'.length))) {
         return await this.file(response, join(leafletDir, path.slice('/vendor/leaflet/'.length)));
@@ -126,7 +134,7 @@ export class Playground {
     send(response, 200, await readFile(join(webDir, 'reference.html')), {
       'Content-Type': CONTENT_TYPES['.html']!,
       'Cache-Control': 'no-cache',
-      // Redoc may only read the two documents: its logo from a CDN and its telemetry never load.
+      // Redoc may only read the two documents: nothing from a CDN, no telemetry.
       'Content-Security-Policy': [
         "default-src 'self'",
         `connect-src 'self' ${base} ${app}`,
@@ -138,6 +146,15 @@ export class Playground {
       ].join('; '),
       'Referrer-Policy': 'no-referrer',
     });
+  }
+
+  /**
+   * Redoc's standalone build, with the address of its attribution logo moved from Redocly's CDN
+   * (which the page's policy blocks, logging an error on every load) to this server.
+   */
+  private async redoc(response: ServerResponse): Promise<void> {
+    this.redocBundle ??= readFile(redocBundle, 'utf8').then((bundle) => bundle.replaceAll(REDOC_LOGO_ORIGIN, '/vendor/redoc/'));
+    send(response, 200, await this.redocBundle, { 'Content-Type': CONTENT_TYPES['.js']!, 'Cache-Control': 'no-cache' });
   }
 
   private async file(response: ServerResponse, file: string): Promise<void> {

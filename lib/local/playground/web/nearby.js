@@ -186,7 +186,8 @@ export class Nearby {
             : t('event.ended', { time: cityTime(event.end_time, timeZone) });
     const marks = new Set();
     for (const event of result.body.events) {
-      const label = `${event.emoji ?? ''} ${event.name} · ${when(event)}`;
+      // The event's name without its emoji: an emoji font may be missing (icons.js).
+      const label = `${event.name} · ${when(event)}`;
       if (event.route?.polyline) {
         marks.add('event-route');
         L.polyline(decodePolyline(event.route.polyline), { ...MARK_STYLES['event-route'], bubblingMouseEvents: false, className: markClass('event-route') }).bindTooltip(label, { sticky: true }).addTo(this.eventsLayer);
@@ -204,7 +205,7 @@ export class Nearby {
     fill(
       this.eventsStatus,
       result.body.events.length
-        ? h('ul', { class: 'events' }, result.body.events.map((event) => h('li', {}, h('strong', {}, `${event.emoji ?? ''} ${event.name}`), h('span', { class: 'meta' }, t('event.away', { when: when(event), distance: metres(event.distance) })))))
+        ? h('ul', { class: 'events' }, result.body.events.map((event) => h('li', {}, h('strong', {}, event.name), h('span', { class: 'meta' }, t('event.away', { when: when(event), distance: metres(event.distance) })))))
         : h('p', { class: 'meta' }, t('events.none')),
     );
   }
