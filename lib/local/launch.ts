@@ -15,6 +15,7 @@ import { cityRouterThreads } from './city-router-threads.ts';
 import { createGatewayServer } from './gateway.ts';
 import { CONSENT_CLIENT_ID, LocalIdentityProvider, RIDER_APP_CLIENT_ID, RIDER_APP_REDIRECT_URI, type LocalUser } from './identity-provider.ts';
 import { enableConcurrentInvocations, invoke } from './invocations.ts';
+import { answerOnlyLocalRequests } from './local-requests.ts';
 import { startMetricsLog } from './metrics-log.ts';
 import { citiesFromEnvironment } from './graphs.ts';
 import { Playground } from './playground/server.ts';
@@ -175,6 +176,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     const sqsPort = await listen(sqsServer, target('sqs'));
     stops.push(() => closeServer(sqsServer));
     sqsServer.on('request', sqsRequestListener(localQueues, () => url(sqsPort)));
+    answerOnlyLocalRequests(sqsServer, { pagesOfAnyOrigin: false });
 
     const endpoints = { dynamodb: url(dynamo.port), s3: url(s3.port), sqs: url(sqsPort) };
     Object.assign(process.env, functionEnvironment(endpoints));
@@ -207,6 +209,8 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
       base: createGatewayServer({ api: 'base', load, onError, testClock }),
       app: createGatewayServer({ api: 'app', load, onError, testClock }),
     };
+    // The APIs answer pages of any origin, as API Gateway does with its CORS rules.
+    for (const server of Object.values(servers)) answerOnlyLocalRequests(server, { pagesOfAnyOrigin: true });
     const basePort = await listen(servers.base, target('base'));
     stops.push(() => closeServer(servers.base));
     const appPort = await listen(servers.app, target('app'));
@@ -215,6 +219,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     const identityProvider = new LocalIdentityProvider(options.stateDir, randomBytes(32).toString('base64url'));
     await identityProvider.load();
     const idpServer = createServer(identityProvider.listener);
+    answerOnlyLocalRequests(idpServer, { pagesOfAnyOrigin: true });
     const idpPort = await listen(idpServer, target('idp'));
     stops.push(() => closeServer(idpServer));
     const urls = { base: url(basePort), app: url(appPort), idp: url(idpPort), gbfsFixtures: bikeShare?.fixturesUrl ?? null, ...endpoints };
@@ -243,6 +248,8 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     if (options.ports.playground !== undefined) {
       const server = new Playground({ urls, riderAppClientId: RIDER_APP_CLIENT_ID, cities: citiesFromEnvironment(), log });
       const listener = createServer(server.listener);
+      // Its config.json holds an enterprise key and the demo rider's password: never to a rebound name.
+      answerOnlyLocalRequests(listener, { pagesOfAnyOrigin: true });
       const port = await listen(listener, target('playground'));
       stops.push(() => closeServer(listener));
       playground = { server, url: url(port) };

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { mkdir } from 'node:fs/promises';
 import dynalite from 'dynalite';
 import S3rver from 's3rver';
+import { answerOnlyLocalRequests } from './local-requests.ts';
 import { transactionProxy } from './dynamo-transactions.ts';
 
 /** Starting the protocol servers the local platform runs on, with clear messages for taken ports. */
@@ -48,9 +49,11 @@ export async function closeServer(server: Server): Promise<void> {
 export async function startDynamo(directory: string, target: ListenTarget): Promise<{ port: number; close(): Promise<void> }> {
   await mkdir(directory, { recursive: true });
   const store = dynalite({ path: directory, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 }) as Server;
+  answerOnlyLocalRequests(store, { pagesOfAnyOrigin: false });
   const storePort = await listen(store, { ...target, port: 0, host: '127.0.0.1' });
   const proxy = transactionProxy({ host: '127.0.0.1', port: storePort });
   const server = createServer(proxy.listener);
+  answerOnlyLocalRequests(server, { pagesOfAnyOrigin: false });
   let port: number;
   try {
     port = await listen(server, target);
@@ -74,6 +77,7 @@ export async function startS3(directory: string, target: ListenTarget): Promise<
   const server = new S3rver({ port: target.port, address: target.host, directory, silent: true, allowMismatchedSignatures: true });
   try {
     const address = (await server.run()) as { port: number };
+    answerOnlyLocalRequests((server as unknown as { httpServer: Server }).httpServer, { pagesOfAnyOrigin: false });
     return { server, port: address.port };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new PortInUseError(target.port, target.service, target.envVar);
