@@ -118,15 +118,14 @@ interface PointText {
   type?: string;
 }
 
-/** A `wpt`, `rtept` or `trkpt`, its children in the order wptType requires (ele, name, desc, type). */
-function waypointLines(tag: 'wpt' | 'rtept' | 'trkpt', [lon, lat]: Position, text: PointText, indent: string, height?: number | null): string[] {
+/** A `wpt` or `rtept`, its children in the order wptType requires (ele, name, desc, type). */
+function waypointLines(tag: 'wpt' | 'rtept', [lon, lat]: Position, text: PointText, indent: string, height?: number | null): string[] {
   const children = [
     ...(height === undefined || height === null ? [] : [`<ele>${metres(height)}</ele>`]),
     ...(['name', 'desc', 'type'] as const).flatMap((field) => (text[field] ? [`<${field}>${escapeXml(text[field])}</${field}>`] : [])),
   ];
   const open = `${indent}<${tag} lat="${degrees(lat)}" lon="${degrees(lon)}"`;
   if (!children.length) return [`${open}/>`];
-  if (tag === 'trkpt') return [`${open}>${children.join('')}</${tag}>`];
   return [`${open}>`, ...children.map((child) => `${indent}  ${child}`), `${indent}</${tag}>`];
 }
 
@@ -149,9 +148,12 @@ function trackLines({ route, legs, elevationProfile }: GpxRoute, name: string): 
   let along = 0;
   for (const coordinates of segments) {
     lines.push('    <trkseg>');
-    coordinates.forEach((position, index) => {
-      if (index > 0) along += haversineMetres(...coordinates[index - 1]!, ...position);
-      lines.push(...waypointLines('trkpt', position, {}, '      ', heightAt(along)));
+    coordinates.forEach(([lon, lat], index) => {
+      if (index > 0) along += haversineMetres(...coordinates[index - 1]!, lon, lat);
+      // The bulk of the document: written directly rather than through waypointLines.
+      const height = heightAt(along);
+      const point = `      <trkpt lat="${degrees(lat)}" lon="${degrees(lon)}"`;
+      lines.push(height === null ? `${point}/>` : `${point}><ele>${metres(height)}</ele></trkpt>`);
     });
     lines.push('    </trkseg>');
   }
