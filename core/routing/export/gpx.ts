@@ -1,4 +1,4 @@
-import { haversineMetres, type Position } from '../../geo.ts';
+import { boundingBox, haversineMetres, type Position } from '../../geo.ts';
 import type { Language } from '../../language.ts';
 import { escapeXml } from '../../xml.ts';
 import type { ElevationProfile, RouteBody } from '../planning/route-body.ts';
@@ -64,6 +64,7 @@ const metres = (value: number): string => value.toFixed(1);
 /** `xsd:dateTime` in UTC, to the second (GPX times are UTC). */
 const utcTime = (instant: Date): string => instant.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
+/** The GPX 1.1 document of a directions answer's routes and waypoints, as UTF-8 text. */
 export function gpxDocument(input: GpxDocument): string {
   const words = labels[input.language];
   const waypointNames = input.waypoints.map((waypoint, index) => waypointName(words, waypoint.name, index, input.waypoints.length));
@@ -91,11 +92,8 @@ function metadataLines(input: GpxDocument, name: string): string[] {
     `    <time>${utcTime(input.departure)}</time>`,
   ];
   if (positions.length) {
-    const lons = positions.map(([lon]) => lon);
-    const lats = positions.map(([, lat]) => lat);
-    lines.push(
-      `    <bounds minlat="${degrees(Math.min(...lats))}" minlon="${degrees(Math.min(...lons))}" maxlat="${degrees(Math.max(...lats))}" maxlon="${degrees(Math.max(...lons))}"/>`,
-    );
+    const [minLon, minLat, maxLon, maxLat] = boundingBox(positions);
+    lines.push(`    <bounds minlat="${degrees(minLat)}" minlon="${degrees(minLon)}" maxlat="${degrees(maxLat)}" maxlon="${degrees(maxLon)}"/>`);
   }
   lines.push('  </metadata>');
   return lines;
