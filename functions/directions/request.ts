@@ -91,7 +91,7 @@ export const answerFormat = z
   .meta({
     description:
       `Beyond the spec. \`gpx\`: the answer is a GPX 1.1 file (\`${GPX_MEDIA_TYPE}\`) of the route, as with \`Accept: ${GPX_MEDIA_TYPE}\`; ` +
-      '`json`: the JSON answer whatever the Accept header says. Absent: the Accept header decides, JSON unless it prefers GPX.',
+      '`json`: the JSON answer whatever the Accept header says. Absent: the Accept header decides, JSON unless it ranks GPX at least as high.',
     ...beyondTheSpec,
   });
 

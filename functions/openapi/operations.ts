@@ -62,7 +62,7 @@ const directionsJson = jsonResponse('The routes, or `route: null` when none join
 const directionsAnswer = {
   ...directionsJson,
   description:
-    `${directionsJson.description} Beyond the spec: with \`format: "gpx"\`, or \`Accept: ${GPX_MEDIA_TYPE}\` preferred to JSON, the route as a GPX 1.1 file ` +
+    `${directionsJson.description} Beyond the spec: with \`format: "gpx"\`, or \`Accept: ${GPX_MEDIA_TYPE}\` ranked at least as high as JSON, the route as a GPX 1.1 file ` +
     '(docs/routing.md, "GPX"): a track with a segment per leg and heights where an elevation model covers the city, the steps as route points with their instructions, the waypoints.',
   content: {
     ...directionsJson.content,

@@ -113,6 +113,18 @@ describe('GPX 1.1 of a directions answer', () => {
     expect(gpxPoints(gpx, 'wpt').map((point) => point.desc)).toEqual(['Start', 'Stop 1', 'Destination']);
   });
 
+  it('writes each route of an answer as its own named track and route, supersafe and direct', async () => {
+    const supersafe = await answer(SAN_FRANCISCO);
+    const direct = await answer(SAN_FRANCISCO, { supersafe: false });
+    const routes = [supersafe, direct].map((body, index) => ({ kind: index === 0 ? ('supersafe' as const) : ('direct' as const), route: body.route!, elevationProfile: body.metadata.elevation_profile }));
+    const gpx = gpxDocument({ ...documentOf(supersafe), routes });
+    expect(await gpxSchemaProblems(gpx)).toEqual([]);
+    expect([...gpx.matchAll(/<trk>\s*<name>([^<]+)<\/name>/g)].map((match) => match[1])).toEqual(['Supersafe route', 'Direct route']);
+    expect([...gpx.matchAll(/<rte>\s*<name>([^<]+)<\/name>/g)].map((match) => match[1])).toEqual(['Supersafe route', 'Direct route']);
+    const tracks = gpx.split('<trk>').slice(1).map((track) => gpxPoints(track, 'trkpt').map((point) => point.position));
+    expect(tracks).toEqual([supersafe, direct].map((body) => body.route!.geometry.coordinates.map(rounded)));
+  });
+
   it('keeps hostile names as text: markup escaped, characters XML forbids left out', async () => {
     const body = await answer(LOS_ANGELES);
     const hostile = 'Main St </name><script>alert("x")</script> & \'Co\' \u0007\u001b]8;;\uD800';
