@@ -265,7 +265,7 @@ export default tseslint.config(
       sourceType: 'module',
       globals: Object.fromEntries(
         ['window', 'document', 'location', 'history', 'navigator', 'fetch', 'Headers', 'URL', 'URLSearchParams', 'FormData', 'Node', 'localStorage', 'sessionStorage',
-          'crypto', 'TextEncoder', 'TextDecoder', 'atob', 'btoa', 'performance', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval',
+          'crypto', 'TextEncoder', 'TextDecoder', 'atob', 'btoa', 'Blob', 'performance', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval',
           'requestAnimationFrame', 'cancelAnimationFrame', 'speechSynthesis', 'SpeechSynthesisUtterance', 'Intl'].map((name) => [name, 'readonly']),
       ),
     },

@@ -80,6 +80,24 @@ export const directionsRequest = z.object({
 
 export type DirectionsRequest = z.output<typeof directionsRequest>;
 
+export const GPX_MEDIA_TYPE = 'application/gpx+xml';
+export const ANSWER_FORMATS = ['json', 'gpx'] as const;
+export type AnswerFormat = (typeof ANSWER_FORMATS)[number];
+
+/** Beyond the spec: the answer's format (gpx-answer.ts), a field of directions alone. */
+export const answerFormat = z
+  .enum(ANSWER_FORMATS, { error: 'must be json or gpx' })
+  .optional()
+  .meta({
+    description:
+      `Beyond the spec. \`gpx\`: the answer is a GPX 1.1 file (\`${GPX_MEDIA_TYPE}\`) of the route, as with \`Accept: ${GPX_MEDIA_TYPE}\`; ` +
+      '`json`: the JSON answer whatever the Accept header says. Absent: the Accept header decides, JSON unless it ranks GPX at least as high.',
+    ...beyondTheSpec,
+  });
+
+/** The body POST /directions/v2/ takes: the route request, and the format of its answer. */
+export const directionsEndpointBody = directionsRequest.extend({ format: answerFormat });
+
 /** The route preference fields of a validated request: directions' and explain's all of them, multi-modal's those it accepts. */
 export type RoutePreferenceFields = Pick<DirectionsRequest, 'language' | 'avoid_hills'> & Partial<Pick<DirectionsRequest, 'nighttime' | 'bearing'>>;
 

@@ -20,7 +20,7 @@ import { noStore } from './middleware/no-store.ts';
 import { queryParameters } from './middleware/query.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
 import { validate } from './middleware/validate.ts';
-import { jsonResponse } from './responses.ts';
+import { documentResponse, jsonResponse } from './responses.ts';
 
 /**
  * A JSON endpoint: the HTTP conventions every handler shares, composed from the small middy
@@ -55,6 +55,16 @@ export interface EndpointRequest<Body, Query> {
 export interface EndpointResult<Body = unknown> {
   status?: number;
   body: Body;
+  headers?: Record<string, string>;
+}
+
+/**
+ * An answer in another format than JSON, where the caller asked for one (directions as GPX):
+ * the document's text and its media type, sent as they are.
+ */
+export interface DocumentResult {
+  status?: number;
+  document: { text: string; contentType: string };
   headers?: Record<string, string>;
 }
 
@@ -117,7 +127,7 @@ export { jsonResponse };
 
 export function endpoint<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined, R extends z.ZodType = z.ZodUnknown>(
   options: EndpointOptions<B, Q, R>,
-  handle: (request: EndpointRequest<z.output<B>, z.output<Q>>) => Promise<EndpointResult<z.input<R>>>,
+  handle: (request: EndpointRequest<z.output<B>, z.output<Q>>) => Promise<EndpointResult<z.input<R>> | DocumentResult>,
 ): ApiHandler {
   const definition = endpointDefinition(options.id);
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, HttpContext>().use(
@@ -159,6 +169,7 @@ export function endpoint<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodTy
         repeatable: http.repeatable ?? null,
         baseUrl: requestBaseUrl(event),
       });
+      if ('document' in result) return documentResponse(result.status ?? 200, result.document, result.headers);
       return jsonResponse(result.status ?? 200, result.body, result.headers);
     };
     return http.repeatable ? answerOnce(definition.id, http.repeatable, context, answer) : answer();

@@ -65,6 +65,14 @@ export function crossCityRoute(searchId: string): HttpError {
   return badRequest('Cross-city routing is not supported: every coordinate must lie in one covered city', { code: 'CROSS_CITY_ROUTE', search_id: searchId });
 }
 
+/** The `code` of a GPX request whose answer has no route (README, "GPX"): a 200 with `route: null` in JSON. */
+export const NO_ROUTE_TO_EXPORT = 'NO_ROUTE';
+
+/** 422 `NO_ROUTE`: a route was asked for as a file (GPX) and none joins the waypoints, so there is nothing to write. */
+export function noRouteToExport(searchId: string): HttpError {
+  return new HttpError(422, { error: 'No route joins the waypoints: there is no route to export', code: NO_ROUTE_TO_EXPORT, search_id: searchId });
+}
+
 /** 503: routing cannot answer right now; distinct from a 200 whose route is null. */
 export function routingUnavailable(details: string, searchId?: string): HttpError {
   return new HttpError(503, {

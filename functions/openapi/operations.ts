@@ -3,7 +3,7 @@ import type { ZodOpenApiOperationObject } from 'zod-openapi';
 import { bikesNearbyParameters } from '../bikeshare/request.ts';
 import { bikesNearbyResponse } from '../bikeshare/response.ts';
 import { MAX_COORDINATES } from '../directions/request.ts';
-import { directionsRequest } from '../directions/request.ts';
+import { directionsEndpointBody, GPX_MEDIA_TYPE } from '../directions/request.ts';
 import { directionsResponse } from '../directions/response.ts';
 import { eventsNearbyParameters } from '../events/request.ts';
 import { eventsNearbyResponse } from '../events/response.ts';
@@ -20,6 +20,7 @@ import { authorizationServerMetadata, jwks, revocationResponse, tokenResponse } 
 import { revocationRequest } from '../oauth/revocation.ts';
 import { tokenRequest } from '../oauth/token-service.ts';
 import type { HttpMethod } from '../../platform/endpoints.ts';
+import { beyondTheSpec } from '../http/schema-meta.ts';
 import { reportSubmission } from '../reports/request.ts';
 import { reportView, submittedReport } from '../reports/response.ts';
 import { MAX_IMAGE_BYTES } from '../images/processing.ts';
@@ -27,7 +28,7 @@ import { riderSearchQuery } from '../riders/request.ts';
 import { profileUpdated, publicProfile, riderProfile, riderSearchResponse } from '../riders/response.ts';
 import { newRideBody, rideHistoryQuery, riderStatsQuery } from '../rides/request.ts';
 import { rideRecord, ridePage, riderStatsResponse } from '../rides/response.ts';
-import { errorResponses, fieldErrors, htmlPage, jsonResponse, oauthErrors, pageResponses, redirect, routeBudgetExceeded } from './responses.ts';
+import { directionsUnprocessable, errorResponses, fieldErrors, htmlPage, jsonResponse, oauthErrors, pageResponses, redirect, routeBudgetExceeded } from './responses.ts';
 
 /**
  * What each operation of the endpoint table takes and answers, from the schemas the handlers
@@ -56,6 +57,26 @@ const routingRefusals = { '400': errorResponses.crossCityOrBadRequest, '422': ro
 const reportId = z.object({ id: z.string().meta({ description: 'The UUID returned at submission.' }) });
 const rideId = z.object({ id: z.string().meta({ description: 'The ride id (a whole number).' }) });
 
+/** Directions' answer: the spec's JSON, or beyond the spec a GPX 1.1 file when the request asks for one (functions/directions/gpx-answer.ts). */
+const directionsJson = jsonResponse('The routes, or `route: null` when none joins the waypoints.', directionsResponse, { rateLimited: true });
+const directionsAnswer = {
+  ...directionsJson,
+  description:
+    `${directionsJson.description} Beyond the spec: with \`format: "gpx"\`, or \`Accept: ${GPX_MEDIA_TYPE}\` ranked at least as high as JSON, the route as a GPX 1.1 file ` +
+    '(docs/routing.md, "GPX"): a track with a segment per leg and heights where an elevation model covers the city, the steps as route points with their instructions, the waypoints.',
+  content: {
+    ...directionsJson.content,
+    [GPX_MEDIA_TYPE]: { schema: z.string().meta({ description: 'A GPX 1.1 document (http://www.topografix.com/GPX/1/1/gpx.xsd).' }), ...beyondTheSpec },
+  },
+  headers: z.object({
+    ...(directionsJson.headers as z.ZodObject).shape,
+    'Content-Disposition': z
+      .string()
+      .optional()
+      .meta({ description: 'On a GPX answer: `attachment` with the file name `spoke-route-<search_id>.gpx`.', header: { id: 'ContentDisposition', ...beyondTheSpec } }),
+  }),
+};
+
 export const operations: Record<string, EndpointOperations> = {
   directions: {
     post: {
@@ -66,8 +87,8 @@ export const operations: Record<string, EndpointOperations> = {
         `Spec 4.1. Costs one rate-limit token per consecutive pair of coordinates (2 to ${MAX_COORDINATES}). ` +
         'A coordinate more than 250 m from any usable road of a covered city answers 200 with `route: null`. ' +
         '`metadata.safety_breakdown` is beyond the spec.',
-      requestBody: { required: true, content: json(directionsRequest) },
-      responses: { '200': jsonResponse('The routes, or `route: null` when none joins the waypoints.', directionsResponse, { rateLimited: true }), ...routingRefusals },
+      requestBody: { required: true, content: json(directionsEndpointBody) },
+      responses: { '200': directionsAnswer, ...routingRefusals, '422': directionsUnprocessable },
     },
   },
   'multi-modal': {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ZodOpenApiResponseObject, ZodOpenApiResponsesObject } from 'zod-openapi';
 import { errorBody, fieldErrorsBody, oauthErrorBody } from '../http/error-schemas.ts';
 import { MISSING_CREDENTIALS } from '../../platform/credential-refusals.ts';
-import { ROUTE_BUDGET_EXCEEDED, UNKNOWN_ENDPOINT } from '../http/errors.ts';
+import { NO_ROUTE_TO_EXPORT, ROUTE_BUDGET_EXCEEDED, UNKNOWN_ENDPOINT } from '../http/errors.ts';
 import { ROUTE_BUDGET } from '../../core/routing/planning/budget.ts';
 import { LOCAL_MAX_REQUEST_HEADER_BYTES, MAX_REQUEST_BODY_BYTES } from '../http/gateway-limits.ts';
 import { IDEMPOTENCY_WINDOW_SECONDS, REPLAYED_HEADER } from '../http/idempotent-answers.ts';
@@ -105,6 +105,12 @@ export const errorResponses = {
  * Beyond the spec: a route request refused by its compute budget (core/routing/planning/budget.ts;
  * README, "Limits"), on every endpoint that plans routes. The figures are the budget's own.
  */
+const routeBudgetBody = z.object({
+  error: errorBody.shape.error,
+  code: z.literal(ROUTE_BUDGET_EXCEEDED).meta({ description: 'The stable code of this refusal.' }),
+  details: z.string().meta({ description: 'Which limit refused the request, with its figures.' }),
+});
+
 export const routeBudgetExceeded: ZodOpenApiResponseObject = {
   id: 'RouteBudgetExceeded',
   description:
@@ -112,12 +118,30 @@ export const routeBudgetExceeded: ZodOpenApiResponseObject = {
     `Its legs may cover ${ROUTE_BUDGET.routeMetres.cycling / 1000} km in a straight line cycling and ${ROUTE_BUDGET.routeMetres.walking / 1000} km walking ` +
     `(refused before any rate-limit token is spent), and all of its route searches may settle ${ROUTE_BUDGET.statesSettled.toLocaleString('en')} states together ` +
     '(refused when they reach it; the tokens are spent). `details` names the limit and the figures.',
+  content: json(routeBudgetBody),
+  headers: maybeRateLimitHeaders,
+  ...beyondTheSpec,
+};
+
+/**
+ * Beyond the spec: directions' 422s, the compute budget's and, for a request that asked for the
+ * route as a GPX file, a route of null (functions/directions/gpx-answer.ts): no file to write.
+ */
+export const directionsUnprocessable: ZodOpenApiResponseObject = {
+  id: 'DirectionsUnprocessable',
+  description:
+    `${routeBudgetExceeded.description} ` +
+    `Or the request asked for GPX (\`format: "gpx"\` or \`Accept: application/gpx+xml\`) and no route joins the waypoints (\`code: ${NO_ROUTE_TO_EXPORT}\`, with \`search_id\`): ` +
+    'the JSON answer would be a 200 with `route: null`, and there is no route to write.',
   content: json(
-    z.object({
-      error: errorBody.shape.error,
-      code: z.literal(ROUTE_BUDGET_EXCEEDED).meta({ description: 'The stable code of this refusal.' }),
-      details: z.string().meta({ description: 'Which limit refused the request, with its figures.' }),
-    }),
+    z.union([
+      routeBudgetBody,
+      z.object({
+        error: errorBody.shape.error,
+        code: z.literal(NO_ROUTE_TO_EXPORT).meta({ description: 'The stable code of this refusal.' }),
+        search_id: z.uuid(),
+      }),
+    ]),
   ),
   headers: maybeRateLimitHeaders,
   ...beyondTheSpec,

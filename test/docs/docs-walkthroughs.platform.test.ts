@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../lib/project-root.ts';
 import { docBlocks, runBlock, type BlockRun, type DocBlock } from '../support/doc-blocks.ts';
+import { gpxSchemaProblems } from '../support/gpx-schema.ts';
 import { startLocalProcess, type RunningLocalProcess } from '../support/local-process.ts';
 
 /**
@@ -123,6 +124,20 @@ describe('the README walk-throughs', () => {
     expect(explained.explanation).not.toBe('');
     const [events] = jsonLines(outputs[4]!);
     expect(events.events.length).toBeGreaterThan(0);
+  }, 180_000);
+
+  it('GPX: the route as a GPX 1.1 file in Spanish, with heights along its track', async () => {
+    const { outputs } = await runs(named('gpx'));
+    expect(outputs[2]!.trim()).toBe('200 application/gpx+xml; charset=utf-8');
+    const names = outputs[3]!.trim().split('\n');
+    expect(names[0]).toMatch(/^<name>Ruta de Spoke de .+ a .+<\/name>$/);
+    expect(names).toContain('<name>Ruta más segura</name>');
+    // The first step walks the bike up from the park: "Camina con la bici hacia el norte …".
+    expect(names.at(-1)).toMatch(/^<name>(Dirígete|Camina con la bici) .+<\/name>$/);
+    const trackPoints = Number(outputs[4]);
+    expect(trackPoints).toBeGreaterThan(10);
+    expect(Number(outputs[5])).toBe(trackPoints);
+    expect(await gpxSchemaProblems(await readFile('/tmp/brooklyn-heights.gpx', 'utf8'))).toEqual([]);
   }, 180_000);
 
   it.each([

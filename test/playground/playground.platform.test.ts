@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
@@ -10,6 +11,7 @@ import { tableName } from '../../platform/resources.ts';
 import { PLAYGROUND_KEY_LIMITS } from '../../lib/local/seed.ts';
 import { MESSAGES } from '../../lib/local/playground/web/messages.js';
 import { launchChromium } from '../support/browser.ts';
+import { gpxPoints, gpxSchemaProblems } from '../support/gpx-schema.ts';
 import { awayFromWindowEdge, call, newKey, platform, runAdmin, useLocalAws } from '../support/running-platform.ts';
 
 /**
@@ -83,7 +85,8 @@ async function open(city: string, options: { apiKey?: string } = {}): Promise<Op
       path: url.pathname,
       status: response.status(),
       request: response.request().postData() ? JSON.parse(response.request().postData()!) : null,
-      body: text ? JSON.parse(text) : null,
+      // A GPX answer (the download) is kept as its text.
+      body: text && response.headers()['content-type']?.startsWith('application/json') ? JSON.parse(text) : text || null,
     });
   });
   await page.goto(`${platform.playground_url}/#${city}`);
@@ -478,6 +481,29 @@ describe('the map playground', () => {
     const inSpanish = await directionsAnswers(opened, 2, spanish);
     await expectRoutesShown(page, inSpanish, 'es');
     await expectProfiles(inSpanish, 'es');
+  });
+
+  it('downloads the selected route as a GPX file, the route the page shows', async () => {
+    const opened = await open('sf-bay');
+    const { page } = opened;
+    await page.getByRole('button', { name: 'Sample route' }).click();
+    const answers = await directionsAnswers(opened, 2, 0);
+    await expectRoutesShown(page, answers);
+    await page.locator('.route-card[data-variant="direct"]').click();
+    const direct = answers.find((answer) => variantOf(answer) === 'direct')!;
+    const before = opened.answers.length;
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download GPX' }).click()]);
+    // The same request as the direct route's, asking for GPX.
+    const asked = () => opened.answers.slice(before).find((answer) => answer.path === '/directions/v2/');
+    await expect.poll(() => asked()?.request).toEqual({ ...direct.request, format: 'gpx' });
+    expect(download.suggestedFilename()).toMatch(/^spoke-route-[0-9a-f-]{36}\.gpx$/);
+    const gpx = await readFile((await download.path())!, 'utf8');
+    expect(await gpxSchemaProblems(gpx)).toEqual([]);
+    const rounded = ([lon, lat]: number[]) => [Number(lon!.toFixed(6)), Number(lat!.toFixed(6))];
+    expect(gpxPoints(gpx, 'trkpt').map((point) => point.position)).toEqual(direct.body.route.geometry.coordinates.map(rounded));
+    expect(gpxPoints(gpx, 'rtept').map((point) => point.name)).toEqual(await page.locator('.steps .instruction').allTextContents());
+    expect(gpx).toMatch(/<trk>\s*<name>Direct route<\/name>/);
+    await page.context().close();
   });
 
   it('says where no elevation model gives heights (Los Angeles) instead of drawing a profile', async () => {

@@ -2,6 +2,7 @@ import textInstructions from 'osrm-text-instructions';
 import en from './locales/en.json' with { type: 'json' };
 import es from './locales/es.json' with { type: 'json' };
 import type { Language } from '../../language.ts';
+import { escapeXml } from '../../xml.ts';
 import type { Profile } from '../../graph/profiles.ts';
 import type { Maneuver, Modifier, WayKind } from './maneuvers.ts';
 
@@ -161,9 +162,6 @@ export function speakableDistanceWithin(metres: number): number {
   const step = metres < 100 ? 10 : metres < 950 ? 50 : 100;
   return Math.max(step, Math.floor(metres / step) * step);
 }
-
-const escapeXml = (text: string): string =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 
 export function ssml(language: Language, text: string): string {
   return `<speak xml:lang="${locales[language].ssml_lang}"><prosody rate="1.08">${escapeXml(text)}</prosody></speak>`;

@@ -1,7 +1,7 @@
 import { httpStateOf, type HttpMiddleware } from './http-state.ts';
 
 /** The response headers a browser app on another origin may read. */
-const EXPOSED_HEADERS = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, X-Request-Id, Idempotent-Replayed';
+const EXPOSED_HEADERS = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, X-Request-Id, Idempotent-Replayed, Content-Disposition';
 
 /**
  * `Access-Control-Allow-Origin: *` on every answer, errors included, so browser apps can read

@@ -136,6 +136,7 @@ const en = {
   'profile.none': 'no elevation model here: heights unknown',
   'plan.breakdown': ({ parts }) => `Safety breakdown: ${parts}`,
   'plan.steps': ({ variant }) => `Turn by turn · ${variant}`,
+  'plan.gpx': 'Download GPX',
   'plan.routeTooltip': ({ variant, distance }) => `${variant}: ${distance} · click to select`,
   'bar.quiet': 'quiet',
   'bar.cycleway': 'cycleway',
@@ -264,6 +265,7 @@ const en = {
   // What went wrong (api.js); `what` is the call's subject, with its article.
   'what.request': 'The request',
   'what.route': 'The route',
+  'what.gpx': 'The GPX file',
   'what.explanation': 'The explanation',
   'what.multimodal': 'The multi-modal request',
   'what.bikes': 'The bike-share request',
@@ -417,6 +419,7 @@ const es = {
   'profile.none': 'sin modelo de elevación aquí: alturas desconocidas',
   'plan.breakdown': ({ parts }) => `Desglose por seguridad: ${parts}`,
   'plan.steps': ({ variant }) => `Paso a paso · ${variant}`,
+  'plan.gpx': 'Descargar GPX',
   'plan.routeTooltip': ({ variant, distance }) => `${variant}: ${distance} · haz clic para elegirla`,
   'bar.quiet': 'tranquila',
   'bar.cycleway': 'vía ciclista',
@@ -541,6 +544,7 @@ const es = {
 
   'what.request': 'La petición',
   'what.route': 'La ruta',
+  'what.gpx': 'El archivo GPX',
   'what.explanation': 'La explicación',
   'what.multimodal': 'La petición multimodal',
   'what.bikes': 'La petición de bici compartida',

@@ -11,7 +11,8 @@ import { elevationProfile, profileScale } from './profile.js';
  * `POST /directions/v2/`, each with its distance, time and safety breakdown, the explanation
  * sentence from `POST /explain-supersafe/`, the disruptions, each route's elevation profile
  * (profile.js), and the selected route's turn by turn list with its banners and voice cues (spoken
- * by the browser on request). "Avoid hills" asks every call with `avoid_hills`.
+ * by the browser on request). "Avoid hills" asks every call with `avoid_hills`. "Download GPX" saves
+ * the selected route as a GPX file.
  */
 
 /** A variant's name and what it prefers (messages `variant.<variant>` and `variant.<variant>.note`). */
@@ -101,8 +102,9 @@ export class Planner {
     if (cycling && options.night !== 'auto') common.nighttime = options.night === 'night';
     if (cycling && options.avoidHills) common.avoid_hills = true;
     const variants = cycling ? ['supersafe', 'direct'] : ['walking'];
+    const requests = Object.fromEntries(variants.map((variant) => [variant, cycling ? { ...common, supersafe: variant === 'supersafe' } : common]));
     const [results, explanation] = await Promise.all([
-      Promise.all(variants.map((variant) => this.request('/directions/v2/', cycling ? { ...common, supersafe: variant === 'supersafe' } : common))),
+      Promise.all(variants.map((variant) => this.request('/directions/v2/', requests[variant]))),
       cycling
         ? this.request('/explain-supersafe/', {
             coordinates,
@@ -118,6 +120,7 @@ export class Planner {
     const failed = results.find((result) => !result.ok);
     if (failed) return this.showFailure(failed, () => this.plan(coordinates, options));
     this.results = Object.fromEntries(variants.map((variant, index) => [variant, results[index].body]));
+    this.requests = requests;
     if (!variants.includes(this.selected)) this.selected = variants[0];
     this.language = options.language;
     const first = results[0].body;
@@ -183,9 +186,30 @@ export class Planner {
       explanation && !sentence ? this.explanation(explanation) : null,
       this.disruptions(),
       h('h3', { class: 'steps-title' }, t('plan.steps', { variant: variantTitle(this.selected) })),
+      h('div', { class: 'export' }, h('button', { type: 'button', class: 'gpx', onclick: () => this.downloadGpx(this.selected) }, t('plan.gpx'))),
       this.steps(this.results[this.selected].route.steps),
     );
     this.draw();
+  }
+
+  /**
+   * The selected route as a GPX file, as an app gets one: the same request with `format: "gpx"`
+   * (beyond the spec), saved under the name the answer's Content-Disposition gives.
+   */
+  async downloadGpx(variant) {
+    const result = await this.api.base('POST', '/directions/v2/', { ...this.requests[variant], format: 'gpx' });
+    if (!result.ok) {
+      this.container.querySelector('.export')?.replaceChildren(failureNotice(result, { what: 'what.gpx', playgroundPlan: this.api.playgroundPlan }));
+      return;
+    }
+    const name = /filename="([^"]+)"/.exec(result.headers.get('Content-Disposition') ?? '')?.[1] ?? 'spoke-route.gpx';
+    const href = URL.createObjectURL(new Blob([result.text], { type: 'application/gpx+xml' }));
+    const link = h('a', { href, download: name, hidden: true });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    // The browser reads the file after the click returns: the address outlives it a little.
+    setTimeout(() => URL.revokeObjectURL(href), 60_000);
   }
 
   explanation(result) {
