@@ -66,12 +66,15 @@ export interface HighwayResult {
   readonly highway: string;
   readonly rule: HighwayRule;
   readonly roadworks: boolean;
+  /** `highway=construction`: the way itself is a building site, not a street with works on it. */
+  readonly underConstruction: boolean;
 }
 
 /**
- * Which highway rule applies. `highway=construction` stays routable as its `construction=*` type
- * with the roadworks flag (spec 1.2.6 avoids it with moderate emphasis); a road with a
- * `construction=*` tag keeps its type and gets the flag.
+ * Which highway rule applies. `highway=construction` stays routable for cycling as its
+ * `construction=*` type with the roadworks flag (spec 1.2.6 avoids it with moderate emphasis), and
+ * is closed to walking unless `foot=*` opens it (walking.ts); a road with a `construction=*` tag
+ * keeps its type and gets the flag.
  */
 export function highwayRule(tags: Tags, warnings: Warnings): HighwayResult | null {
   const highway = tags.highway;
@@ -80,7 +83,7 @@ export function highwayRule(tags: Tags, warnings: Warnings): HighwayResult | nul
     const underlying = tags.construction;
     const rule = underlying !== undefined ? HIGHWAYS[underlying] : undefined;
     if (underlying !== undefined && !rule && NON_ROUTABLE_HIGHWAYS.has(underlying)) return null;
-    return { highway: rule ? underlying! : 'unclassified', rule: rule ?? HIGHWAYS.unclassified!, roadworks: true };
+    return { highway: rule ? underlying! : 'unclassified', rule: rule ?? HIGHWAYS.unclassified!, roadworks: true, underConstruction: true };
   }
   const rule = HIGHWAYS[highway];
   if (!rule) {
@@ -89,5 +92,5 @@ export function highwayRule(tags: Tags, warnings: Warnings): HighwayResult | nul
   }
   const construction = tags.construction;
   const roadworks = construction !== undefined && construction !== 'no';
-  return { highway, rule, roadworks };
+  return { highway, rule, roadworks, underConstruction: false };
 }

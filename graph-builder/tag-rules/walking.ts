@@ -2,7 +2,7 @@ import { WALK_CARRIAGEWAY, WALK_CROSSING, WALK_PATH, WALK_PAVEMENT } from '../..
 import type { Tags } from '../osm/types.ts';
 import type { Warnings } from '../warnings.ts';
 import { mostSpecific } from './access.ts';
-import type { HighwayRule } from './highways.ts';
+import type { HighwayResult } from './highways.ts';
 
 /** The walking network and the kind of way a walker is on (spec 1.2.10). */
 
@@ -28,15 +28,18 @@ const sidewalkSides = (tags: Tags): string[] => {
 /**
  * The walking network (spec 1.2.10): footways, paths, pedestrian streets, steps and crossings;
  * the carriageway only where no separate pavement is mapped (sidewalk=separate or foot=use_sidepath
- * takes the road out of the walking network). One-way never applies to walking.
+ * takes the road out of the walking network). One-way never applies to walking. A way under
+ * construction (`highway=construction`) is a building site: closed to walkers unless `foot=*`
+ * opens it (a way kept open through the works).
  */
-export function walkingRule(tags: Tags, highway: string, rule: HighwayRule, warnings: Warnings): WalkingResult {
+export function walkingRule(tags: Tags, { highway, rule, underConstruction }: HighwayResult, warnings: Warnings): WalkingResult {
   const verdict = mostSpecific(tags, ['foot', 'access'], warnings);
-  let allowed = rule.walking;
+  let allowed = rule.walking && !underConstruction;
   if (verdict === 'denied') allowed = false;
+  else if (underConstruction) allowed = verdict === 'allowed' && tags.foot !== undefined;
   // access=yes does not open a cycleway to walkers; foot=* or a segregated path does.
   else if (verdict === 'allowed' && (tags.foot !== undefined || rule.kind === 'road')) allowed = true;
-  if (highway === 'cycleway' && tags.segregated !== undefined && tags.foot !== 'no') allowed = true;
+  if (highway === 'cycleway' && !underConstruction && tags.segregated !== undefined && tags.foot !== 'no') allowed = true;
   if (highway === 'cycleway' || highway === 'footway' || highway === 'path') {
     const crossing = tags.footway === 'crossing' || tags.cycleway === 'crossing' || tags.path === 'crossing';
     return { allowed, kind: crossing ? WALK_CROSSING : WALK_PATH };

@@ -77,7 +77,7 @@ export function classifyWay(tags: Tags, context: RuleContext): WayAttributes | n
   if (!highway) return null;
   const { rule } = highway;
   const cyclingAccess = cyclingAccessRule(tags, rule, warnings);
-  const walking = walkingRule(tags, highway.highway, rule, warnings);
+  const walking = walkingRule(tags, highway, warnings);
   const timeRules = timeRulesRule(tags, cyclingAccess === 'no', !walking.allowed);
   const opensByTime = (profile: Profile): boolean => timeRules.some((r) => r[profile] && r.outsideWindow);
   const cyclingOpen = cyclingAccess !== 'no' || opensByTime('cycling');

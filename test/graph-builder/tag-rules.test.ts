@@ -19,11 +19,14 @@ describe('highway rule (rules/highway.osm)', () => {
     expect(way('unknown-value').warnings.get('ways with unknown highway value (skipped)')).toBe(1);
   });
 
-  it('keeps highway=construction routable as its construction type, flagged as roadworks', async () => {
+  it('keeps highway=construction routable for cycling as its construction type, flagged as roadworks, and closed to walking', async () => {
     const way = await ruleFixture('highway.osm');
-    expect(way('construction-of-cycleway').attributes).toMatchObject({ roadClass: roadClass('cycleway'), roadworks: true });
-    expect(way('construction-bare').attributes).toMatchObject({ roadClass: roadClass('unclassified'), roadworks: true });
-    expect(way('construction-tag-on-road').attributes).toMatchObject({ roadClass: roadClass('primary'), roadworks: true });
+    expect(way('construction-of-cycleway').attributes).toMatchObject({ roadClass: roadClass('cycleway'), roadworks: true, walking: false });
+    expect(way('construction-bare').attributes).toMatchObject({ roadClass: roadClass('unclassified'), roadworks: true, walking: false });
+    expect(way('construction-bare').attributes!.forward.cycling).toBe(true);
+    // A street with works on it stays a street for walkers; a site that foot=* keeps open, too.
+    expect(way('construction-tag-on-road').attributes).toMatchObject({ roadClass: roadClass('primary'), roadworks: true, walking: true });
+    expect(way('construction-open-to-foot').attributes).toMatchObject({ roadClass: roadClass('footway'), roadworks: true, walking: true });
   });
 });
 
