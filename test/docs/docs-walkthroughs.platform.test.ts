@@ -35,7 +35,7 @@ let readerState: string;
 const env = () => ({ SPOKE_STATE_DIR: readerState });
 
 beforeAll(async () => {
-  platform = await startLocalProcess({ env: { SPOKE_CITIES: 'london,new-york', ROUTE_OVERLAY_REFRESH_SECONDS: '1' } });
+  platform = await startLocalProcess({ env: { SPOKE_CITIES: 'london,new-york,sf-bay', ROUTE_OVERLAY_REFRESH_SECONDS: '1' } });
   const info = JSON.parse(await readFile(join(platform.info.state_dir, 'local-platform.json'), 'utf8')) as { demo: { api_key: string } };
   const created = await admin(['keys', 'create', '--name', 'walk-throughs', '--plan', 'enterprise', '--per-minute', '1000', '--per-hour', '10000', '--per-day', '100000'], platform.info.state_dir);
   const key = /^spk_\S+$/m.exec(created)?.[0];
@@ -112,6 +112,16 @@ describe('the README walk-throughs', () => {
     expect(listed).toContain('https://rides.example/oauth/callback');
     // The rotation's new key is published beside the one that signs until it takes over.
     expect(outputs.at(-1)).toMatch(/current/);
+  }, 180_000);
+
+  it('hills: the preference takes the San Francisco route round Nob Hill, climbing far less for a short detour', async () => {
+    const { outputs } = await runs(named('hills'));
+    const [without] = jsonLines(outputs.at(-2)!);
+    const [withHills] = jsonLines(outputs.at(-1)!);
+    expect(without).toMatchObject({ avoid_hills: false, climb: expect.any(Number) });
+    expect(withHills).toMatchObject({ avoid_hills: true, climb: expect.any(Number) });
+    expect(withHills.climb).toBeLessThan(without.climb * 0.6);
+    expect(withHills.distance).toBeLessThan(without.distance * 1.15);
   }, 180_000);
 
   it('multi-modal, why the safer route, events: each answers what the text says', async () => {
