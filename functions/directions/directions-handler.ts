@@ -3,7 +3,7 @@ import { crossCityRoute } from '../http/errors.ts';
 import { now } from '../../platform/clock.ts';
 import { checkRequestedRoute } from './route-planner.ts';
 import { planDirections } from './directions.ts';
-import { directionsCost, directionsRequest } from './request.ts';
+import { directionsBody, directionsCost } from './request.ts';
 import { directionsResponse } from './response.ts';
 
 /**
@@ -14,7 +14,7 @@ import { directionsResponse } from './response.ts';
 export const handler = endpoint(
   {
     id: 'directions',
-    body: directionsRequest,
+    body: directionsBody,
     response: directionsResponse,
     cost: ({ body }) => directionsCost(body),
     checkBudget: ({ body }) => checkRequestedRoute(body.profile, body.coordinates),

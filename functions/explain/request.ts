@@ -7,7 +7,7 @@ import { directionsRequest } from '../directions/request.ts';
  * Only two fields differ: both routes are planned, so `supersafe` is not asked, and the
  * explanation compares cycling routes, so `profile` may only say so.
  */
-export const explainRequest = directionsRequest.omit({ supersafe: true }).extend({
+export const explainRequest = directionsRequest.omit({ supersafe: true, alternatives: true }).extend({
   /** Accepted for symmetry with directions. */
   profile: z.literal('cycling', { error: 'must be cycling: the explanation compares cycling routes' }).optional(),
 });
