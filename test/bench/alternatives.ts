@@ -1,13 +1,10 @@
-import { cities, type CityId } from '../../core/cities/index.ts';
+import type { CityId } from '../../core/cities/index.ts';
 import type { LonLat } from '../../core/geo.ts';
 import { RouteBudgetExceededError } from '../../core/routing/errors.ts';
 import { ALTERNATIVES } from '../../core/routing/planning/alternatives.ts';
 import type { RoutingContext } from '../../core/routing/planning/context.ts';
-import { RoutePlanner } from '../../core/routing/planning/planner.ts';
-import { departureIn } from '../../core/routing/time/departure.ts';
-import { realGraph } from '../routing/real-graphs.ts';
+import { plannerFor } from '../support/alternative-routes.ts';
 import { percentile } from './measure.ts';
-import { coordinatePairs } from './routino.ts';
 
 /**
  * Alternative routes on one city's seeded coordinate pairs (`coordinatePairs`, the pairs the
@@ -34,12 +31,6 @@ export interface AlternativesRun {
   statesWith: number[];
 }
 
-export const BENCH_DEPARTURE = '2026-06-17T12:00';
-
-export function benchContext(city: CityId): RoutingContext {
-  return { city: cities[city], loaded: realGraph(city), departure: departureIn(cities[city].timeZone, BENCH_DEPARTURE, new Date(0)), reports: null };
-}
-
 const cpuMilliseconds = (since: NodeJS.CpuUsage): number => {
   const used = process.cpuUsage(since);
   return (used.user + used.system) / 1000;
@@ -51,15 +42,14 @@ export function alternativesRun(context: RoutingContext, pairs: readonly [LonLat
     costRatios: [], sharedShares: [], cpuWithout: [], cpuWith: [], statesWithout: [], statesWith: [],
   };
   const variant = { profile: 'cycling' as const, supersafe };
-  const plannerFor = (pair: [LonLat, LonLat]) => new RoutePlanner(context, { language: 'en', avoidHills: false, nighttime: false }, pair[0]);
   for (const pair of pairs) {
-    let planner = plannerFor(pair);
+    let planner = plannerFor(context, pair);
     let started = process.cpuUsage();
     const route = planner.route(variant, pair);
     const without = cpuMilliseconds(started);
     if (!route.legs) continue;
     const statesWithout = planner.budget.statesSettled - planner.budget.allowance.states;
-    planner = plannerFor(pair);
+    planner = plannerFor(context, pair);
     started = process.cpuUsage();
     try {
       const alternatives = planner.alternatives(variant, pair, planner.route(variant, pair), ALTERNATIVES.maxCount);
@@ -78,10 +68,6 @@ export function alternativesRun(context: RoutingContext, pairs: readonly [LonLat
     }
   }
   return run;
-}
-
-export function seededPairs(context: RoutingContext, count: number, seed: number): [LonLat, LonLat][] {
-  return coordinatePairs(context.loaded, count, seed);
 }
 
 const p = (values: readonly number[], at: number, digits: number) => (values.length ? percentile(values, at).toFixed(digits) : '–');
