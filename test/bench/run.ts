@@ -259,7 +259,7 @@ function alternativesSection(): void {
   }
   table(rows);
   emit();
-  emit(`Load average at the end: ${loadavg()[0]!.toFixed(2)}.`);
+  emit(`Load average at the end: ${loadavg()[0]!.toFixed(2)}. Each penalized search settles several times the route's states: the landmark bounds are computed on the costs without penalties, so along the penalized route they fall short by up to the penalty and the search widens; a request asking for ${ALTERNATIVES.maxCount} runs up to ${ALTERNATIVES.maxCount + ALTERNATIVES.extraSearches} of them and a T-test search per detour of each candidate that passes the sharing and cost tests. A request asking for fewer stops sooner.`);
 }
 
 function walkingSection(): void {
