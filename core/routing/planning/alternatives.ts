@@ -66,7 +66,7 @@ interface Candidate {
 }
 
 /** The search result a planned leg was built from: its path's edges and where it enters the first and leaves the last. */
-export function resultOfLeg(leg: PlannedLeg): Omit<SearchResult, 'cost'> {
+function resultOfLeg(leg: PlannedLeg): Omit<SearchResult, 'cost'> {
   const edges = leg.path.edges;
   return { edges: edges.map((edge) => edge.edge), startFraction: edges[0]!.span[0], endFraction: edges[edges.length - 1]!.span[1] };
 }
@@ -82,7 +82,7 @@ function travelledShare(result: Omit<SearchResult, 'cost'>, index: number): numb
  * onto it and the part of it travelled, the first edge's with the cost of joining its start and
  * the last edge's with the cost of leaving its end (`EdgePosition.cost`).
  */
-export function edgeCostsAlong(costing: Costing, result: Omit<SearchResult, 'cost'>, sources: readonly EdgePosition[], targets: readonly EdgePosition[]): number[] {
+function edgeCostsAlong(costing: Costing, result: Omit<SearchResult, 'cost'>, sources: readonly EdgePosition[], targets: readonly EdgePosition[]): number[] {
   const { edges } = result;
   return edges.map((edge, index) => {
     let seconds = costing.edgeCost(edge) * travelledShare(result, index);
@@ -93,7 +93,7 @@ export function edgeCostsAlong(costing: Costing, result: Omit<SearchResult, 'cos
   });
 }
 
-export function candidateOf(costing: Costing, result: Omit<SearchResult, 'cost'>, sources: readonly EdgePosition[], targets: readonly EdgePosition[]): Candidate {
+function candidateOf(costing: Costing, result: Omit<SearchResult, 'cost'>, sources: readonly EdgePosition[], targets: readonly EdgePosition[]): Candidate {
   const graph = costing.network.graph;
   const segmentMetres = new Map<number, number>();
   let metres = 0;
@@ -125,7 +125,7 @@ function distinct(a: Candidate, b: Candidate): boolean {
  * the edges from T before its middle to T after (by cost, T = `localOptimalityShare` of the
  * route's cost), as [first, last] edge indices.
  */
-export function tTestWindows(candidate: Candidate, costs: readonly number[], route: Candidate, graph: Costing['network']['graph']): [number, number][] {
+function tTestWindows(candidate: Candidate, costs: readonly number[], route: Candidate, graph: Costing['network']['graph']): [number, number][] {
   const { edges } = candidate.result;
   const reach = ALTERNATIVES.localOptimalityShare * route.cost;
   const before: number[] = [];
@@ -155,7 +155,7 @@ export function tTestWindows(candidate: Candidate, costs: readonly number[], rou
  * route between its ends at the request's costs, within rounding. Each check is a search of its
  * own, within the request's budget.
  */
-export function locallyOptimal(costing: Costing, workspace: SearchWorkspace, candidate: Candidate, costs: readonly number[], route: Candidate, options: LegOptions): boolean {
+function locallyOptimal(costing: Costing, workspace: SearchWorkspace, candidate: Candidate, costs: readonly number[], route: Candidate, options: LegOptions): boolean {
   const network = costing.network;
   const { edges, startFraction, endFraction } = candidate.result;
   for (const [first, last] of tTestWindows(candidate, costs, route, network.graph)) {
