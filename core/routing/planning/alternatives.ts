@@ -60,9 +60,10 @@ export interface AlternativeLeg {
   sharedShare: number;
 }
 
-/** A route as a search result with what the tests read: its cost without penalties and its metres per way segment. */
+/** A route as a search result with what the tests read: its cost without penalties, edge by edge and in all, and its metres per way segment. */
 interface Candidate {
   result: SearchResult;
+  costs: number[];
   cost: number;
   metres: number;
   segmentMetres: Map<number, number>;
@@ -106,8 +107,9 @@ function candidateOf(costing: Costing, result: Omit<SearchResult, 'cost'>, sourc
     segmentMetres.set(segment, (segmentMetres.get(segment) ?? 0) + length);
     metres += length;
   });
-  const cost = edgeCostsAlong(costing, result, sources, targets).reduce((sum, seconds) => sum + seconds, 0);
-  return { result: { ...result, cost }, cost, metres, segmentMetres };
+  const costs = edgeCostsAlong(costing, result, sources, targets);
+  const cost = costs.reduce((sum, seconds) => sum + seconds, 0);
+  return { result: { ...result, cost }, costs, cost, metres, segmentMetres };
 }
 
 /** Metres two routes ride along the same way segments (either direction). */
@@ -128,8 +130,9 @@ function distinct(a: Candidate, b: Candidate): boolean {
  * the edges from T before its middle to T after (by cost, T = `localOptimalityShare` of the
  * route's cost), as [first, last] edge indices.
  */
-function tTestWindows(candidate: Candidate, costs: readonly number[], route: Candidate, graph: Costing['network']['graph']): [number, number][] {
+function tTestWindows(candidate: Candidate, route: Candidate, graph: Costing['network']['graph']): [number, number][] {
   const { edges } = candidate.result;
+  const { costs } = candidate;
   const reach = ALTERNATIVES.localOptimalityShare * route.cost;
   const before: number[] = [];
   let total = 0;
@@ -154,14 +157,14 @@ function tTestWindows(candidate: Candidate, costs: readonly number[], route: Can
 }
 
 /**
- * The T-test (Abraham et al.): whether each window of the candidate (`tTestWindows`) is a best
- * route between its ends at the request's costs, within rounding. Each check is a search of its
- * own, within the request's budget.
+ * The T-test (Abraham et al.): whether each window of the candidate (`tTestWindows`) costs at
+ * most 1 + `localOptimalitySlack` times the best route between its ends at the request's costs.
+ * Each check is a search of its own, within the request's budget.
  */
-function locallyOptimal(costing: Costing, workspace: SearchWorkspace, candidate: Candidate, costs: readonly number[], route: Candidate, options: LegOptions): boolean {
+function locallyOptimal(costing: Costing, workspace: SearchWorkspace, candidate: Candidate, route: Candidate, options: LegOptions): boolean {
   const network = costing.network;
   const { edges, startFraction, endFraction } = candidate.result;
-  for (const [first, last] of tTestWindows(candidate, costs, route, network.graph)) {
+  for (const [first, last] of tTestWindows(candidate, route, network.graph)) {
     if (first === last) continue;
     const firstEdge = edges[first]!;
     const lastEdge = edges[last]!;
@@ -204,8 +207,7 @@ export function planAlternatives(costing: Costing, workspace: SearchWorkspace, f
     const candidate = candidateOf(costing, result, sources, targets);
     if (candidate.cost > ALTERNATIVES.maxCostRatio * best.cost) continue;
     if (!offered.every((other) => distinct(candidate, other))) continue;
-    const costs = edgeCostsAlong(costing, candidate.result, sources, targets);
-    if (!locallyOptimal(costing, workspace, candidate, costs, best, options)) continue;
+    if (!locallyOptimal(costing, workspace, candidate, best, options)) continue;
     offered.push(candidate);
     found.push({ candidate, effort: effort.settled });
   }
