@@ -4,12 +4,14 @@ import { haversineMetres, type LonLat, type Position } from '../../core/geo.ts';
 import type { Costing } from '../../core/routing/costing/costing.ts';
 import { PenaltyOverlay } from '../../core/routing/costing/penalty-overlay.ts';
 import { RouteBudgetExceededError } from '../../core/routing/errors.ts';
+import type { AvoidanceItem } from '../../core/report-avoidances.ts';
 import { ALTERNATIVES, type AlternativeLeg } from '../../core/routing/planning/alternatives.ts';
 import { RouteBudget } from '../../core/routing/planning/budget.ts';
 import type { RoutingContext } from '../../core/routing/planning/context.ts';
 import type { PlannedLeg } from '../../core/routing/planning/leg.ts';
 import { RoutePlanner } from '../../core/routing/planning/planner.ts';
 import { routeBody } from '../../core/routing/planning/route-body.ts';
+import { buildOverlay } from '../../functions/graphs/report-overlay.ts';
 import { alternativesContext, plannerFor, seededPairs } from '../support/alternative-routes.ts';
 import { referenceCost } from './reference-search.ts';
 
@@ -18,8 +20,8 @@ import { referenceCost } from './reference-search.ts';
  * file's own measures: sharing from the answers' geometry, costs summed edge by edge from the
  * costing, and the T-test's windows searched again by the independent Dijkstra
  * (reference-search.ts). Every alternative is distinct from each route that costs less, bounded
- * in cost, locally optimal and routed by every rule of the costing; penalties stay in their
- * request; the compute budget covers their searches.
+ * in cost, locally optimal and routed by every rule of the costing, accepted reports included;
+ * penalties stay in their request; the compute budget covers their searches.
  */
 
 const CITIES: CityId[] = ['new-york', 'london'];
@@ -175,6 +177,35 @@ describe.each(CITIES)('alternative routes in %s', (city) => {
     planner.alternatives(variant, pair!, planner.route(variant, pair!), ALTERNATIVES.maxCount);
     const after = plannerFor(context, pair!).route(variant, pair!);
     expect(after.legs![0]!.path.edges.map((edge) => edge.edge)).toEqual(before.legs![0]!.path.edges.map((edge) => edge.edge));
+  });
+
+  it("come from the search with the request's reports in force: a closure on an alternative's own street moves it off that street", () => {
+    const run = planned.supersafe.find((entry) => entry.alternatives.length > 0)!;
+    const graph = context.loaded.network.graph;
+    const onRoute = new Set(run.route.path.edges.map((edge) => edge.segment));
+    // The longest street the first alternative rides that the route does not.
+    const own = run.alternatives[0]!.leg.path.edges.filter((edge) => !onRoute.has(edge.segment)).sort((a, b) => b.length - a.length)[0]!;
+    const first = graph.segmentFirstPoint[own.segment]!;
+    const network = context.loaded.network;
+    const closure: AvoidanceItem = {
+      city, report_id: 'alternatives-closure', effect: 'closed', issue_type: 'road_closed', issue_subtype: null,
+      location: [(network.pointLon(first) + network.pointLon(first + 1)) / 2, (network.pointLat(first) + network.pointLat(first + 1)) / 2],
+      way_id: graph.segmentWayId[own.segment]!, road_name: null, until: null, accepted_at: '2026-06-01T10:00:00Z',
+    };
+    const reports = buildOverlay(context.loaded, [closure]);
+    const closed = new Set(reports.avoidances[0]!.edges);
+    expect(closed.has(own.edge)).toBe(true);
+    const withReports: RoutingContext = { ...context, reports };
+    const variant = { profile: 'cycling' as const, supersafe: true };
+    const planner = plannerFor(withReports, run.pair);
+    const route = planner.route(variant, run.pair);
+    const alternatives = planner.alternatives(variant, run.pair, route, ALTERNATIVES.maxCount);
+    for (const leg of [route.legs![0]!, ...alternatives.map((alternative) => alternative.leg)]) {
+      for (const edge of leg.path.edges) expect(closed.has(edge.edge)).toBe(false);
+    }
+    // The reports' overlay itself is left as it was: no penalty written into it.
+    expect(reports.overlay.size).toBe(closed.size);
+    for (const edge of run.route.path.edges) expect(reports.overlay.edgeFactor(edge.edge, context.departure.localMinute, true)).toBe(closed.has(edge.edge) ? Infinity : 1);
   });
 
   it("spend the request's compute budget: a request that has only the route's states left is refused", () => {
