@@ -4,7 +4,7 @@ import { now } from '../../platform/clock.ts';
 import { checkRequestedRoute } from './route-planner.ts';
 import { planDirections } from './directions.ts';
 import { gpxAnswer, requestedFormat } from './gpx-answer.ts';
-import { directionsCost, directionsEndpointBody } from './request.ts';
+import { directionsBody, directionsCost } from './request.ts';
 import { directionsResponse } from './response.ts';
 
 /**
@@ -16,7 +16,7 @@ import { directionsResponse } from './response.ts';
 export const handler = endpoint(
   {
     id: 'directions',
-    body: directionsEndpointBody,
+    body: directionsBody,
     response: directionsResponse,
     cost: ({ body }) => directionsCost(body),
     checkBudget: ({ body }) => checkRequestedRoute(body.profile, body.coordinates),

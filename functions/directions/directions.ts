@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { cityForCoordinates, type City } from '../../core/cities/index.ts';
 import { type Position } from '../../core/geo.ts';
+import type { AlternativeLeg } from '../../core/routing/planning/alternatives.ts';
+import type { RoutePlanner } from '../../core/routing/planning/planner.ts';
 import type { Disruption } from '../../core/routing/disruptions/disruptions.ts';
 import { waypointOf } from '../../core/routing/planning/leg.ts';
 import { elevationProfile, routeBody, safetyBreakdown, type ElevationProfile, type RouteBody, type SafetyBreakdown } from '../../core/routing/planning/route-body.ts';
 import { now as platformNow } from '../../platform/clock.ts';
 import { routingContext } from '../graphs/context-loader.ts';
 import { routePlanner } from './route-planner.ts';
-import { routePreferencesOf, type DirectionsRequest } from './request.ts';
+import { alternativeCount, routePreferencesOf, type DirectionsRequest } from './request.ts';
 
 /**
  * Directions as domain logic: from a validated request to the spec 4.1 response body. Knows
@@ -33,6 +35,7 @@ export interface DirectionsBody {
   graph_version: string | null;
   sublabel: string | null;
   disruptions?: Disruption[];
+  alternatives?: AlternativeBody[];
   metadata: {
     profile: DirectionsRequest['profile'];
     supersafe: boolean;
@@ -50,6 +53,15 @@ export interface DirectionsBody {
   };
 }
 
+/** Beyond the spec: an alternative route (`alternatives`), with what the answer's metadata and disruptions say of the route. */
+export interface AlternativeBody extends RouteBody {
+  cost_ratio: number;
+  shared_share: number;
+  safety_breakdown: SafetyBreakdown;
+  elevation_profile?: ElevationProfile;
+  disruptions?: Disruption[];
+}
+
 export type DirectionsOutcome = { kind: 'cross-city'; searchId: string } | { kind: 'routed'; body: DirectionsBody };
 
 /** `now` fills in a missing departure: the platform clock's (platform/clock.ts) unless the caller passes its own. */
@@ -62,7 +74,9 @@ export async function planDirections(request: DirectionsRequest, now: Date = pla
   const context = await routingContext(city, request.departure_time, now, { cycling });
   const planner = routePlanner(context, routePreferencesOf(request), request.coordinates[0]!);
   const nighttime = cycling && planner.night;
-  const { costing, snaps, legs } = planner.route({ profile: request.profile, supersafe: request.supersafe }, request.coordinates);
+  const variant = { profile: request.profile, supersafe: request.supersafe };
+  const planned = planner.route(variant, request.coordinates);
+  const { costing, snaps, legs } = planned;
   const body: DirectionsBody = {
     route: null,
     waypoints: request.coordinates.map((coordinate, index) => waypointOf(costing, snaps[index] ?? null, coordinate)),
@@ -83,5 +97,26 @@ export async function planDirections(request: DirectionsRequest, now: Date = pla
     const disruptions = planner.disruptionsAlong(body.route.geometry.coordinates);
     if (disruptions.length) body.disruptions = disruptions;
   }
+  const count = alternativeCount(request);
+  if (count > 0) {
+    // `directionsBody` allows alternatives between two coordinates only.
+    const [from, to] = request.coordinates;
+    body.alternatives = planner.alternatives(variant, [from!, to!], planned, count).map((alternative) => alternativeBody(planner, alternative));
+  }
   return { kind: 'routed', body };
+}
+
+/** An alternative as the answer lists it: its route body, its cost and sharing, and its own breakdown, heights and disruptions. */
+function alternativeBody(planner: RoutePlanner, { leg, costRatio, sharedShare }: AlternativeLeg): AlternativeBody {
+  const body: AlternativeBody = {
+    ...routeBody(leg.steps, [leg.path]),
+    cost_ratio: Math.round(costRatio * 1000) / 1000,
+    shared_share: Math.round(sharedShare * 1000) / 1000,
+    safety_breakdown: safetyBreakdown([leg.path]),
+  };
+  const profile = elevationProfile(planner.context.loaded.network, [leg.path]);
+  if (profile) body.elevation_profile = profile;
+  const disruptions = planner.disruptionsAlong(body.geometry.coordinates);
+  if (disruptions.length) body.disruptions = disruptions;
+  return body;
 }

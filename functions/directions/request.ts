@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { baseLanguage } from '../../core/language.ts';
 import { PROFILES } from '../../core/graph/profiles.ts';
+import { ALTERNATIVES } from '../../core/routing/planning/alternatives.ts';
 import type { RoutePreferences } from '../../core/routing/planning/planner.ts';
 import { beyondTheSpec } from '../http/schema-meta.ts';
 
@@ -60,6 +61,28 @@ export const avoidHills = z
     ...beyondTheSpec,
   });
 
+/**
+ * Beyond the spec: alternative routes (docs/routing.md, "Alternative routes"): true for as many
+ * as the network offers up to ALTERNATIVES.maxCount, or a count up to it; false or absent for the
+ * spec's one route. Between two coordinates and for cycling only (`directionsBody` checks both).
+ */
+export const alternatives = z
+  .union([
+    z.boolean({ error: `must be true, false or a count from 1 to ${ALTERNATIVES.maxCount}` }),
+    z
+      .int({ error: `must be true, false or a count from 1 to ${ALTERNATIVES.maxCount}` })
+      .min(1, `must be true, false or a count from 1 to ${ALTERNATIVES.maxCount}`)
+      .max(ALTERNATIVES.maxCount, `must be at most ${ALTERNATIVES.maxCount}`),
+  ], { error: `must be true, false or a count from 1 to ${ALTERNATIVES.maxCount}` })
+  .optional()
+  .meta({
+    description:
+      `Beyond the spec. true, or a count up to ${ALTERNATIVES.maxCount}: besides \`route\`, up to that many alternative routes (all of them for true) in \`alternatives\`, ` +
+      'each sharing at most 70% of its length with a route that costs less, costing at most 1.4 times the route and locally optimal. ' +
+      'Cycling, between two coordinates only (400 otherwise). false or absent: the spec\'s answer, without `alternatives`.',
+    ...beyondTheSpec,
+  });
+
 export const directionsRequest = z.object({
   coordinates: z
     .array(coordinate, { error: 'must be an array of [longitude, latitude] pairs' })
@@ -76,6 +99,7 @@ export const directionsRequest = z.object({
   language: language.default('en'),
   nighttime: z.boolean({ error: 'must be true or false' }).optional(),
   avoid_hills: avoidHills,
+  alternatives,
 });
 
 export type DirectionsRequest = z.output<typeof directionsRequest>;
@@ -95,8 +119,25 @@ export const answerFormat = z
     ...beyondTheSpec,
   });
 
-/** The body POST /directions/v2/ takes: the route request, and the format of its answer. */
-export const directionsEndpointBody = directionsRequest.extend({ format: answerFormat });
+/** How many alternatives a request asks for: 0 for none (false or absent), all there may be for true. */
+export function alternativeCount(request: Pick<DirectionsRequest, 'alternatives'>): number {
+  const asked = request.alternatives;
+  return asked === true ? ALTERNATIVES.maxCount : typeof asked === 'number' ? asked : 0;
+}
+
+/**
+ * The body POST /directions/v2/ accepts: the request and the format of its answer, with
+ * `alternatives` asked only where they are planned (between two coordinates, as OSRM plans them;
+ * cycling, whose costing carries the penalties). Kept apart from `directionsRequest`, which
+ * explain's request is derived from.
+ */
+export const directionsBody = directionsRequest.extend({ format: answerFormat }).superRefine((body, context) => {
+  if (alternativeCount(body) === 0) return;
+  if (body.coordinates.length !== 2) {
+    context.addIssue({ code: 'custom', path: ['alternatives'], message: 'are planned between two coordinates only: ask each leg as a request of its own' });
+  }
+  if (body.profile !== 'cycling') context.addIssue({ code: 'custom', path: ['alternatives'], message: 'are planned for cycling only' });
+});
 
 /** The route preference fields of a validated request: directions' and explain's all of them, multi-modal's those it accepts. */
 export type RoutePreferenceFields = Pick<DirectionsRequest, 'language' | 'avoid_hills'> & Partial<Pick<DirectionsRequest, 'nighttime' | 'bearing'>>;

@@ -133,6 +133,21 @@ export const elevationProfile = z
     ...beyondTheSpec,
   });
 
+export const alternativeRoute = route
+  .extend({
+    cost_ratio: z.number().meta({ description: 'Its cost over the route\'s at the request\'s costing (supersafe or direct): at most 1.4.' }),
+    shared_share: z.number().min(0).max(1).meta({ description: 'The most of its length it shares with `route` or an alternative listed before it: at most 0.7.' }),
+    safety_breakdown: safetyBreakdown,
+    elevation_profile: elevationProfile.optional(),
+    disruptions: z.array(disruption).optional().meta({ description: 'Absent when none.' }),
+  })
+  .meta({
+    id: 'AlternativeRoute',
+    description:
+      'Beyond the spec: a route the rider may choose instead of `route` (docs/routing.md, "Alternative routes"), shaped as `route` is, with what `metadata` and `disruptions` say of `route` said of it.',
+    ...beyondTheSpec,
+  });
+
 export const waypoint = z.object({ name: z.string(), location: position }).meta({ id: 'Waypoint', description: 'Where a requested coordinate joined the network.' });
 
 export const directionsResponse = z
@@ -144,6 +159,10 @@ export const directionsResponse = z
     graph_version: z.string().nullable().meta({ description: 'The routing network version; null on walking.' }),
     sublabel: z.string().nullable().meta({ description: '`Prefers well-lit roads` on night routes, else null.' }),
     disruptions: z.array(disruption).optional().meta({ description: 'Absent when none; never on walking.' }),
+    alternatives: z.array(alternativeRoute).optional().meta({
+      description: 'Beyond the spec: with `alternatives` asked and a route found, the alternative routes, cheapest first; empty where none passes the tests. Absent otherwise.',
+      ...beyondTheSpec,
+    }),
     metadata: z.object({
       profile: z.enum(PROFILES),
       supersafe: z.boolean(),

@@ -4,7 +4,7 @@ import type { LonLat } from '../../core/geo.ts';
 import { explainRequest } from '../explain/request.ts';
 import { rawBody } from '../http/forms.ts';
 import { multiModalRequest } from '../multimodal/request.ts';
-import { directionsRequest } from '../directions/request.ts';
+import { directionsBody } from '../directions/request.ts';
 
 /**
  * Which city's routing function answers a routing request: the city of its coordinates, as the
@@ -15,7 +15,7 @@ import { directionsRequest } from '../directions/request.ts';
 /** The points a valid request of each routing endpoint routes between, by endpoint id; null when the body is not valid. */
 export const routedPoints: Readonly<Record<string, (body: unknown) => readonly LonLat[] | null>> = {
   directions: (body) => {
-    const parsed = directionsRequest.safeParse(body);
+    const parsed = directionsBody.safeParse(body);
     return parsed.success ? parsed.data.coordinates : null;
   },
   'multi-modal': (body) => {

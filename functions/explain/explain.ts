@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { cityForCoordinates } from '../../core/cities/index.ts';
+import { ALTERNATIVES } from '../../core/routing/planning/alternatives.ts';
 import type { PlannedLeg } from '../../core/routing/planning/leg.ts';
 import type { RoutePlanner } from '../../core/routing/planning/planner.ts';
 import { routingContext, type RoutingLoaders } from '../graphs/context-loader.ts';
@@ -28,7 +29,8 @@ export interface ExplainBody {
   /** The measured figures of both routes the sentence was chosen from. */
   figures: { supersafe: RouteFigures; direct: RouteFigures } | null;
   graph_version: string;
-  metadata: { nighttime: boolean; waypoint_count: number; avoid_hills: boolean };
+  /** `alternative`, beyond the spec: which of the direct route's alternatives `direct` is (absent: the direct route). */
+  metadata: { nighttime: boolean; waypoint_count: number; avoid_hills: boolean; alternative?: number };
 }
 
 export type ExplainOutcome = { kind: 'cross-city'; searchId: string } | { kind: 'explained'; body: ExplainBody };
@@ -36,6 +38,18 @@ export type ExplainOutcome = { kind: 'cross-city'; searchId: string } | { kind: 
 /** The legs of one variant, as directions plans them; null when a coordinate cannot be reached. */
 function planVariant(planner: RoutePlanner, request: ExplainRequest, supersafe: boolean): PlannedLeg[] | null {
   return planner.route({ profile: 'cycling', supersafe }, request.coordinates).legs;
+}
+
+/**
+ * The direct route's alternative number `index` (1 the first), as directions lists them for
+ * `supersafe: false, alternatives: true`; null where there is no route or fewer alternatives.
+ */
+function planDirectAlternative(planner: RoutePlanner, request: ExplainRequest, index: number): PlannedLeg[] | null {
+  const variant = { profile: 'cycling' as const, supersafe: false };
+  const [from, to] = request.coordinates;
+  const route = planner.route(variant, request.coordinates);
+  const alternative = planner.alternatives(variant, [from!, to!], route, ALTERNATIVES.maxCount)[index - 1];
+  return alternative ? [alternative.leg] : null;
 }
 
 const geometryOf = (legs: readonly PlannedLeg[]) => JSON.stringify(legs.map((leg) => leg.path.coordinates));
@@ -69,8 +83,9 @@ export async function explainSupersafe(request: ExplainRequest, now: Date, loade
     graph_version: context.loaded.version,
     metadata: { nighttime: night, waypoint_count: request.coordinates.length, avoid_hills: preferences.avoidHills },
   };
+  if (request.alternative !== undefined) body.metadata.alternative = request.alternative;
   const safe = planVariant(planner, request, true);
-  const direct = planVariant(planner, request, false);
+  const direct = request.alternative === undefined ? planVariant(planner, request, false) : planDirectAlternative(planner, request, request.alternative);
   if (!safe || !direct) return { kind: 'explained', body };
 
   const network = context.loaded.network;
@@ -79,7 +94,7 @@ export async function explainSupersafe(request: ExplainRequest, now: Date, loade
     direct: measureRoute(network, direct.map((leg) => leg.path)),
   };
   const same = geometryOf(safe) === geometryOf(direct);
-  const explanation = explain(preferences.language, figures.supersafe, figures.direct, { same, night, hillsParted: !same && preferences.avoidHills && sameWithoutHills(planner, request) });
+  const explanation = explain(preferences.language, figures.supersafe, figures.direct, { same, night, hillsParted: !same && preferences.avoidHills && request.alternative === undefined && sameWithoutHills(planner, request) });
   return {
     kind: 'explained',
     body: {

@@ -36,6 +36,7 @@ export const explainResponse = z
       nighttime: z.boolean(),
       waypoint_count: z.int(),
       avoid_hills: z.boolean().meta({ description: 'Beyond the spec: whether both routes were planned with the hill preference (`avoid_hills`).', ...beyondTheSpec }),
+      alternative: z.int().optional().meta({ description: 'Beyond the spec: with `alternative` asked, which of the direct route\'s alternatives `figures.direct` measures.', ...beyondTheSpec }),
     }),
   })
   .meta({ id: 'ExplainResponse' });

@@ -3,7 +3,7 @@ import type { ZodOpenApiOperationObject } from 'zod-openapi';
 import { bikesNearbyParameters } from '../bikeshare/request.ts';
 import { bikesNearbyResponse } from '../bikeshare/response.ts';
 import { MAX_COORDINATES } from '../directions/request.ts';
-import { directionsEndpointBody, GPX_MEDIA_TYPE } from '../directions/request.ts';
+import { directionsBody, GPX_MEDIA_TYPE } from '../directions/request.ts';
 import { directionsResponse } from '../directions/response.ts';
 import { eventsNearbyParameters } from '../events/request.ts';
 import { eventsNearbyResponse } from '../events/response.ts';
@@ -87,7 +87,7 @@ export const operations: Record<string, EndpointOperations> = {
         `Spec 4.1. Costs one rate-limit token per consecutive pair of coordinates (2 to ${MAX_COORDINATES}). ` +
         'A coordinate more than 250 m from any usable road of a covered city answers 200 with `route: null`. ' +
         '`metadata.safety_breakdown` is beyond the spec.',
-      requestBody: { required: true, content: json(directionsEndpointBody) },
+      requestBody: { required: true, content: json(directionsBody) },
       responses: { '200': directionsAnswer, ...routingRefusals, '422': directionsUnprocessable },
     },
   },

@@ -16,7 +16,9 @@
  * test/bench/load.ts, with wrk), `walking` walking beside cycling on every city's seeded
  * pairs (test/bench/walking.ts; BENCH_WALKING_PAIRS, default 200), `budget` the compute budget per
  * request on New York's seeded 25-coordinate requests (test/bench/budget.ts; BENCH_BUDGET_REQUESTS
- * per kind, default 40; BENCH_BUDGET_STATES, the budget sizes in states, default the documented one).
+ * per kind, default 40; BENCH_BUDGET_STATES, the budget sizes in states, default the documented one),
+ * `alternatives` directions with and without alternative routes on every city's seeded pairs
+ * (test/bench/alternatives.ts; BENCH_ALTERNATIVES_PAIRS per city, default 100).
  */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -34,6 +36,9 @@ import { metroScale } from './metro.ts';
 import { loadBenchmark } from './load.ts';
 import { profileRow, walkingBesideCycling, WALKING_PROFILES } from './walking.ts';
 import { computeBudgetSection } from './budget.ts';
+import { ALTERNATIVES_HEADER, alternativesRow, alternativesRun } from './alternatives.ts';
+import { ALTERNATIVES } from '../../core/routing/planning/alternatives.ts';
+import { ALTERNATIVES_DEPARTURE, alternativesContext, seededPairs } from '../support/alternative-routes.ts';
 import { ROUTE_BUDGET } from '../../core/routing/planning/budget.ts';
 import { EVENING_DEPARTURE, measurePairs, summarise } from './route-quality.ts';
 import {
@@ -47,6 +52,7 @@ const WRITE_DOCS = process.env.BENCH_WRITE_DOCS !== '0';
 const QUALITY_PAIRS = Number(process.env.BENCH_QUALITY_PAIRS ?? 300);
 const QUALITY_SEED = 2026;
 const WALKING_PAIRS = Number(process.env.BENCH_WALKING_PAIRS ?? 200);
+const ALTERNATIVES_PAIRS = Number(process.env.BENCH_ALTERNATIVES_PAIRS ?? 100);
 const BUDGET_REQUESTS = Number(process.env.BENCH_BUDGET_REQUESTS ?? 40);
 const BUDGET_STATES = (process.env.BENCH_BUDGET_STATES ?? String(ROUTE_BUDGET.statesSettled)).split(',').map(Number);
 const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? 'routing,quality').split(',').map((section) => section.trim()));
@@ -239,6 +245,23 @@ async function routing(): Promise<void> {
   await writeSection('routing');
 }
 
+function alternativesSection(): void {
+  emit('## Alternative routes');
+  emit();
+  emit(`Measured by \`BENCH_SECTIONS=alternatives npm run bench\` (\`test/bench/alternatives.ts\`) on ${measuredOn()}: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}; warm, in process, one core. Load average at the start: ${loadavg()[0]!.toFixed(2)}. Per city ${ALTERNATIVES_PAIRS} seeded coordinate pairs 1 to 6 km apart (the Routino comparison's, \`coordinatePairs\`), cycling at ${ALTERNATIVES_DEPARTURE.replace('T', ' ')}; each pair planned as directions plans it, first without alternatives and then asking for ${ALTERNATIVES.maxCount} (\`alternatives: true\`), one after the other, each a request of its own with its own compute budget. Routed: pairs with a route (London's extracts are islands). The share of routed requests by how many alternatives they got; refused: requests with alternatives that reached the budget of ${thousands(ROUTE_BUDGET.statesSettled)} states (422) where the route alone did not. Cost ratio and shared share of every alternative found (docs/routing.md, "Alternative routes"). CPU: the process's user and system time per request (\`process.cpuUsage\`), which a busy machine inflates less than wall time; states: all the request's searches.`);
+  emit();
+  const rows = [ALTERNATIVES_HEADER];
+  for (const city of cityIds) {
+    const context = alternativesContext(city);
+    const pairs = seededPairs(context, ALTERNATIVES_PAIRS, QUALITY_SEED);
+    for (const supersafe of [true, false]) rows.push(alternativesRow(alternativesRun(context, pairs, supersafe)));
+    console.log(`  ${city} done at load average ${loadavg()[0]!.toFixed(2)}`);
+  }
+  table(rows);
+  emit();
+  emit(`Load average at the end: ${loadavg()[0]!.toFixed(2)}. Each penalized search settles several times the route's states: the landmark bounds are computed on the costs without penalties, so along the penalized route they fall short by up to the penalty and the search widens; a request asking for ${ALTERNATIVES.maxCount} runs up to ${ALTERNATIVES.maxCount + ALTERNATIVES.extraSearches} of them and a T-test search per detour of each candidate that passes the sharing and cost tests. A request asking for fewer stops sooner.`);
+}
+
 function walkingSection(): void {
   emit('## Walking beside cycling');
   emit();
@@ -261,6 +284,10 @@ function walkingSection(): void {
 async function main(): Promise<void> {
   if (SECTIONS.has('routing')) await routing();
   if (SECTIONS.has('load')) await loadBenchmark(WRITE_DOCS);
+  if (SECTIONS.has('alternatives')) {
+    alternativesSection();
+    await writeSection('alternatives');
+  }
   if (SECTIONS.has('walking')) {
     walkingSection();
     await writeSection('walking');

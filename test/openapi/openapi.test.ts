@@ -79,6 +79,8 @@ describe('the OpenAPI documents', () => {
   it('mark what goes beyond the spec, and say so', () => {
     const schemas = (documents.base.components as { schemas: Record<string, { properties?: Record<string, unknown>; 'x-spoke-extension'?: boolean }> }).schemas;
     expect(schemas.SafetyBreakdown!['x-spoke-extension']).toBe(true);
+    expect(schemas.AlternativeRoute!['x-spoke-extension']).toBe(true);
+    expect(schemas.DirectionsResponse!.properties!.alternatives).toMatchObject({ 'x-spoke-extension': true });
     expect(documents.base.info.description).toContain('x-spoke-extension');
   });
 

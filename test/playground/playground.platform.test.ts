@@ -439,6 +439,36 @@ describe('the map playground', () => {
     expect(walking!.body.route.steps.every((step: any) => step.mode === 'walking')).toBe(true);
   });
 
+  it("draws the direct route's alternatives when asked, each a card and a grey line that selects it", async () => {
+    const opened = await open('london');
+    const { page } = opened;
+    await page.getByLabel('Alternatives', { exact: true }).check();
+    // Across Bloomsbury, where the direct route has alternatives (docs/routing.md's example).
+    const bloomsbury: [[number, number], [number, number]] = [[-0.1337, 51.5246], [-0.1246, 51.5219]];
+    await showPoints(page, bloomsbury);
+    await clickAt(page, bloomsbury[0]);
+    await clickAt(page, bloomsbury[1]);
+    const answers = await directionsAnswers(opened, 2, 0);
+    const direct = answers.find((answer) => variantOf(answer) === 'direct')!;
+    expect(direct.request.alternatives).toBe(true);
+    expect(answers.find((answer) => variantOf(answer) === 'supersafe')!.request).not.toHaveProperty('alternatives');
+    const alternatives = direct.body.alternatives;
+    expect(alternatives.length).toBeGreaterThanOrEqual(2);
+    await page.locator('#results:not([aria-busy])').waitFor();
+    await expect.poll(() => page.locator('.route-card').count()).toBe(2 + alternatives.length);
+    for (const [index, alternative] of alternatives.entries()) {
+      const card = page.locator(`.route-card[data-variant="alternative-${index + 1}"]`);
+      expect(await card.locator('.card-title').textContent()).toBe(`Alternative ${index + 1}`);
+      expect(await card.locator('.distance').textContent()).toBe(metres(alternative.distance));
+      expect(await card.locator('.bar-row[data-class="busy"] .bar-value').textContent()).toBe(metres(alternative.safety_breakdown.busy));
+    }
+    // The second alternative's grey line selects it and lists its own turns.
+    await page.locator('path.route-alternative-2').dispatchEvent('click');
+    await expect.poll(() => page.locator('.route-card.selected').getAttribute('data-variant')).toBe('alternative-2');
+    expect(await page.locator('.steps .instruction').allTextContents()).toEqual(alternatives[1].steps.map((step: any) => step.maneuver.instruction));
+    expect(await page.locator('path.route-alternative-2.selected').count()).toBe(1);
+  });
+
   it('draws each route\'s elevation profile in San Francisco, and plans again avoiding hills when asked', async () => {
     const opened = await open('sf-bay');
     const { page } = opened;

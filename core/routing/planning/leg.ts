@@ -86,19 +86,36 @@ export function searchLeg(
   allowance?: SearchAllowance,
 ): SearchResult | null {
   const search = (metric: Costing) => {
-    const stats: SearchStats = { settled: 0, limit: allowance?.states };
     const { sources, targets } = legPositions(metric, from, to, bearing);
-    try {
-      return sources.length && targets.length ? findRoute(metric, workspace, sources, targets, to.location, stats) : null;
-    } finally {
-      if (effort) effort.settled += stats.settled;
-      if (allowance) allowance.states -= stats.settled;
-    }
+    return searchWithin(metric, workspace, sources, targets, to.location, effort, allowance);
   };
   const result = search(costing);
   if (!result || costing.options.profile !== 'cycling' || costing.options.supersafe) return result;
   const safe = search(createCosting(costing.network, { ...costing.options, supersafe: true }, costing.overlay, costing.noRide));
   return safe && searchedMetres(costing, safe) < searchedMetres(costing, result) ? safe : result;
+}
+
+/**
+ * One search (findRoute) between positions, its settled states added to `effort` and taken off
+ * `allowance`, which limits it (a search that reaches it throws `SearchLimitReached`): how every
+ * search a request makes is counted against its compute budget (budget.ts).
+ */
+export function searchWithin(
+  costing: Costing,
+  workspace: SearchWorkspace,
+  sources: readonly EdgePosition[],
+  targets: readonly EdgePosition[],
+  targetPoint: readonly [number, number],
+  effort?: SearchStats,
+  allowance?: SearchAllowance,
+): SearchResult | null {
+  const stats: SearchStats = { settled: 0, limit: allowance?.states };
+  try {
+    return sources.length && targets.length ? findRoute(costing, workspace, sources, targets, targetPoint, stats) : null;
+  } finally {
+    if (effort) effort.settled += stats.settled;
+    if (allowance) allowance.states -= stats.settled;
+  }
 }
 
 /**
@@ -112,10 +129,14 @@ export function legPositions(costing: Costing, from: Snap, to: Snap, bearing?: n
 
 /** One leg between two snapped points: search, path, and steps with voice and banner instructions; null when none exists. */
 export function routeLeg(costing: Costing, context: RoutingContext, from: Snap, to: Snap, options: LegOptions): PlannedLeg | null {
-  const network = context.loaded.network;
   const effort: SearchStats = { settled: 0 };
   const result = searchLeg(costing, context.loaded.workspace, from, to, options.bearing, effort, options.allowance);
-  if (!result) return null;
+  return result && legOfResult(costing, from, to, result, options, effort.settled);
+}
+
+/** The leg a search found between two snapped points: its path and steps with voice and banner instructions. */
+export function legOfResult(costing: Costing, from: Snap, to: Snap, result: SearchResult, options: LegOptions, statesSettled: number): PlannedLeg {
+  const network = costing.network;
   const profile = costing.options.profile;
   const path = buildPath(network, result, profile, options.ridingSpeed);
   const steps = buildSteps(network, (edge) => costing.usable(edge), path, { profile, language: options.language });
@@ -124,7 +145,7 @@ export function routeLeg(costing: Costing, context: RoutingContext, from: Snap, 
     steps,
     from: snapOfEdge(network, from, result.edges[0]!),
     to: snapOfEdge(network, to, result.edges[result.edges.length - 1]!),
-    statesSettled: effort.settled,
+    statesSettled,
   };
 }
 

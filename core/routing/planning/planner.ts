@@ -6,7 +6,8 @@ import type { Disruption } from '../disruptions/disruptions.ts';
 import type { Snap } from '../snap/snap.ts';
 import { checkRouteLength, RouteBudget } from './budget.ts';
 import { costingFor, disruptionsAlong, nightFor, type RoutingContext } from './context.ts';
-import { planWaypoints, snapPoint, type PlannedWaypoints } from './leg.ts';
+import { planAlternatives, type AlternativeLeg } from './alternatives.ts';
+import { planWaypoints, snapPoint, type LegOptions, type PlannedWaypoints } from './leg.ts';
 
 /**
  * The one way to plan a route, for every endpoint that plans them (directions, explain-supersafe,
@@ -125,15 +126,35 @@ export class RoutePlanner {
   route(variant: RouteVariant, coordinates: readonly LonLat[]): PlannedRoute {
     checkRouteLength(variant.profile, coordinates);
     const costing = this.costing(variant);
-    const fromStart = coordinates[0]![0] === this.start[0] && coordinates[0]![1] === this.start[1];
-    // `bearing` is how the rider sets off (spec 4.1: cycling only), so it holds for a route leaving the trip's start.
-    const bearing = variant.profile === 'cycling' && fromStart ? this.preferences.bearing : undefined;
     const started = performance.now();
-    const options = { language: this.preferences.language, bearing, ridingSpeed: variant.ridingSpeed, allowance: this.budget.allowance };
+    const options = this.legOptions(variant, coordinates);
     const planned = this.budget.within(() => planWaypoints(costing, this.context, coordinates, options, (point, end) => this.snap(costing, point, end)));
     const route: PlannedRoute = { ...planned, costing, milliseconds: performance.now() - started };
     this.options.onPlanned?.(route);
     return route;
+  }
+
+  /** What a variant's legs through `coordinates` are planned with: the request's language and budget, and the bearing leaving its start. */
+  private legOptions(variant: RouteVariant, coordinates: readonly LonLat[]): LegOptions {
+    const fromStart = coordinates[0]![0] === this.start[0] && coordinates[0]![1] === this.start[1];
+    // `bearing` is how the rider sets off (spec 4.1: cycling only), so it holds for a route leaving the trip's start.
+    const bearing = variant.profile === 'cycling' && fromStart ? this.preferences.bearing : undefined;
+    return { language: this.preferences.language, bearing, ridingSpeed: variant.ridingSpeed, allowance: this.budget.allowance };
+  }
+
+  /**
+   * Up to `count` alternatives to a variant's `route` between two coordinates (alternatives.ts),
+   * cheapest first, their searches within the request's budget (a search that reaches it throws
+   * `RouteBudgetExceededError`, as the route's do). None where the route was not found.
+   */
+  alternatives(variant: RouteVariant, coordinates: readonly [LonLat, LonLat], route: PlannedRoute, count: number): AlternativeLeg[] {
+    const costing = this.costing(variant);
+    const from = this.snap(costing, coordinates[0], 'from');
+    const to = this.snap(costing, coordinates[1], 'to');
+    const leg = route.legs?.[0];
+    if (!leg || !from || !to) return [];
+    const options = this.legOptions(variant, coordinates);
+    return this.budget.within(() => planAlternatives(costing, this.context.loaded.workspace, from, to, leg, count, options));
   }
 
   /** Closures, roadworks and accepted reports near a cycling geometry at the departure. */

@@ -44,7 +44,7 @@ class Playground {
       stops: [],
       tab: 'route',
       ...saved,
-      options: { profile: 'cycling', language: 'en', night: 'auto', departure: '', avoidHills: false, ...saved?.options },
+      options: { profile: 'cycling', language: 'en', night: 'auto', departure: '', avoidHills: false, alternatives: false, ...saved?.options },
       city,
     };
     this.waypointNames = [];
@@ -149,6 +149,9 @@ class Playground {
     const hills = byId('avoid-hills');
     hills.checked = this.state.options.avoidHills;
     hills.addEventListener('change', () => this.setOption('avoidHills', hills.checked));
+    const alternatives = byId('alternatives');
+    alternatives.checked = this.state.options.alternatives;
+    alternatives.addEventListener('change', () => this.setOption('alternatives', alternatives.checked));
     byId('sample').addEventListener('click', () => {
       const [start, end] = this.city.sample_route;
       Object.assign(this.state, { start, end, stops: [] });

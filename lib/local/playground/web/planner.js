@@ -11,12 +11,23 @@ import { elevationProfile, profileScale } from './profile.js';
  * `POST /directions/v2/`, each with its distance, time and safety breakdown, the explanation
  * sentence from `POST /explain-supersafe/`, the disruptions, each route's elevation profile
  * (profile.js), and the selected route's turn by turn list with its banners and voice cues (spoken
- * by the browser on request). "Avoid hills" asks every call with `avoid_hills`. "Download GPX" saves
- * the selected route as a GPX file.
+ * by the browser on request). "Avoid hills" asks every call with `avoid_hills`; "Alternatives"
+ * asks the direct route's alternatives (beyond the spec), each a card and a grey line to select.
+ * "Download GPX" saves the selected route (supersafe, direct or walking) as a GPX file.
  */
 
-/** A variant's name and what it prefers (messages `variant.<variant>` and `variant.<variant>.note`). */
-const variantTitle = (variant) => t(`variant.${variant}`);
+/** The direct route's alternatives (beyond the spec), shown as variants of their own: `alternative-1` to `alternative-3`. */
+const ALTERNATIVE = /^alternative-(\d)$/;
+
+/** A variant's name (messages `variant.<variant>`, or `variant.alternative` with its number). */
+const variantTitle = (variant) => {
+  const number = ALTERNATIVE.exec(variant)?.[1];
+  return number ? t('variant.alternative', { number }) : t(`variant.${variant}`);
+};
+
+/** What a variant prefers (`variant.<variant>.note`), or for an alternative how much more it costs than the direct route. */
+const variantNote = (variant, body) =>
+  ALTERNATIVE.test(variant) ? t('variant.alternative.note', { percent: Math.max(0, Math.round((body.costRatio - 1) * 100)) }) : t(`variant.${variant}.note`);
 
 const ARROWS = {
   left: '↰',
@@ -102,7 +113,11 @@ export class Planner {
     if (cycling && options.night !== 'auto') common.nighttime = options.night === 'night';
     if (cycling && options.avoidHills) common.avoid_hills = true;
     const variants = cycling ? ['supersafe', 'direct'] : ['walking'];
-    const requests = Object.fromEntries(variants.map((variant) => [variant, cycling ? { ...common, supersafe: variant === 'supersafe' } : common]));
+    // Alternatives (beyond the spec) are planned between two points: asked of the direct route.
+    const alternatives = cycling && options.alternatives && coordinates.length === 2 ? { alternatives: true } : {};
+    const requests = Object.fromEntries(
+      variants.map((variant) => [variant, cycling ? { ...common, supersafe: variant === 'supersafe', ...(variant === 'direct' ? alternatives : {}) } : common]),
+    );
     const [results, explanation] = await Promise.all([
       Promise.all(variants.map((variant) => this.request('/directions/v2/', requests[variant]))),
       cycling
@@ -121,7 +136,15 @@ export class Planner {
     if (failed) return this.showFailure(failed, () => this.plan(coordinates, options));
     this.results = Object.fromEntries(variants.map((variant, index) => [variant, results[index].body]));
     this.requests = requests;
-    if (!variants.includes(this.selected)) this.selected = variants[0];
+    for (const [index, alternative] of (this.results.direct?.alternatives ?? []).entries()) {
+      this.results[`alternative-${index + 1}`] = {
+        route: alternative,
+        metadata: { safety_breakdown: alternative.safety_breakdown, elevation_profile: alternative.elevation_profile },
+        disruptions: alternative.disruptions,
+        costRatio: alternative.cost_ratio,
+      };
+    }
+    if (!this.results[this.selected]) this.selected = variants[0];
     this.language = options.language;
     const first = results[0].body;
     this.onWaypoints(first.waypoints ?? []);
@@ -186,7 +209,8 @@ export class Planner {
       explanation && !sentence ? this.explanation(explanation) : null,
       this.disruptions(),
       h('h3', { class: 'steps-title' }, t('plan.steps', { variant: variantTitle(this.selected) })),
-      h('div', { class: 'export' }, h('button', { type: 'button', class: 'gpx', onclick: () => this.downloadGpx(this.selected) }, t('plan.gpx'))),
+      // A GPX file is of a route a request answers; an alternative is part of the direct route's answer.
+      this.requests[this.selected] ? h('div', { class: 'export' }, h('button', { type: 'button', class: 'gpx', onclick: () => this.downloadGpx(this.selected) }, t('plan.gpx'))) : null,
       this.steps(this.results[this.selected].route.steps),
     );
     this.draw();
@@ -241,7 +265,7 @@ export class Planner {
       'button',
       { type: 'button', class: `route-card${selected ? ' selected' : ''}`, 'data-variant': variant, 'aria-pressed': String(selected), onclick: () => this.select(variant) },
       h('span', { class: 'card-title' }, variantTitle(variant)),
-      h('span', { class: 'card-note' }, sameAsOther ? t('plan.sameRoute') : t(`variant.${variant}.note`)),
+      h('span', { class: 'card-note' }, sameAsOther ? t('plan.sameRoute') : variantNote(variant, body)),
       h('span', { class: 'figures' }, h('strong', { class: 'distance' }, metres(route.distance)), ' · ', h('span', { class: 'duration' }, duration(route.duration))),
       body.sublabel ? h('span', { class: 'sublabel' }, body.sublabel) : null,
       body.metadata?.avoid_hills ? h('span', { class: 'sublabel hills' }, t('plan.hillsAvoided')) : null,
