@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { baseLanguage } from '../../core/language.ts';
 import { PROFILES } from '../../core/graph/profiles.ts';
+import { DIRECT_SAFETY, SAFETY_GRADE_NAMES, SAFETY_GRADES, safetyValueOf, SUPERSAFE_SAFETY } from '../../core/routing/costing/safety.ts';
 import type { RoutePreferences } from '../../core/routing/planning/planner.ts';
 import { beyondTheSpec } from '../http/schema-meta.ts';
 
@@ -60,13 +61,38 @@ export const avoidHills = z
     ...beyondTheSpec,
   });
 
-export const directionsRequest = z.object({
+/**
+ * Beyond the spec: the graded safety preference (docs/routing.md, "Graded safety"), shared by
+ * directions, multi-modal and explain-supersafe: a number from 0 (direct) to 1 (supersafe) or a
+ * grade's name, read as its number. Absent: the routes as the spec describes them.
+ */
+export const safety = z
+  .union([z.number().min(0).max(1), z.enum(SAFETY_GRADE_NAMES)], {
+    error: `must be a number from 0 (direct) to 1 (supersafe), or one of ${SAFETY_GRADE_NAMES.join(', ')}`,
+  })
+  .transform(safetyValueOf)
+  .optional()
+  .meta({
+    description:
+      'Beyond the spec. How much cycling routes weigh safety against directness: a number from 0 (the direct route) to 1 (the supersafe route), ' +
+      `or ${SAFETY_GRADE_NAMES.map((name) => `\`${name}\` (${SAFETY_GRADES[name]})`).join(', ')}. Between the two every way and turn costs ` +
+      '(1 - safety) x its direct cost + safety x its supersafe cost, so as safety rises a route\'s busy and shared metres fall and its length grows. ' +
+      'Absent: routes as the spec describes them.',
+    ...beyondTheSpec,
+  });
+
+/** The 400's `code` when a directions request gives `safety` and a `supersafe` that means another grade. */
+export const SAFETY_CONFLICT = 'SAFETY_CONFLICTS_WITH_SUPERSAFE';
+
+/** The directions request's fields (spec 4.1), without the rule between two of them: what explain-supersafe takes most of. */
+export const directionsFields = z.object({
   coordinates: z
     .array(coordinate, { error: 'must be an array of [longitude, latitude] pairs' })
     .min(MIN_COORDINATES, `must contain at least ${MIN_COORDINATES} coordinates`)
     .max(MAX_COORDINATES, `must contain at most ${MAX_COORDINATES} coordinates`),
   profile: z.enum(PROFILES, { error: 'must be cycling or walking' }).default('cycling'),
-  supersafe: z.boolean({ error: 'must be true or false' }).default(true),
+  /** Absent is true (spec 4.1), unless `safety` says otherwise (`requestedSafety`). */
+  supersafe: z.boolean({ error: 'must be true or false' }).optional().meta({ default: true }),
   bearing: z
     .number({ error: 'must be a number of degrees' })
     .min(0, 'must be in [0, 360)')
@@ -76,12 +102,30 @@ export const directionsRequest = z.object({
   language: language.default('en'),
   nighttime: z.boolean({ error: 'must be true or false' }).optional(),
   avoid_hills: avoidHills,
+  safety,
+});
+
+/** `supersafe` true means safety 1 and false 0: given both, they must agree. */
+export const directionsRequest = directionsFields.superRefine((body, context) => {
+  if (body.safety === undefined || body.supersafe === undefined) return;
+  if (body.safety !== (body.supersafe ? SUPERSAFE_SAFETY : DIRECT_SAFETY)) {
+    context.addIssue({
+      code: 'custom',
+      path: ['safety'],
+      message: `${body.safety} disagrees with supersafe ${body.supersafe}, which means safety ${body.supersafe ? SUPERSAFE_SAFETY : DIRECT_SAFETY}: send one of them`,
+      params: { code: SAFETY_CONFLICT },
+    });
+  }
 });
 
 export type DirectionsRequest = z.output<typeof directionsRequest>;
 
+/** The grade a directions request asks for: `safety`, else `supersafe` (true, 1, when absent too). */
+export const requestedSafety = (request: Pick<DirectionsRequest, 'safety' | 'supersafe'>): number =>
+  request.safety ?? (request.supersafe === false ? DIRECT_SAFETY : SUPERSAFE_SAFETY);
+
 /** The route preference fields of a validated request: directions' and explain's all of them, multi-modal's those it accepts. */
-export type RoutePreferenceFields = Pick<DirectionsRequest, 'language' | 'avoid_hills'> & Partial<Pick<DirectionsRequest, 'nighttime' | 'bearing'>>;
+export type RoutePreferenceFields = Pick<DirectionsRequest, 'language' | 'avoid_hills'> & Partial<Pick<DirectionsRequest, 'nighttime' | 'bearing' | 'safety'>>;
 
 /**
  * The rider's route preferences as the planner takes them (core/routing/planning/planner.ts), read
@@ -89,7 +133,7 @@ export type RoutePreferenceFields = Pick<DirectionsRequest, 'language' | 'avoid_
  * preference fields become the planner's.
  */
 export function routePreferencesOf(request: RoutePreferenceFields): RoutePreferences {
-  return { language: request.language, avoidHills: request.avoid_hills, nighttime: request.nighttime, bearing: request.bearing };
+  return { language: request.language, avoidHills: request.avoid_hills, nighttime: request.nighttime, bearing: request.bearing, safety: request.safety };
 }
 
 /** One rate-limit token per consecutive pair of coordinates (spec 8), for directions and explain-supersafe alike. */

@@ -16,7 +16,10 @@
  * test/bench/load.ts, with wrk), `walking` walking beside cycling on every city's seeded
  * pairs (test/bench/walking.ts; BENCH_WALKING_PAIRS, default 200), `budget` the compute budget per
  * request on New York's seeded 25-coordinate requests (test/bench/budget.ts; BENCH_BUDGET_REQUESTS
- * per kind, default 40; BENCH_BUDGET_STATES, the budget sizes in states, default the documented one).
+ * per kind, default 40; BENCH_BUDGET_STATES, the budget sizes in states, default the documented one),
+ * `graded-safety` the graded safety preference swept on every city's route-quality pairs
+ * (test/bench/graded-safety.ts; BENCH_QUALITY_PAIRS pairs, the frontier on the first
+ * BENCH_GRADED_FRONTIER_PAIRS, default 100).
  */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -36,6 +39,7 @@ import { profileRow, walkingBesideCycling, WALKING_PROFILES } from './walking.ts
 import { computeBudgetSection } from './budget.ts';
 import { ROUTE_BUDGET } from '../../core/routing/planning/budget.ts';
 import { EVENING_DEPARTURE, measurePairs, summarise } from './route-quality.ts';
+import { gradedSafetySection } from './graded-safety.ts';
 import {
   compareWithGraphology, cyclingNodes, loadMeasured, measureQueries, percentile, randomPairs, supersafeEffect, type LoadedForBench,
 } from './measure.ts';
@@ -46,6 +50,7 @@ const GRID_SIZES = (process.env.BENCH_GRID_SIZES ?? '100,200,300,430').split(','
 const WRITE_DOCS = process.env.BENCH_WRITE_DOCS !== '0';
 const QUALITY_PAIRS = Number(process.env.BENCH_QUALITY_PAIRS ?? 300);
 const QUALITY_SEED = 2026;
+const GRADED_FRONTIER_PAIRS = Number(process.env.BENCH_GRADED_FRONTIER_PAIRS ?? 100);
 const WALKING_PAIRS = Number(process.env.BENCH_WALKING_PAIRS ?? 200);
 const BUDGET_REQUESTS = Number(process.env.BENCH_BUDGET_REQUESTS ?? 40);
 const BUDGET_STATES = (process.env.BENCH_BUDGET_STATES ?? String(ROUTE_BUDGET.statesSettled)).split(',').map(Number);
@@ -274,6 +279,10 @@ async function main(): Promise<void> {
   if (SECTIONS.has('quality')) {
     routeQualitySection();
     await writeSection('route-quality');
+  }
+  if (SECTIONS.has('graded-safety')) {
+    gradedSafetySection(emit, table, { count: QUALITY_PAIRS, seed: QUALITY_SEED, frontierPairs: GRADED_FRONTIER_PAIRS });
+    await writeSection('graded-safety');
   }
   if (SECTIONS.has('city-scale')) {
     emit('## Routing at city scale');
