@@ -61,28 +61,28 @@ export const avoidHills = z
     ...beyondTheSpec,
   });
 
+/** The 400's `code` when a directions request gives `safety` and a `supersafe` that means another grade. */
+export const SAFETY_CONFLICT = 'SAFETY_CONFLICTS_WITH_SUPERSAFE';
+
 /**
  * Beyond the spec: the graded safety preference (docs/routing.md, "Graded safety"), shared by
  * directions, multi-modal and explain-supersafe: a number from 0 (direct) to 1 (supersafe) or a
  * grade's name, read as its number. Absent: the routes as the spec describes them.
  */
+const SAFETY_RULE = `must be a number from 0 (direct) to 1 (supersafe), or one of ${SAFETY_GRADE_NAMES.join(', ')}`;
 export const safety = z
-  .union([z.number().min(0).max(1), z.enum(SAFETY_GRADE_NAMES)], {
-    error: `must be a number from 0 (direct) to 1 (supersafe), or one of ${SAFETY_GRADE_NAMES.join(', ')}`,
-  })
+  .union([z.number().min(0, SAFETY_RULE).max(1, SAFETY_RULE), z.enum(SAFETY_GRADE_NAMES, { error: SAFETY_RULE })], { error: SAFETY_RULE })
   .transform(safetyValueOf)
   .optional()
   .meta({
     description:
       'Beyond the spec. How much cycling routes weigh safety against directness: a number from 0 (the direct route) to 1 (the supersafe route), ' +
       `or ${SAFETY_GRADE_NAMES.map((name) => `\`${name}\` (${SAFETY_GRADES[name]})`).join(', ')}. Between the two every way and turn costs ` +
-      '(1 - safety) x its direct cost + safety x its supersafe cost, so as safety rises a route\'s busy and shared metres fall and its length grows. ' +
-      'Absent: routes as the spec describes them.',
+      '(1 - safety) x its direct cost + safety x its supersafe cost; routes are planned at the quarter at or below the number (0.3 as 0.25), ' +
+      'and as safety rises a route\'s busy and shared metres never rise and its length never falls. ' +
+      'With `supersafe` (true is 1, false 0) the two must agree, else 400 with code `' + SAFETY_CONFLICT + '`. Absent: routes as the spec describes them.',
     ...beyondTheSpec,
   });
-
-/** The 400's `code` when a directions request gives `safety` and a `supersafe` that means another grade. */
-export const SAFETY_CONFLICT = 'SAFETY_CONFLICTS_WITH_SUPERSAFE';
 
 /** The directions request's fields (spec 4.1), without the rule between two of them: what explain-supersafe takes most of. */
 export const directionsFields = z.object({
