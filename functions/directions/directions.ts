@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { cityForCoordinates, type City } from '../../core/cities/index.ts';
 import { type Position } from '../../core/geo.ts';
+import { DIRECT_SAFETY, plannedSafety, SUPERSAFE_SAFETY } from '../../core/routing/costing/safety.ts';
 import type { AlternativeLeg } from '../../core/routing/planning/alternatives.ts';
 import type { RoutePlanner } from '../../core/routing/planning/planner.ts';
 import type { Disruption } from '../../core/routing/disruptions/disruptions.ts';
@@ -9,7 +10,7 @@ import { elevationProfile, routeBody, safetyBreakdown, type ElevationProfile, ty
 import { now as platformNow } from '../../platform/clock.ts';
 import { routingContext } from '../graphs/context-loader.ts';
 import { routePlanner } from './route-planner.ts';
-import { alternativeCount, routePreferencesOf, type DirectionsRequest } from './request.ts';
+import { alternativeCount, requestedSafety, routePreferencesOf, type DirectionsRequest } from './request.ts';
 
 /**
  * Directions as domain logic: from a validated request to the spec 4.1 response body. Knows
@@ -50,6 +51,8 @@ export interface DirectionsBody {
     safety_breakdown?: SafetyBreakdown;
     /** Beyond the spec: the route's height along it, where an elevation model covers it (route-body.ts `elevationProfile`). */
     elevation_profile?: ElevationProfile;
+    /** Beyond the spec: the graded safety the cycling route was planned at, when the request gave `safety`. */
+    safety?: number;
   };
 }
 
@@ -74,7 +77,9 @@ export async function planDirections(request: DirectionsRequest, now: Date = pla
   const context = await routingContext(city, request.departure_time, now, { cycling });
   const planner = routePlanner(context, routePreferencesOf(request), request.coordinates[0]!);
   const nighttime = cycling && planner.night;
-  const variant = { profile: request.profile, supersafe: request.supersafe };
+  // `safety` (beyond the spec) grades the route asked as supersafe; 0 is the direct route itself.
+  const safety = requestedSafety(request);
+  const variant = { profile: request.profile, supersafe: safety > DIRECT_SAFETY };
   const planned = planner.route(variant, request.coordinates);
   const { costing, snaps, legs } = planned;
   const body: DirectionsBody = {
@@ -83,8 +88,9 @@ export async function planDirections(request: DirectionsRequest, now: Date = pla
     search_id: searchId,
     graph_version: cycling ? context.loaded.version : null,
     sublabel: nighttime ? NIGHT_SUBLABEL : null,
-    metadata: { profile: request.profile, supersafe: cycling && request.supersafe, nighttime, waypoint_count: request.coordinates.length, avoid_hills: costing.avoidsHills },
+    metadata: { profile: request.profile, supersafe: cycling && safety === SUPERSAFE_SAFETY, nighttime, waypoint_count: request.coordinates.length, avoid_hills: costing.avoidsHills },
   };
+  if (cycling && request.safety !== undefined) body.metadata.safety = plannedSafety(safety);
   if (!legs) return { kind: 'routed', body };
 
   const legBodies = legs.map(({ path, steps }) => ({ ...routeBody(steps, [path]), mode: request.profile }));

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { baseLanguage } from '../../core/language.ts';
 import { PROFILES } from '../../core/graph/profiles.ts';
 import { ALTERNATIVES } from '../../core/routing/planning/alternatives.ts';
+import { DIRECT_SAFETY, SAFETY_GRADE_NAMES, SAFETY_GRADES, safetyValueOf, SUPERSAFE_SAFETY } from '../../core/routing/costing/safety.ts';
 import type { RoutePreferences } from '../../core/routing/planning/planner.ts';
 import { beyondTheSpec } from '../http/schema-meta.ts';
 
@@ -83,13 +84,39 @@ export const alternatives = z
     ...beyondTheSpec,
   });
 
-export const directionsRequest = z.object({
+
+/** The 400's `code` when a directions request gives `safety` and a `supersafe` that means another grade. */
+export const SAFETY_CONFLICT = 'SAFETY_CONFLICTS_WITH_SUPERSAFE';
+
+/**
+ * Beyond the spec: the graded safety preference (docs/routing.md, "Graded safety"), shared by
+ * directions, multi-modal and explain-supersafe: a number from 0 (direct) to 1 (supersafe) or a
+ * grade's name, read as its number. Absent: the routes as the spec describes them.
+ */
+const SAFETY_RULE = `must be a number from 0 (direct) to 1 (supersafe), or one of ${SAFETY_GRADE_NAMES.join(', ')}`;
+export const safety = z
+  .union([z.number().min(0, SAFETY_RULE).max(1, SAFETY_RULE), z.enum(SAFETY_GRADE_NAMES, { error: SAFETY_RULE })], { error: SAFETY_RULE })
+  .transform(safetyValueOf)
+  .optional()
+  .meta({
+    description:
+      'Beyond the spec. How much cycling routes weigh safety against directness: a number from 0 (the direct route) to 1 (the supersafe route), ' +
+      `or ${SAFETY_GRADE_NAMES.map((name) => `\`${name}\` (${SAFETY_GRADES[name]})`).join(', ')}. Between the two every way and turn costs ` +
+      '(1 - safety) x its direct cost + safety x its supersafe cost; routes are planned at the quarter at or below the number (0.3 as 0.25), ' +
+      'and as safety rises a route\'s busy and shared metres never rise and its length never falls. ' +
+      'With `supersafe` (true is 1, false 0) the two must agree, else 400 with code `' + SAFETY_CONFLICT + '`. Absent: routes as the spec describes them.',
+    ...beyondTheSpec,
+  });
+
+/** The directions request's fields (spec 4.1), without the rule between two of them: what explain-supersafe takes most of. */
+export const directionsFields = z.object({
   coordinates: z
     .array(coordinate, { error: 'must be an array of [longitude, latitude] pairs' })
     .min(MIN_COORDINATES, `must contain at least ${MIN_COORDINATES} coordinates`)
     .max(MAX_COORDINATES, `must contain at most ${MAX_COORDINATES} coordinates`),
   profile: z.enum(PROFILES, { error: 'must be cycling or walking' }).default('cycling'),
-  supersafe: z.boolean({ error: 'must be true or false' }).default(true),
+  /** Absent is true (spec 4.1), unless `safety` says otherwise (`requestedSafety`). */
+  supersafe: z.boolean({ error: 'must be true or false' }).optional().meta({ default: true }),
   bearing: z
     .number({ error: 'must be a number of degrees' })
     .min(0, 'must be in [0, 360)')
@@ -100,7 +127,23 @@ export const directionsRequest = z.object({
   nighttime: z.boolean({ error: 'must be true or false' }).optional(),
   avoid_hills: avoidHills,
   alternatives,
+  safety,
 });
+
+/** `supersafe` true means safety 1 and false 0: given both, they must agree. */
+function checkSafetyAgreesWithSupersafe(body: Pick<z.output<typeof directionsFields>, 'safety' | 'supersafe'>, context: z.RefinementCtx): void {
+  if (body.safety === undefined || body.supersafe === undefined) return;
+  if (body.safety !== (body.supersafe ? SUPERSAFE_SAFETY : DIRECT_SAFETY)) {
+    context.addIssue({
+      code: 'custom',
+      path: ['safety'],
+      message: `${body.safety} disagrees with supersafe ${body.supersafe}, which means safety ${body.supersafe ? SUPERSAFE_SAFETY : DIRECT_SAFETY}: send one of them`,
+      params: { code: SAFETY_CONFLICT },
+    });
+  }
+}
+
+export const directionsRequest = directionsFields.superRefine(checkSafetyAgreesWithSupersafe);
 
 export type DirectionsRequest = z.output<typeof directionsRequest>;
 
@@ -128,19 +171,27 @@ export function alternativeCount(request: Pick<DirectionsRequest, 'alternatives'
 /**
  * The body POST /directions/v2/ accepts: the request and the format of its answer, with
  * `alternatives` asked only where they are planned (between two coordinates, as OSRM plans them;
- * cycling, whose costing carries the penalties). Kept apart from `directionsRequest`, which
- * explain's request is derived from.
+ * cycling, whose costing carries the penalties), and `safety` agreeing with `supersafe`. Built from
+ * `directionsFields`, as explain's request is.
  */
-export const directionsBody = directionsRequest.extend({ format: answerFormat }).superRefine((body, context) => {
+export const directionsBody = directionsFields.extend({ format: answerFormat }).superRefine((body, context) => {
+  checkSafetyAgreesWithSupersafe(body, context);
   if (alternativeCount(body) === 0) return;
   if (body.coordinates.length !== 2) {
     context.addIssue({ code: 'custom', path: ['alternatives'], message: 'are planned between two coordinates only: ask each leg as a request of its own' });
   }
   if (body.profile !== 'cycling') context.addIssue({ code: 'custom', path: ['alternatives'], message: 'are planned for cycling only' });
+  if (body.safety !== undefined && body.safety !== DIRECT_SAFETY && body.safety !== SUPERSAFE_SAFETY) {
+    context.addIssue({ code: 'custom', path: ['alternatives'], message: 'are planned for the supersafe and the direct route only: send safety 0 or 1, or supersafe' });
+  }
 });
 
+/** The grade a directions request asks for: `safety`, else `supersafe` (true, 1, when absent too). */
+export const requestedSafety = (request: Pick<DirectionsRequest, 'safety' | 'supersafe'>): number =>
+  request.safety ?? (request.supersafe === false ? DIRECT_SAFETY : SUPERSAFE_SAFETY);
+
 /** The route preference fields of a validated request: directions' and explain's all of them, multi-modal's those it accepts. */
-export type RoutePreferenceFields = Pick<DirectionsRequest, 'language' | 'avoid_hills'> & Partial<Pick<DirectionsRequest, 'nighttime' | 'bearing'>>;
+export type RoutePreferenceFields = Pick<DirectionsRequest, 'language' | 'avoid_hills'> & Partial<Pick<DirectionsRequest, 'nighttime' | 'bearing' | 'safety'>>;
 
 /**
  * The rider's route preferences as the planner takes them (core/routing/planning/planner.ts), read
@@ -148,7 +199,7 @@ export type RoutePreferenceFields = Pick<DirectionsRequest, 'language' | 'avoid_
  * preference fields become the planner's.
  */
 export function routePreferencesOf(request: RoutePreferenceFields): RoutePreferences {
-  return { language: request.language, avoidHills: request.avoid_hills, nighttime: request.nighttime, bearing: request.bearing };
+  return { language: request.language, avoidHills: request.avoid_hills, nighttime: request.nighttime, bearing: request.bearing, safety: request.safety };
 }
 
 /** One rate-limit token per consecutive pair of coordinates (spec 8), for directions and explain-supersafe alike. */

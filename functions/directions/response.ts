@@ -171,6 +171,10 @@ export const directionsResponse = z
       avoid_hills: z.boolean().meta({ description: 'Beyond the spec: whether the route was planned with the hill preference (`avoid_hills`, cycling only).', ...beyondTheSpec }),
       safety_breakdown: safetyBreakdown.optional(),
       elevation_profile: elevationProfile.optional(),
+      safety: z.number().min(0).max(1).optional().meta({
+        description: 'Beyond the spec: the graded safety the cycling route was planned at: the request\'s `safety` (a name as its number) read to the quarter at or below it. Absent when the request gave none.',
+        ...beyondTheSpec,
+      }),
     }),
   })
   .meta({ id: 'DirectionsResponse' });

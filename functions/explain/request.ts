@@ -1,17 +1,18 @@
 import { z } from 'zod';
 import { ALTERNATIVES } from '../../core/routing/planning/alternatives.ts';
-import { directionsRequest } from '../directions/request.ts';
+import { directionsFields } from '../directions/request.ts';
 import { beyondTheSpec } from '../http/schema-meta.ts';
 
 /**
  * Request body of POST /explain-supersafe/ (spec 4.3): the directions request (spec 4.1) it
  * explains, field for field, so the sentence describes the very pair of routes the rider is shown.
  * Only two fields differ: both routes are planned, so `supersafe` is not asked, and the
- * explanation compares cycling routes, so `profile` may only say so. Beyond the spec,
- * `alternative` in place of directions' `alternatives`: which of the direct route's alternatives
- * the sentence compares with.
+ * explanation compares cycling routes, so `profile` may only say so. Beyond the spec, with
+ * `safety` the safer of the two is the route at that safety, and `alternative` in place of
+ * directions' `alternatives` says which of the direct route's alternatives the sentence compares
+ * with.
  */
-export const explainRequest = directionsRequest
+export const explainRequest = directionsFields
   .omit({ supersafe: true, alternatives: true })
   .extend({
     /** Accepted for symmetry with directions. */

@@ -11,7 +11,7 @@ import type { OAuthErrorCode } from '../../platform/oauth-errors.ts';
 export const errorBody = z
   .object({
     error: z.string().meta({ description: 'What went wrong, for the developer; a field problem names the field, e.g. `coordinates[0][0]: longitude must be between -180 and 180`.' }),
-    code: z.string().optional().meta({ description: 'A stable code where the spec names one (`CROSS_CITY_ROUTE`, `ROUTING_UNAVAILABLE`) or the platform adds one (`ROUTE_BUDGET_EXCEEDED`).' }),
+    code: z.string().optional().meta({ description: 'A stable code where the spec names one (`CROSS_CITY_ROUTE`, `ROUTING_UNAVAILABLE`) or the platform adds one (`ROUTE_BUDGET_EXCEEDED`, `SAFETY_CONFLICTS_WITH_SUPERSAFE`).' }),
     details: z.string().optional().meta({ description: 'Every problem when a request breaks several rules, or more about the one named in `error`.' }),
     search_id: z.uuid().optional().meta({ description: 'Routing errors: the id of the request, as a 200 would have carried it.' }),
     retry_after_seconds: z.int().min(0).optional().meta({ description: 'Rate limits: seconds until the request can succeed (also `Retry-After`).' }),

@@ -119,6 +119,8 @@ export class InvalidRequestError extends Error {
     message: string,
     /** Every problem, when there are several; `message` names the first. */
     readonly details?: string,
+    /** The spec's error `code`, where the first problem has one (a rule between fields that names its failure). */
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'InvalidRequestError';
@@ -149,7 +151,7 @@ export function httpErrorOf(error: unknown, dialect: ErrorDialect = 'api'): Http
   if (error instanceof InvalidRequestError) {
     if (dialect === 'oauth') return httpErrorOf(new OAuthError('invalid_request', error.details ?? error.message));
     if (dialect === 'page') return new HttpError(400, { error: 'This request is not valid', details: error.message });
-    return badRequest(error.message, error.details ? { details: error.details } : {});
+    return badRequest(error.message, { ...(error.code ? { code: error.code } : {}), ...(error.details ? { details: error.details } : {}) });
   }
   if (error instanceof OAuthError) {
     const client = error.code === 'invalid_client';

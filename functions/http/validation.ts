@@ -16,5 +16,8 @@ export function validationError(error: z.ZodError, where: 'body' | 'query' | 'pa
     const field = fieldPath(issue.path);
     return field ? `${field}: ${issue.message}` : `${where}: ${issue.message}`;
   });
-  return new InvalidRequestError(messages[0] ?? `Invalid request ${where}`, messages.length > 1 ? messages.join('; ') : undefined);
+  // A rule between fields may name its failure (`params.code`), as the spec's error body can.
+  const first = error.issues[0];
+  const code = first?.code === 'custom' && typeof first.params?.code === 'string' ? first.params.code : undefined;
+  return new InvalidRequestError(messages[0] ?? `Invalid request ${where}`, messages.length > 1 ? messages.join('; ') : undefined, code);
 }

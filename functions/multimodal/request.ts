@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { avoidHills, coordinate, departureTime, language, routePreferencesOf, type Coordinate } from '../directions/request.ts';
+import { avoidHills, coordinate, departureTime, language, routePreferencesOf, safety, type Coordinate } from '../directions/request.ts';
 import { LONDON_EBIKE_OPERATORS } from './parking/london-ebike-rules.ts';
 
 /**
@@ -49,6 +49,8 @@ const raw = z.object({
     .optional(),
   /** Every cycling leg of every option is planned with it. */
   avoid_hills: avoidHills,
+  /** The supersafe-flagged options' routes are planned at this safety; the direct Personal option stays direct. */
+  safety,
 });
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -74,7 +76,7 @@ export const multiModalRequest = raw
     eventId: body.event_id ?? null,
     destinationId: body.destination_id === undefined ? null : Number(body.destination_id),
     departureTime: body.departure_time,
-    /** The rider's route preferences (`language`, `avoid_hills`), as every option's legs are planned with them. */
+    /** The rider's route preferences (`language`, `avoid_hills`, `safety`), as every option's legs are planned with them. */
     preferences: routePreferencesOf(body),
     parkingType: body.parking_type ?? null,
     operator: body.operator ?? null,

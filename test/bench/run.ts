@@ -19,6 +19,9 @@
  * per kind, default 40; BENCH_BUDGET_STATES, the budget sizes in states, default the documented one),
  * `alternatives` directions with and without alternative routes on every city's seeded pairs
  * (test/bench/alternatives.ts; BENCH_ALTERNATIVES_PAIRS per city, default 100).
+ * `graded-safety` the graded safety preference swept on every city's route-quality pairs
+ * (test/bench/graded-safety.ts; BENCH_QUALITY_PAIRS pairs, the frontier on the first
+ * BENCH_GRADED_FRONTIER_PAIRS, default 100).
  */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -41,6 +44,7 @@ import { ALTERNATIVES } from '../../core/routing/planning/alternatives.ts';
 import { ALTERNATIVES_DEPARTURE, alternativesContext, seededPairs } from '../support/alternative-routes.ts';
 import { ROUTE_BUDGET } from '../../core/routing/planning/budget.ts';
 import { EVENING_DEPARTURE, measurePairs, summarise } from './route-quality.ts';
+import { gradedSafetySection } from './graded-safety.ts';
 import {
   compareWithGraphology, cyclingNodes, loadMeasured, measureQueries, percentile, randomPairs, supersafeEffect, type LoadedForBench,
 } from './measure.ts';
@@ -51,6 +55,7 @@ const GRID_SIZES = (process.env.BENCH_GRID_SIZES ?? '100,200,300,430').split(','
 const WRITE_DOCS = process.env.BENCH_WRITE_DOCS !== '0';
 const QUALITY_PAIRS = Number(process.env.BENCH_QUALITY_PAIRS ?? 300);
 const QUALITY_SEED = 2026;
+const GRADED_FRONTIER_PAIRS = Number(process.env.BENCH_GRADED_FRONTIER_PAIRS ?? 100);
 const WALKING_PAIRS = Number(process.env.BENCH_WALKING_PAIRS ?? 200);
 const ALTERNATIVES_PAIRS = Number(process.env.BENCH_ALTERNATIVES_PAIRS ?? 100);
 const BUDGET_REQUESTS = Number(process.env.BENCH_BUDGET_REQUESTS ?? 40);
@@ -301,6 +306,10 @@ async function main(): Promise<void> {
   if (SECTIONS.has('quality')) {
     routeQualitySection();
     await writeSection('route-quality');
+  }
+  if (SECTIONS.has('graded-safety')) {
+    gradedSafetySection(emit, table, { count: QUALITY_PAIRS, seed: QUALITY_SEED, frontierPairs: GRADED_FRONTIER_PAIRS });
+    await writeSection('graded-safety');
   }
   if (SECTIONS.has('city-scale')) {
     emit('## Routing at city scale');

@@ -150,6 +150,14 @@ describe('the README walk-throughs', () => {
     expect(await gpxSchemaProblems(await readFile('/tmp/brooklyn-heights.gpx', 'utf8'))).toEqual([]);
   }, 180_000);
 
+  it('graded safety: fastest, balanced and quietest are three routes, as long and as busy as the text says', async () => {
+    const { outputs } = await runs(named('graded-safety'));
+    const [fastest, balanced, quietest] = outputs.slice(-3).map((output) => jsonLines(output)[0]);
+    expect([fastest.safety, balanced.safety, quietest.safety]).toEqual([0, 0.25, 1]);
+    expect([fastest, balanced, quietest].map((route: any) => Math.round(route.metres / 100) / 10)).toEqual([6.5, 6.8, 7.9]);
+    expect([fastest, balanced, quietest].map((route: any) => Math.round(route.busy_shared / 100) / 10)).toEqual([1.7, 1.0, 0.4]);
+  }, 180_000);
+
   it.each([
     ['idempotent report', 200],
     ['idempotent ride', 201],

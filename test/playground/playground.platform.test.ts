@@ -154,7 +154,8 @@ async function directionsAnswers(opened: Opened, count: number, after: number): 
   return opened.answers.slice(after).filter((answer) => answer.path === '/directions/v2/').slice(0, count);
 }
 
-const variantOf = (answer: Opened['answers'][number]) => (answer.request.profile === 'walking' ? 'walking' : answer.request.supersafe ? 'supersafe' : 'direct');
+/** Which card an answer is drawn on: the safer card asks `supersafe: true` or, at another grade, `safety`. */
+const variantOf = (answer: Opened['answers'][number]) => (answer.request.profile === 'walking' ? 'walking' : answer.request.supersafe === false ? 'direct' : 'supersafe');
 
 /** What the page shows for a distance, as dom.js formats it (a decimal comma in Spanish). */
 function metres(value: number, language: 'en' | 'es' = 'en'): string {
@@ -467,6 +468,27 @@ describe('the map playground', () => {
     await expect.poll(() => page.locator('.route-card.selected').getAttribute('data-variant')).toBe('alternative-2');
     expect(await page.locator('.steps .instruction').allTextContents()).toEqual(alternatives[1].steps.map((step: any) => step.maneuver.instruction));
     expect(await page.locator('path.route-alternative-2.selected').count()).toBe(1);
+  });
+
+  it('plans the safer card and the sentence at the grade the Safer route select names', async () => {
+    const opened = await open('new-york');
+    const { page } = opened;
+    await page.getByRole('button', { name: 'Sample route' }).click();
+    const first = await directionsAnswers(opened, 2, 0);
+    await expectRoutesShown(page, first);
+    const before = opened.answers.length;
+    await page.getByLabel('Safer route').selectOption('balanced');
+    // Only the safer card is asked again: the direct route's request is the same (the page keeps its answer).
+    const [safer] = await directionsAnswers(opened, 1, before);
+    expect(variantOf(safer!)).toBe('supersafe');
+    expect(safer!.request).toMatchObject({ safety: 'balanced' });
+    expect(safer!.request).not.toHaveProperty('supersafe');
+    expect(safer!.body.metadata).toMatchObject({ safety: 0.25, supersafe: false });
+    await expect.poll(() => opened.answers.slice(before).find((answer) => answer.path === '/explain-supersafe/')?.request.safety).toBe('balanced');
+    await expectRoutesShown(page, [safer!, first.find((answer) => variantOf(answer) === 'direct')!]);
+    const card = page.locator('.route-card[data-variant="supersafe"]');
+    expect(await card.locator('.card-title').textContent()).toBe(MESSAGES.en['safety.balanced']);
+    expect(await card.locator('.card-note').textContent()).toBe(MESSAGES.en['plan.gradedNote']);
   });
 
   it('draws each route\'s elevation profile in San Francisco, and plans again avoiding hills when asked', async () => {

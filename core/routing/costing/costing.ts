@@ -28,9 +28,22 @@ export interface CostOptions {
   departureMinute: number;
   /** Cycling only: climbing costs more, the steeper the more (`climbSeconds`); off unless asked for. */
   avoidHills?: boolean;
+  /**
+   * Cycling only: a graded safety strictly between 0 (direct) and 1 (supersafe), safety.ts; every
+   * edge and turn then costs (1 - safety) x direct + safety x supersafe (graded-costing.ts).
+   * Absent: `supersafe` chooses one of the two.
+   */
+  safety?: number;
 }
 
-export type CostMetric = 'cycling-supersafe' | 'cycling-direct' | 'walking';
+/** `cycling-graded`: a blend of the two cycling metrics (graded-costing.ts), which stores nothing of its own. */
+export type CostMetric = 'cycling-supersafe' | 'cycling-direct' | 'cycling-graded' | 'walking';
+
+/** One metric a costing's costs are made of, and its share of them (`Costing.metricShares`). */
+export interface MetricShare {
+  readonly metric: CostMetric;
+  readonly share: number;
+}
 
 /**
  * The hill preference (`avoid_hills`): every metre an edge climbs adds seconds to its cost, more
@@ -161,6 +174,15 @@ export abstract class Costing {
 
   usable(edge: number): boolean {
     return (this.network.graph.edgeFlags[edge]! & this.usableFlag) !== 0;
+  }
+
+  /**
+   * The metrics whose edge and turn costs this costing's are the weighted sum of: its own metric
+   * alone, or for the graded costing the two cycling metrics (graded-costing.ts). The search's
+   * bounds combine each metric's bounds with the same shares, which keeps them lower bounds.
+   */
+  metricShares(): readonly MetricShare[] {
+    return [{ metric: this.metric, share: 1 }];
   }
 
   /** Can be travelled in the profile's own way: for cycling, ridden rather than pushed. */

@@ -1,6 +1,7 @@
 import type { RoutingNetwork } from '../network/network.ts';
 import type { CostMetric, CostOptions, Costing } from './costing.ts';
 import { CyclingCosting } from './cycling-costing.ts';
+import { GradedSafetyCosting } from './graded-costing.ts';
 import type { RouteOverlay } from './overlay.ts';
 import { WalkingCosting } from './walking-costing.ts';
 
@@ -16,7 +17,8 @@ export function createCosting(
   /** Edges a rented vehicle may not be ridden on (1): cycling only. */
   noRide: Uint8Array | null = null,
 ): Costing {
-  return options.profile === 'cycling' ? new CyclingCosting(network, options, overlay, noRide) : new WalkingCosting(network, options);
+  if (options.profile !== 'cycling') return new WalkingCosting(network, options);
+  return options.safety !== undefined ? new GradedSafetyCosting(network, options, overlay, noRide) : new CyclingCosting(network, options, overlay, noRide);
 }
 
 /** The costing whose least costs and turn costs define a metric (departure and lighting do not enter them). */

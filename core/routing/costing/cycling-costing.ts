@@ -74,7 +74,8 @@ export class CyclingCosting extends Costing {
     );
   }
 
-  protected override travelSeconds(flags: number, length: number): number {
+  /** Public so that the graded costing (graded-costing.ts) can weigh the direct and supersafe answers. */
+  override travelSeconds(flags: number, length: number): number {
     const weights = this.weights;
     if (flags & EDGE_DISMOUNT) return (length / WALKING_SPEED_MPS) * (flags & EDGE_STEPS ? weights.stepsPushFactor : weights.pushFactor);
     let factor = weights.classFactors[safetyClassOf(flags)]! * weights.stressFactors[trafficStressOf(flags)]! * SURFACE_FACTORS[surfacePenaltyOf(flags)]!;
@@ -82,7 +83,8 @@ export class CyclingCosting extends Costing {
     return (length / CYCLING_SPEED_MPS) * factor;
   }
 
-  protected override transitionSeconds(from: number, to: number, node: number, arriving: number, leaving: number, busiest: number): number {
+  /** Public, as `travelSeconds` is. */
+  override transitionSeconds(from: number, to: number, node: number, arriving: number, leaving: number, busiest: number): number {
     const graph = this.network.graph;
     // A barrier is passed through its node: private or locked gates, stiles and the like stop the
     // profile they forbid (as OSRM's barrier nodes do), bicycle barriers make the rider push.

@@ -3,6 +3,7 @@ import type { LonLat, Position } from '../../geo.ts';
 import type { LocatedReports } from '../avoidances/locate-avoidances.ts';
 import type { Costing } from '../costing/costing.ts';
 import { createCosting } from '../costing/create-costing.ts';
+import { isGradedSafety, SUPERSAFE_SAFETY } from '../costing/safety.ts';
 import type { Profile } from '../../graph/profiles.ts';
 import { disruptionsNear, reportDisruptions, type Disruption } from '../disruptions/disruptions.ts';
 import { isNight, type Departure } from '../time/departure.ts';
@@ -39,15 +40,24 @@ export interface CostingChoice {
   noRide?: Uint8Array | null;
   /** The hill preference (`avoid_hills`); cycling only. */
   avoidHills?: boolean;
+  /**
+   * Cycling: the graded safety (costing/safety.ts), 0 (direct) to 1 (supersafe); where given it
+   * decides, and `supersafe` is ignored.
+   */
+  safety?: number;
 }
 
 export function costingFor(context: RoutingContext, choice: CostingChoice): Costing {
   const cycling = choice.profile === 'cycling';
+  // The ends of the grades are the spec's two costings themselves; only a grade between is the graded one.
+  const safety = cycling ? choice.safety : undefined;
+  const supersafe = safety !== undefined ? safety === SUPERSAFE_SAFETY : choice.supersafe;
   return createCosting(
     context.loaded.network,
     {
-      profile: choice.profile, supersafe: cycling && choice.supersafe, night: cycling && choice.night, departureMinute: context.departure.localMinute,
+      profile: choice.profile, supersafe: cycling && supersafe, night: cycling && choice.night, departureMinute: context.departure.localMinute,
       avoidHills: cycling && choice.avoidHills === true,
+      ...(safety !== undefined && isGradedSafety(safety) ? { safety } : {}),
     },
     cycling ? (context.reports?.overlay ?? null) : null,
     cycling ? (choice.noRide ?? null) : null,

@@ -2,6 +2,8 @@ import type { LonLat, Position } from '../../geo.ts';
 import type { Language } from '../../language.ts';
 import type { Costing } from '../costing/costing.ts';
 import { createCosting } from '../costing/create-costing.ts';
+import { DIRECT_SAFETY, gradesUpTo, isGradedSafety, SAFETY_TIE_METRES, SUPERSAFE_SAFETY } from '../costing/safety.ts';
+import { SAFETY_BUSY, SAFETY_SHARED, safetyClassOf } from '../../graph/flags.ts';
 import { buildSteps, type Step } from '../guidance/steps.ts';
 import { buildPath, type RoutedPath } from '../path/path.ts';
 import { findRoute, type SearchResult, type SearchStats } from '../search/search.ts';
@@ -52,20 +54,84 @@ export interface PlannedLeg {
  * Metres a search result travels: its edges' lengths, the first from where it starts and the last
  * to where it ends, summed in travel order as its path's `distance` is (path.ts).
  */
-export function searchedMetres(costing: Costing, result: SearchResult): number {
+export function searchedMetres(costing: Costing, result: SearchResult, counts: (edge: number) => boolean = () => true): number {
   const length = costing.network.graph.edgeLength;
   const last = result.edges.length - 1;
   let metres = 0;
   result.edges.forEach((edge, index) => {
-    metres += length[edge]! * Math.max(0, (index === last ? result.endFraction : 1) - (index === 0 ? result.startFraction : 0));
+    if (counts(edge)) metres += length[edge]! * Math.max(0, (index === last ? result.endFraction : 1) - (index === 0 ? result.startFraction : 0));
   });
   return metres;
 }
 
+/** What a rider sees of a route's safety: its length, and its busy and shared metres (pushed ones by the class of the way). */
+interface RouteShape {
+  metres: number;
+  busyShared: number;
+}
+
+function routeShape(costing: Costing, result: SearchResult): RouteShape {
+  const flags = costing.network.graph.edgeFlags;
+  const busyShared = (edge: number) => {
+    const safety = safetyClassOf(flags[edge]!);
+    return safety === SAFETY_BUSY || safety === SAFETY_SHARED;
+  };
+  return { metres: searchedMetres(costing, result), busyShared: searchedMetres(costing, result, busyShared) };
+}
+
+/** Whether `route` lies between `lower` and `upper` on the trade-off: no shorter than the one nor longer than the other, busy + shared likewise, within ties. */
+function liesBetween(lower: RouteShape, route: RouteShape, upper: RouteShape): boolean {
+  const tie = SAFETY_TIE_METRES;
+  return (
+    route.metres >= lower.metres - tie && route.metres <= upper.metres + tie &&
+    route.busyShared <= lower.busyShared + tie && route.busyShared >= upper.busyShared - tie
+  );
+}
+
+/** The cycling costing of the same request (departure, night, overlay, no-ride zones, hills) at another grade. */
+function atSafety(costing: Costing, safety: number): Costing {
+  const options = { ...costing.options, supersafe: safety === SUPERSAFE_SAFETY, safety: isGradedSafety(safety) ? safety : undefined };
+  return createCosting(costing.network, options, costing.overlay, costing.noRide);
+}
+
+/** A route below supersafe is never longer than the supersafe route of the same leg (`searchLeg`). */
+function heldToSupersafe(costing: Costing, route: SearchResult, supersafe: SearchResult | null): SearchResult {
+  return supersafe && searchedMetres(costing, supersafe) < searchedMetres(costing, route) ? supersafe : route;
+}
+
+/**
+ * A leg at a graded safety (costing/safety.ts): the supersafe and the direct leg as those
+ * requests plan them, then each grade of the ladder up to the requested one in turn (at the
+ * graded costing's exact optimum, held to supersafe's length), taken where it lies between the
+ * route chosen a grade below and the supersafe one, else the grade below's route kept. Every
+ * grade's route so lies between its neighbours' on what a rider sees (length, busy + shared
+ * metres), which the costs' own trade-off does not promise: the costs weigh turns, waits, stress
+ * and pushing too (docs/routing.md, "Graded safety").
+ */
+function searchGradedLeg(costing: Costing, search: (costing: Costing) => SearchResult | null): SearchResult | null {
+  const safety = costing.options.safety!;
+  const supersafe = search(atSafety(costing, SUPERSAFE_SAFETY));
+  const direct = search(atSafety(costing, DIRECT_SAFETY));
+  let chosen = direct ? heldToSupersafe(costing, direct, supersafe) : supersafe;
+  if (!chosen || !supersafe) return chosen;
+  const upper = routeShape(costing, supersafe);
+  let lower = routeShape(costing, chosen);
+  for (const grade of gradesUpTo(safety)) {
+    const found = search(grade === safety ? costing : atSafety(costing, grade));
+    if (!found) continue;
+    const candidate = heldToSupersafe(costing, found, supersafe);
+    const shape = routeShape(costing, candidate);
+    if (!liesBetween(lower, shape, upper)) continue;
+    chosen = candidate;
+    lower = shape;
+  }
+  return chosen;
+}
+
 /**
  * The search of one leg between two snapped points, as every endpoint plans it. A direct cycling
- * leg is held to never be longer than the supersafe leg between the same points (spec 1.1: direct
- * is the short choice): the direct costing weighs turns, junction waits and pushing lightly, and
+ * leg (and each grade's route of a leg at a graded safety, `searchGradedLeg`) is held to never be
+ * longer than the supersafe leg between the same points (spec 1.1: direct is the short choice): the direct costing weighs turns, junction waits and pushing lightly, and
  * supersafe, which weighs them too but rides some ways dearer, now and then finds a shorter way
  * through (where it pushes up a few steps to avoid a busy road, accepts a signal direct went
  * round, or starts on the way the coordinate snapped to where direct walks a few metres to the way
@@ -89,10 +155,10 @@ export function searchLeg(
     const { sources, targets } = legPositions(metric, from, to, bearing);
     return searchWithin(metric, workspace, sources, targets, to.location, effort, allowance);
   };
+  if (costing.options.profile === 'cycling' && costing.options.safety !== undefined) return searchGradedLeg(costing, search);
   const result = search(costing);
   if (!result || costing.options.profile !== 'cycling' || costing.options.supersafe) return result;
-  const safe = search(createCosting(costing.network, { ...costing.options, supersafe: true }, costing.overlay, costing.noRide));
-  return safe && searchedMetres(costing, safe) < searchedMetres(costing, result) ? safe : result;
+  return heldToSupersafe(costing, result, search(atSafety(costing, SUPERSAFE_SAFETY)));
 }
 
 /**

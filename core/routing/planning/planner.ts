@@ -2,6 +2,7 @@ import type { LonLat, Position } from '../../geo.ts';
 import type { Profile } from '../../graph/profiles.ts';
 import type { Language } from '../../language.ts';
 import type { Costing } from '../costing/costing.ts';
+import { DIRECT_SAFETY, SUPERSAFE_SAFETY } from '../costing/safety.ts';
 import type { Disruption } from '../disruptions/disruptions.ts';
 import type { Snap } from '../snap/snap.ts';
 import { checkRouteLength, RouteBudget } from './budget.ts';
@@ -36,6 +37,12 @@ export interface RoutePreferences {
   nighttime?: boolean;
   /** Cycling: only leave the trip's start within 45 degrees of this bearing (spec 4.1). */
   bearing?: number;
+  /**
+   * Beyond the spec: the graded safety (`safety`, costing/safety.ts) of the routes asked as
+   * supersafe (`RouteVariant.supersafe`), from 0 (then they are the direct route) to 1; the
+   * supersafe route itself when absent. Direct routes stay direct.
+   */
+  safety?: number;
 }
 
 /** Which of a request's routes: the mode and, cycling, supersafe or direct, on a rented bike its no-ride zones and speed. */
@@ -93,12 +100,13 @@ export class RoutePlanner {
 
   /** The costing of a variant, made once per request (per no-ride mask for rented bikes). */
   costing(variant: RouteVariant): Costing {
-    const kind = variant.profile === 'walking' ? 'walking' : variant.supersafe ? 'supersafe' : 'direct';
+    const safety = variant.supersafe ? (this.preferences.safety ?? SUPERSAFE_SAFETY) : DIRECT_SAFETY;
+    const kind = variant.profile === 'walking' ? 'walking' : `safety ${safety}`;
     const noRide = variant.noRide ?? null;
     const key = `${kind}:${noRide ? this.maskId(noRide) : ''}`;
     let costing = this.costings.get(key);
     if (!costing) {
-      costing = costingFor(this.context, { profile: variant.profile, supersafe: variant.supersafe, night: this.night, noRide, avoidHills: this.preferences.avoidHills });
+      costing = costingFor(this.context, { profile: variant.profile, supersafe: variant.supersafe, safety, night: this.night, noRide, avoidHills: this.preferences.avoidHills });
       this.costings.set(key, costing);
     }
     return costing;

@@ -18,7 +18,7 @@ export class CostStillToCome {
   private readonly targetLat: number;
   private readonly cosLat: number;
   private readonly scale: number;
-  private readonly landmarkBound: LandmarkBound | null;
+  private readonly landmarkBound: Pick<LandmarkBound, 'fromNode' | 'separated'> | null;
   private readonly edgeHead: Uint32Array;
   private readonly nodeBound: Float32Array;
   /**
@@ -44,11 +44,19 @@ export class CostStillToCome {
     this.cosLat = Math.cos((this.targetLat * Math.PI) / 180);
     // 0.98 absorbs the flat-earth approximation so the bound stays below the true distance.
     this.scale = costing.minSecondsPerMetre * METRES_PER_DEGREE * 0.98;
-    const landmarks = workspace.landmarks[costing.metric];
-    this.landmarkBound = landmarks && sources.length > 0 && targets.length > 0
-      ? new LandmarkBound(landmarks, targets.map((target) => graph.edgeTail[target.edge]!), sources.map((source) => graph.edgeHead[source.edge]!))
-      : null;
+    // One bound per metric the costing's costs are made of (Costing.metricShares: one but for the
+    // graded safety costing), combined with the costs' own shares.
+    const shares = costing.metricShares();
+    const bounds = shares.map(({ metric }) => {
+      const landmarks = workspace.landmarks[metric];
+      return landmarks && sources.length > 0 && targets.length > 0
+        ? new LandmarkBound(landmarks, targets.map((target) => graph.edgeTail[target.edge]!), sources.map((source) => graph.edgeHead[source.edge]!))
+        : null;
+    });
+    this.landmarkBound = bounds.every((bound) => bound !== null) ? (shares.length === 1 ? bounds[0]! : new SharedLandmarkBound(bounds, shares.map(({ share }) => share))) : null;
     this.separated = this.landmarkBound?.separated ?? false;
+    // A combination of metrics goes without the edge's own share (a lower bound still).
+    const landmarks = shares.length === 1 ? workspace.landmarks[shares[0]!.metric] : undefined;
     this.leaveHalfSeconds = landmarks ? landmarks.leaveHalfSeconds : null;
   }
 
@@ -73,5 +81,32 @@ export class CostStillToCome {
     const dx = (network.nodeLon(node) - this.targetLon) * this.cosLat;
     const dy = network.nodeLat(node) - this.targetLat;
     return this.workspace.keepBound(node, Math.sqrt(dx * dx + dy * dy) * this.scale);
+  }
+}
+
+/**
+ * The landmark bound of a costing whose costs are a weighted sum of several metrics' (the graded
+ * safety costing): the same weighted sum of each metric's bound, a lower bound of the sum since
+ * each is of its part.
+ */
+class SharedLandmarkBound {
+  readonly separated: boolean;
+
+  constructor(
+    private readonly bounds: readonly LandmarkBound[],
+    private readonly shares: readonly number[],
+  ) {
+    this.separated = bounds.some((bound) => bound.separated);
+  }
+
+  /** As `LandmarkBound.fromNode`: `atLeast` where a metric's landmarks do not bound the node. */
+  fromNode(node: number, atLeast: number): number {
+    let sum = 0;
+    for (let i = 0; i < this.bounds.length; i++) {
+      const bound = this.bounds[i]!.fromNode(node, -1);
+      if (bound < 0) return atLeast;
+      sum += this.shares[i]! * bound;
+    }
+    return Math.max(atLeast, sum);
   }
 }

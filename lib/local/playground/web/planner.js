@@ -11,9 +11,10 @@ import { elevationProfile, profileScale } from './profile.js';
  * `POST /directions/v2/`, each with its distance, time and safety breakdown, the explanation
  * sentence from `POST /explain-supersafe/`, the disruptions, each route's elevation profile
  * (profile.js), and the selected route's turn by turn list with its banners and voice cues (spoken
- * by the browser on request). "Avoid hills" asks every call with `avoid_hills`; "Alternatives"
- * asks the direct route's alternatives (beyond the spec), each a card and a grey line to select.
- * "Download GPX" saves the selected route (supersafe, direct or walking) as a GPX file.
+ * by the browser on request). "Avoid hills" asks every call with `avoid_hills`; "Safer route" plans
+ * the safer card (and the sentence) at the chosen grade of `safety` (quietest: the supersafe request);
+ * "Alternatives" asks the direct route's alternatives (beyond the spec), each a card and a grey line
+ * to select. "Download GPX" saves the selected route (supersafe, direct or walking) as a GPX file.
  */
 
 /** The direct route's alternatives (beyond the spec), shown as variants of their own: `alternative-1` to `alternative-3`. */
@@ -112,12 +113,15 @@ export class Planner {
     if (cycling && options.departure) common.departure_time = options.departure;
     if (cycling && options.night !== 'auto') common.nighttime = options.night === 'night';
     if (cycling && options.avoidHills) common.avoid_hills = true;
+    // The safer card is the route at the chosen grade (`safety`); quietest is the spec's supersafe request.
+    this.safety = cycling ? (options.safety ?? 'quietest') : 'quietest';
+    const graded = this.safety !== 'quietest' ? { safety: this.safety } : {};
     const variants = cycling ? ['supersafe', 'direct'] : ['walking'];
     // Alternatives (beyond the spec) are planned between two points: asked of the direct route.
     const alternatives = cycling && options.alternatives && coordinates.length === 2 ? { alternatives: true } : {};
-    const requests = Object.fromEntries(
-      variants.map((variant) => [variant, cycling ? { ...common, supersafe: variant === 'supersafe', ...(variant === 'direct' ? alternatives : {}) } : common]),
-    );
+    const bodyOf = (variant) =>
+      !cycling ? common : variant === 'direct' ? { ...common, supersafe: false, ...alternatives } : { ...common, ...(graded.safety ? graded : { supersafe: true }) };
+    const requests = Object.fromEntries(variants.map((variant) => [variant, bodyOf(variant)]));
     const [results, explanation] = await Promise.all([
       Promise.all(variants.map((variant) => this.request('/directions/v2/', requests[variant]))),
       cycling
@@ -127,6 +131,7 @@ export class Planner {
             ...(common.departure_time ? { departure_time: common.departure_time } : {}),
             ...(common.nighttime !== undefined ? { nighttime: common.nighttime } : {}),
             ...(common.avoid_hills ? { avoid_hills: true } : {}),
+            ...graded,
           })
         : null,
     ]);
@@ -189,6 +194,16 @@ export class Planner {
     }, 1000);
   }
 
+  /** Whether the card is the route at a grade other than supersafe's (the safety select). */
+  graded(variant) {
+    return variant === 'supersafe' && this.safety !== 'quietest';
+  }
+
+  /** A card's title: the variant's, or the grade's name for the safer card at another grade. */
+  title(variant) {
+    return this.graded(variant) ? t(`safety.${this.safety}`) : variantTitle(variant);
+  }
+
   select(variant) {
     if (!this.results?.[variant] || this.selected === variant) return;
     this.selected = variant;
@@ -208,7 +223,7 @@ export class Planner {
       cards,
       explanation && !sentence ? this.explanation(explanation) : null,
       this.disruptions(),
-      h('h3', { class: 'steps-title' }, t('plan.steps', { variant: variantTitle(this.selected) })),
+      h('h3', { class: 'steps-title' }, t('plan.steps', { variant: this.title(this.selected) })),
       // A GPX file is of a route a request answers; an alternative is part of the direct route's answer.
       this.requests[this.selected] ? h('div', { class: 'export' }, h('button', { type: 'button', class: 'gpx', onclick: () => this.downloadGpx(this.selected) }, t('plan.gpx'))) : null,
       this.steps(this.results[this.selected].route.steps),
@@ -264,8 +279,8 @@ export class Planner {
     return h(
       'button',
       { type: 'button', class: `route-card${selected ? ' selected' : ''}`, 'data-variant': variant, 'aria-pressed': String(selected), onclick: () => this.select(variant) },
-      h('span', { class: 'card-title' }, variantTitle(variant)),
-      h('span', { class: 'card-note' }, sameAsOther ? t('plan.sameRoute') : variantNote(variant, body)),
+      h('span', { class: 'card-title' }, this.title(variant)),
+      h('span', { class: 'card-note' }, sameAsOther ? t('plan.sameRoute') : this.graded(variant) ? t('plan.gradedNote') : variantNote(variant, body)),
       h('span', { class: 'figures' }, h('strong', { class: 'distance' }, metres(route.distance)), ' · ', h('span', { class: 'duration' }, duration(route.duration))),
       body.sublabel ? h('span', { class: 'sublabel' }, body.sublabel) : null,
       body.metadata?.avoid_hills ? h('span', { class: 'sublabel hills' }, t('plan.hillsAvoided')) : null,
@@ -374,7 +389,7 @@ export class Planner {
       L.polyline(line, { color: '#fff', weight: 10, opacity: 0.9, interactive: false }).addTo(this.layer);
       // Clicking it selects it; the click is not also a click on the map (which would move a point).
       L.polyline(line, { ...MARK_STYLES['route-other'], className: `route-line route-${variant} ${markClass('route-other')}`, bubblingMouseEvents: false })
-        .bindTooltip(t('plan.routeTooltip', { variant: variantTitle(variant), distance: metres(body.route.distance) }), { sticky: true })
+        .bindTooltip(t('plan.routeTooltip', { variant: this.title(variant), distance: metres(body.route.distance) }), { sticky: true })
         .on('click', () => this.select(variant))
         .addTo(this.layer);
     }
