@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { explainRequest } from '../../functions/explain/request.ts';
-import { directionsRequest, requestedSafety, SAFETY_CONFLICT } from '../../functions/directions/request.ts';
+import { directionsBody, directionsRequest, requestedSafety, SAFETY_CONFLICT } from '../../functions/directions/request.ts';
 import { httpErrorOf } from '../../functions/http/errors.ts';
 import { validationError } from '../../functions/http/validation.ts';
 import { multiModalRequest } from '../../functions/multimodal/request.ts';
@@ -42,5 +42,14 @@ describe('safety in a request', () => {
     const answer = httpErrorOf(validationError(result.error!, 'body'))!;
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual({ code: SAFETY_CONFLICT, error: 'safety: 0.25 disagrees with supersafe true, which means safety 1: send one of them' });
+  });
+
+  it('holds the endpoint body to the same rule, and plans alternatives at the two ends only', () => {
+    expect(directionsBody.safeParse({ coordinates, supersafe: true, safety: 'balanced' }).success).toBe(false);
+    expect(directionsBody.parse({ coordinates, safety: 'fastest', alternatives: true }).alternatives).toBe(true);
+    expect(directionsBody.parse({ coordinates, safety: 1, alternatives: 2 }).alternatives).toBe(2);
+    const graded = directionsBody.safeParse({ coordinates, safety: 'balanced', alternatives: true });
+    expect(graded.success).toBe(false);
+    expect(httpErrorOf(validationError(graded.error!, 'body'))!.body.error).toMatch(/^alternatives: are planned for the supersafe and the direct route only/);
   });
 });
