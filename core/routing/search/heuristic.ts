@@ -1,4 +1,5 @@
 import type { Costing } from '../costing/costing.ts';
+import { HierarchyPotential, type PotentialSeed } from './hierarchy.ts';
 import { LandmarkBound } from './landmarks.ts';
 import type { EdgePosition, SearchWorkspace } from './workspace.ts';
 
@@ -7,8 +8,9 @@ const METRES_PER_DEGREE = 111_194.9;
 
 /**
  * The A* heuristic of one query: a lower bound on the cost still to come after arriving along an
- * edge: where the graph carries them for the costing's metric, landmark bounds (landmarks.ts),
- * which also count the waits at junctions; elsewhere the straight-line distance to the target at
+ * edge: where the router holds one for the costing's metric, the exact least cost to the targets
+ * in the metric's lower-bound graph, from a contraction hierarchy (hierarchy.ts); else, where the
+ * graph carries them, landmark bounds (landmarks.ts), which also count the waits at junctions; elsewhere the straight-line distance to the target at
  * the cheapest cost per metre any edge can have. Neither overestimates, so the
  * route is optimal. The part that depends on the node alone is computed once per node and query
  * (a node is reached along several edges), in the workspace's per-node buffers.
@@ -19,6 +21,7 @@ export class CostStillToCome {
   private readonly cosLat: number;
   private readonly scale: number;
   private readonly landmarkBound: LandmarkBound | null;
+  private readonly potential: HierarchyPotential | null;
   private readonly edgeHead: Uint32Array;
   private readonly nodeBound: Float32Array;
   /**
@@ -44,7 +47,12 @@ export class CostStillToCome {
     this.cosLat = Math.cos((this.targetLat * Math.PI) / 180);
     // 0.98 absorbs the flat-earth approximation so the bound stays below the true distance.
     this.scale = costing.minSecondsPerMetre * METRES_PER_DEGREE * 0.98;
-    const landmarks = workspace.landmarks[costing.metric];
+    const hierarchy = workspace.hierarchies[costing.metric];
+    this.potential = hierarchy && targets.length > 0
+      ? new HierarchyPotential(hierarchy, workspace.potentialBuffers(graph.nodeCount), targetSeeds(costing, targets))
+      : null;
+    // The hierarchy's bound counts the turn onto each edge in the edge's own arc: no share of the edge left.
+    const landmarks = this.potential === null ? workspace.landmarks[costing.metric] : undefined;
     this.landmarkBound = landmarks && sources.length > 0 && targets.length > 0
       ? new LandmarkBound(landmarks, targets.map((target) => graph.edgeTail[target.edge]!), sources.map((source) => graph.edgeHead[source.edge]!))
       : null;
@@ -67,6 +75,7 @@ export class CostStillToCome {
    * it out spares every node's coordinates and a square root.
    */
   fromNode(node: number): number {
+    if (this.potential !== null) return this.workspace.keepBound(node, this.potential.at(node));
     const landmarks = this.landmarkBound !== null ? this.landmarkBound.fromNode(node, -1) : -1;
     if (landmarks >= 0) return this.workspace.keepBound(node, landmarks);
     const network = this.costing.network;
@@ -74,4 +83,24 @@ export class CostStillToCome {
     const dy = network.nodeLat(node) - this.targetLat;
     return this.workspace.keepBound(node, Math.sqrt(dx * dx + dy * dy) * this.scale);
   }
+}
+
+/**
+ * Where the hierarchy's search from the targets starts: each usable target edge's tail, with the
+ * least a route still pays from there (the least turn onto the edge, the edge's least cost up to
+ * the target point, and the cost of joining the coordinate): what the search adds when it reaches
+ * the edge is never less.
+ */
+function targetSeeds(costing: Costing, targets: readonly EdgePosition[]): PotentialSeed[] {
+  const graph = costing.network.graph;
+  const seeds: PotentialSeed[] = [];
+  for (const target of targets) {
+    if (!costing.usable(target.edge)) continue;
+    const tail = graph.edgeTail[target.edge]!;
+    let entry = Infinity;
+    for (let i = graph.firstIn[tail]!; i < graph.firstIn[tail + 1]!; i++) entry = Math.min(entry, costing.turnCost(graph.inEdges[i]!, target.edge));
+    const least = costing.leastEdgeCost(target.edge);
+    if (entry !== Infinity && least !== Infinity) seeds.push({ node: tail, cost: entry + target.fraction * least + (target.cost ?? 0) });
+  }
+  return seeds;
 }
