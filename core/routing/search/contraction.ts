@@ -224,6 +224,7 @@ export function contractGraph(arcs: WeightedArcs): ContractedArcs {
   const depth = new Uint32Array(nodeCount);
   const contracted = new Uint8Array(nodeCount);
   const priority = new Float64Array(nodeCount);
+  const stale = new Uint8Array(nodeCount);
   const priorityOf = (node: number): number => {
     const removed = (graph.outs[node]!.length + graph.ins[node]!.length) / 2;
     return 2 * (graph.shortcuts(node, false) - removed) + contractedNeighbours[node]! + depth[node]!;
@@ -239,6 +240,16 @@ export function contractGraph(arcs: WeightedArcs): ContractedArcs {
     const key = queue.peekKey();
     const node = queue.pop();
     if (contracted[node] || key !== priority[node]) continue;
+    // Lazy updates: a node whose neighbourhood changed since it was ranked is ranked again when
+    // it comes first, and waits if it then ranks behind the next.
+    if (stale[node]) {
+      stale[node] = 0;
+      priority[node] = priorityOf(node);
+      if (queue.size > 0 && priority[node]! > queue.peekKey()) {
+        queue.push(priority[node]!, node);
+        continue;
+      }
+    }
     graph.shortcuts(node, true);
     contracted[node] = 1;
     up.add(node, graph.outs[node]!);
@@ -251,8 +262,7 @@ export function contractGraph(arcs: WeightedArcs): ContractedArcs {
     for (const neighbour of neighbours) {
       contractedNeighbours[neighbour]!++;
       depth[neighbour] = Math.max(depth[neighbour]!, depth[node]! + 1);
-      priority[neighbour] = priorityOf(neighbour);
-      queue.push(priority[neighbour]!, neighbour);
+      stale[neighbour] = 1;
     }
   }
   const upRows = up.rows(nodeCount);

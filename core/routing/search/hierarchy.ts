@@ -1,5 +1,7 @@
 import type { CostMetric, Costing } from '../costing/costing.ts';
 import { metricCosting } from '../costing/create-costing.ts';
+import { COSTING_FINGERPRINT } from '../costing/weights.ts';
+import type { Graph, HierarchyHeader } from '../../graph/layout.ts';
 import type { RoutingNetwork } from '../network/network.ts';
 import { contractGraph, type ContractedArcs, type WeightedArcs } from './contraction.ts';
 import { MinHeap } from './heap.ts';
@@ -76,6 +78,72 @@ export function lowerBoundArcs(costing: Costing): WeightedArcs {
 export function computeHierarchies(network: RoutingNetwork, metrics: readonly CostMetric[] = HIERARCHY_METRICS): HierarchySet {
   const set: HierarchySet = {};
   for (const metric of metrics) set[metric] = contractGraph(lowerBoundArcs(metricCosting(network, metric)));
+  return set;
+}
+
+export interface HierarchySections {
+  header: HierarchyHeader;
+  sections: {
+    hierarchyUpFirst: Uint32Array;
+    hierarchyUpHead: Uint32Array;
+    hierarchyUpWeight: Float32Array;
+    hierarchyDownFirst: Uint32Array;
+    hierarchyDownTail: Uint32Array;
+    hierarchyDownWeight: Float32Array;
+  };
+}
+
+/** The set's hierarchies laid out as the graph stores them: each array the metrics' parts one after the other. */
+export function hierarchySections(set: HierarchySet, nodeCount: number): HierarchySections {
+  const metrics = HIERARCHY_METRICS.filter((metric) => set[metric]);
+  const joined = <T extends Uint32Array | Float32Array>(parts: T[], make: (length: number) => T): T => {
+    const whole = make(parts.reduce((sum, part) => sum + part.length, 0));
+    let at = 0;
+    for (const part of parts) {
+      whole.set(part, at);
+      at += part.length;
+    }
+    return whole;
+  };
+  const of = <K extends keyof ContractedArcs>(key: K) => metrics.map((metric) => set[metric]![key]);
+  const u32 = (length: number) => new Uint32Array(length);
+  const f32 = (length: number) => new Float32Array(length);
+  if (metrics.some((metric) => set[metric]!.upFirst.length !== nodeCount + 1)) throw new Error('A hierarchy of another graph');
+  return {
+    header: {
+      costing: COSTING_FINGERPRINT,
+      metrics: metrics.map((name) => ({ name, up_arcs: set[name]!.upHead.length, down_arcs: set[name]!.downTail.length })),
+    },
+    sections: {
+      hierarchyUpFirst: joined(of('upFirst'), u32), hierarchyUpHead: joined(of('upHead'), u32), hierarchyUpWeight: joined(of('upWeight'), f32),
+      hierarchyDownFirst: joined(of('downFirst'), u32), hierarchyDownTail: joined(of('downTail'), u32), hierarchyDownWeight: joined(of('downWeight'), f32),
+    },
+  };
+}
+
+/**
+ * The graph's hierarchies, as views on its sections, if they were computed under today's costing;
+ * else none (computing them takes minutes on a metro: the search then bounds by the landmarks).
+ */
+export function storedHierarchies(graph: Graph): HierarchySet {
+  const header = graph.header.hierarchies;
+  const set: HierarchySet = {};
+  if (header.costing !== COSTING_FINGERPRINT) return set;
+  const rows = graph.nodeCount + 1;
+  let up = 0;
+  let down = 0;
+  header.metrics.forEach(({ name, up_arcs: upArcs, down_arcs: downArcs }, m) => {
+    set[name as CostMetric] = {
+      upFirst: graph.hierarchyUpFirst.subarray(m * rows, (m + 1) * rows),
+      upHead: graph.hierarchyUpHead.subarray(up, up + upArcs),
+      upWeight: graph.hierarchyUpWeight.subarray(up, up + upArcs),
+      downFirst: graph.hierarchyDownFirst.subarray(m * rows, (m + 1) * rows),
+      downTail: graph.hierarchyDownTail.subarray(down, down + downArcs),
+      downWeight: graph.hierarchyDownWeight.subarray(down, down + downArcs),
+    };
+    up += upArcs;
+    down += downArcs;
+  });
   return set;
 }
 
