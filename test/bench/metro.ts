@@ -12,7 +12,10 @@
  * straight line for walking, which has none: left out unless BENCH_METRO_STRAIGHT_WALKING=1, at
  * over 2 s a query), then by the contraction hierarchy potentials (core/routing/search/hierarchy.ts),
  * the graph's own where it stores them, else computed in this process (their time measured).
+ * BENCH_METRO_DIR names the work folder (kept afterwards); a build already there (a run with the
+ * same folder) is reused rather than built again, its figures as that build recorded them.
  */
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,7 +28,9 @@ import type { RoutingNetwork } from '../../core/routing/network/network.ts';
 import type { ComponentSummary } from '../../graph-builder/stages/connectivity.ts';
 import { metroCity } from '../../graph-builder/metro-city.ts';
 import { buildOverlay } from '../../functions/graphs/report-overlay.ts';
-import { buildInChild } from './build-in-child.ts';
+import { buildInChild, RESULT_FILE } from './build-in-child.ts';
+import type { BuildResult } from '../../graph-builder/build.ts';
+import type { BuildableCity } from '../../graph-builder/city-recipes.ts';
 import type { LoadedGraph } from '../../core/routing/planning/loaded-graph.ts';
 import type { ContractedArcs } from '../../core/routing/search/contraction.ts';
 import { computeHierarchies, HIERARCHY_METRICS, type HierarchySet } from '../../core/routing/search/hierarchy.ts';
@@ -89,21 +94,38 @@ function routerHierarchies(loaded: LoadedGraph): { hierarchies: HierarchySet; co
   return { hierarchies, computed: notes.join(', ') };
 }
 
+const landmarkSectionBytes = ({ graph }: RoutingNetwork): number =>
+  [graph.landmarkNodes, graph.landmarkRowBits, graph.landmarkRowRank, graph.landmarkRowRegion, graph.landmarkLeave, graph.landmarkDistances].reduce((sum, array) => sum + array.byteLength, 0);
+const hierarchySectionBytes = ({ graph }: RoutingNetwork): number =>
+  [graph.hierarchyUpFirst, graph.hierarchyUpHead, graph.hierarchyUpWeight, graph.hierarchyDownFirst, graph.hierarchyDownTail, graph.hierarchyDownWeight].reduce((sum, array) => sum + array.byteLength, 0);
+
+/** The city built into `outDir` in a process of its own, or the build a former run left there. */
+async function buildOrReuse(city: BuildableCity, outDir: string): Promise<BuildResult> {
+  const kept = join(outDir, `${city.id}-${RESULT_FILE}`);
+  if (existsSync(kept)) {
+    const result = JSON.parse(await readFile(kept, 'utf8')) as BuildResult;
+    if (existsSync(result.graphPath)) return result;
+  }
+  return buildInChild(city, { dataPath: sharedDataPath(), outDir, now: BUILT });
+}
+
 /** One tile of the crop built alone: what the connectivity stage keeps of it, to compare the grid with. */
 async function oneTile(workDir: string): Promise<{ edges: number; cycling: ComponentSummary }> {
   const tileDir = join(workDir, 'one-tile');
-  await mkdir(tileDir);
+  await mkdir(tileDir, { recursive: true });
   const { city } = await metroCity(sharedDataPath(), 1, 1, tileDir);
-  const { report } = await buildInChild(city, { dataPath: sharedDataPath(), outDir: tileDir, now: BUILT });
+  const { report } = await buildOrReuse(city, tileDir);
   return { edges: report.edges, cycling: report.components.cycling };
 }
 
 export async function metroScale(emit: (line?: string) => void): Promise<void> {
-  const workDir = await mkdtemp(join(tmpdir(), 'spoke-metro-'));
+  const keptDir = process.env.BENCH_METRO_DIR;
+  const workDir = keptDir ?? (await mkdtemp(join(tmpdir(), 'spoke-metro-')));
+  if (keptDir) await mkdir(keptDir, { recursive: true });
   try {
     const single = await oneTile(workDir);
     const { city, extracts } = await metroCity(sharedDataPath(), COLUMNS, ROWS, workDir);
-    const { graphPath, report } = await buildInChild(city, { dataPath: sharedDataPath(), outDir: workDir, now: BUILT });
+    const { graphPath, report } = await buildOrReuse(city, workDir);
     const bytes = await readFile(graphPath);
     const measured = loadMeasured('new-york', bytes);
     const { loaded } = measured;
@@ -121,6 +143,10 @@ export async function metroScale(emit: (line?: string) => void): Promise<void> {
     emit(`Connected: the builder's connectivity stage (one group per tile file, each keeping the component that holds most of its edges) kept, cycling, ${describeKept(report.components.cycling)}; walking, ${describeKept(report.components.walking)}. ${(100 * largestRegionShare(network, riderNodes)).toFixed(2)}% of the loaded graph's cycling nodes lie in its largest region. The islands are the extract's own: one tile built alone (${thousands(single.edges)} directed edges) keeps, cycling, ${describeKept(single.cycling)}, and ${COLUMNS * ROWS} tiles x ${thousands(single.cycling.kept[0]?.edges ?? 0)} = ${thousands(COLUMNS * ROWS * (single.cycling.kept[0]?.edges ?? 0))}.`);
     emit();
     emit(`Build (the real builder, in a process of its own): ${report.build_seconds.toFixed(1)} s (${(report.cpu_seconds ?? 0).toFixed(1)} s CPU), peak RSS ${thousands(report.peak_rss_mb)} MB (the process's high-water mark, Node included), ${(extracts.bytes / 2 ** 20 / report.build_seconds).toFixed(1)} MB of PBF per second.`);
+    emit();
+    emit(`Of the build, by stage (wall seconds, and the build's peak resident memory after each): ${report.stages.filter((stage) => ['cost-tables', 'landmarks', 'hierarchy', 'write'].includes(stage.name)).map((stage) => `${stage.name} ${stage.seconds.toFixed(1)} s (peak ${thousands(stage.peak_rss_mb ?? 0)} MB)`).join(', ')}. The peak before the hierarchy stage was ${thousands(report.stages[report.stages.findIndex((stage) => stage.name === 'hierarchy') - 1]?.peak_rss_mb ?? 0)} MB.`);
+    emit();
+    emit(`Bytes per directed edge in the file: the landmark sections ${(landmarkSectionBytes(network) / edges).toFixed(1)} B, the hierarchy sections ${(hierarchySectionBytes(network) / edges).toFixed(1)} B.`);
     emit();
     emit(`Load, bytes in memory to routable: ${measured.loadMilliseconds.toFixed(0)} ms; to the first route: ${(measured.loadMilliseconds + measured.firstRouteMilliseconds).toFixed(0)} ms. Memory per directed edge: the graph file's ${(measured.fileBytes / edges).toFixed(0)} B (read in place) plus ${(measured.derivedBytes / edges).toFixed(0)} B the router derives (the search's buffers): ${((measured.fileBytes + measured.derivedBytes) / edges).toFixed(0)} B in all.`);
     emit();
@@ -153,6 +179,6 @@ export async function metroScale(emit: (line?: string) => void): Promise<void> {
     }
     emit();
   } finally {
-    if (process.env.BENCH_METRO_KEEP !== '1') await rm(workDir, { recursive: true, force: true });
+    if (process.env.BENCH_METRO_KEEP !== '1' && !keptDir) await rm(workDir, { recursive: true, force: true });
   }
 }
