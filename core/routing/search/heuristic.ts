@@ -10,9 +10,9 @@ const METRES_PER_DEGREE = 111_194.9;
  * The A* heuristic of one query: a lower bound on the cost still to come after arriving along an
  * edge: where the router holds one for the costing's metric, the exact least cost to the targets
  * in the metric's lower-bound graph, from a contraction hierarchy (hierarchy.ts); else, where the
- * graph carries them, landmark bounds (landmarks.ts), which also count the waits at junctions; elsewhere the straight-line distance to the target at
- * the cheapest cost per metre any edge can have. Neither overestimates, so the
- * route is optimal. The part that depends on the node alone is computed once per node and query
+ * graph carries them, landmark bounds (landmarks.ts), which also count the waits at junctions;
+ * elsewhere the straight-line distance to the target at the cheapest cost per metre any edge can
+ * have. None overestimates, so the route is optimal. The part that depends on the node alone is computed once per node and query
  * (a node is reached along several edges), in the workspace's per-node buffers.
  */
 export class CostStillToCome {
@@ -51,7 +51,8 @@ export class CostStillToCome {
     this.potential = hierarchy && targets.length > 0
       ? new HierarchyPotential(hierarchy, workspace.potentialBuffers(graph.nodeCount), targetSeeds(costing, targets))
       : null;
-    // The hierarchy's bound counts the turn onto each edge in the edge's own arc: no share of the edge left.
+    // The hierarchy counts the least turn onto each edge in that edge's arc, so the landmarks'
+    // share of the edge arrived along (the least wait for leaving it) is not added: the bound is the node's alone.
     const landmarks = this.potential === null ? workspace.landmarks[costing.metric] : undefined;
     this.landmarkBound = landmarks && sources.length > 0 && targets.length > 0
       ? new LandmarkBound(landmarks, targets.map((target) => graph.edgeTail[target.edge]!), sources.map((source) => graph.edgeHead[source.edge]!))
