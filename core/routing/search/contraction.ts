@@ -2,9 +2,10 @@ import { MinHeap } from './heap.ts';
 
 /**
  * Contraction hierarchies (Geisberger, Sanders, Schultes and Delling, 2008) of a directed node
- * graph with non-negative weights, built greedily: the node whose removal adds the fewest
- * shortcuts (edge difference), with its contracted neighbours and its depth as tie-breaks, is
- * contracted next; a shortcut u→w replaces u→v→w unless a bounded witness search finds a path
+ * graph with non-negative weights, built greedily: the node ranked first by twice its edge
+ * difference (shortcuts added less arcs removed) plus its contracted neighbours and its depth
+ * (which spread the contraction evenly) is contracted next, a neighbour whose surroundings changed
+ * being ranked again only when it comes first (lazy updates); a shortcut u→w replaces u→v→w unless a bounded witness search finds a path
  * from u to w avoiding v that is no longer. A witness search that gives up early only adds a
  * shortcut that was not needed, so the hierarchy is always exact: for any s and t, the least
  * cost is the least over meeting nodes m of an upward path s→m plus a path m→t whose arcs,
