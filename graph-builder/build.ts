@@ -19,6 +19,7 @@ import { markJunctionControl } from './stages/junction-control.ts';
 import { costTables, type CostTableSectionName } from './stages/cost-tables.ts';
 import { openCoreTable } from './stages/open-core.ts';
 import { landmarkTables, type LandmarkSectionName } from './stages/landmarks.ts';
+import { hierarchyTables, type HierarchySectionName } from './stages/hierarchy.ts';
 import { removeCarriagewaysWithPavements, type PavementsOutput } from './stages/pavements.ts';
 import { planWays } from './stages/plan-ways.ts';
 import { readInputs } from './stages/read.ts';
@@ -32,7 +33,7 @@ import { writeGraph } from './stages/write.ts';
  * Building one city: a fixed list of named stages, each a function from what it needs to what it
  * produces (modules in graph-builder/stages/; docs/graph-format.md, "How a graph is built"). The
  * `clock.run(name, …)` calls below are that list, in order: `hash-inputs`, the stages of
- * `assembleGraph` from `read` to `sections`, then `open-core`, `cost-tables`, `landmarks`, `write` and `statistics`. Then the
+ * `assembleGraph` from `read` to `sections`, then `open-core`, `cost-tables`, `landmarks`, `hierarchy`, `write` and `statistics`. Then the
  * report file and, last, the pointer are written (each atomically). The output folder mirrors the
  * S3 layout: `cities/<city>/graphs/<graph_version>.graph` plus `cities/<city>/current.json`, with
  * the report beside it as `cities/<city>/report.json`.
@@ -173,7 +174,7 @@ class StageClock {
 
 /** Everything the build knows once the graph's sections are laid out, but for the open core and the cost and landmark tables. */
 interface AssembledGraph {
-  readonly sections: Omit<GraphSections, LandmarkSectionName | CostTableSectionName | 'openCore'>;
+  readonly sections: Omit<GraphSections, LandmarkSectionName | HierarchySectionName | CostTableSectionName | 'openCore'>;
   readonly grid: GridSpec;
   readonly bbox: readonly [number, number, number, number];
   readonly horizon: readonly [number, number];
@@ -260,7 +261,7 @@ async function assembleGraph({ city, dataPath, builtAt, strings, warnings, onPro
   };
 }
 
-function graphHeader(city: BuildableCity, graphVersion: string, builtAt: Date, inputs: { files: InputFile[]; hash: string }, graph: AssembledGraph, strings: StringTable): Omit<HeaderWithoutSections, 'landmarks' | 'cost_tables' | 'open_core'> {
+function graphHeader(city: BuildableCity, graphVersion: string, builtAt: Date, inputs: { files: InputFile[]; hash: string }, graph: AssembledGraph, strings: StringTable): Omit<HeaderWithoutSections, 'landmarks' | 'hierarchies' | 'cost_tables' | 'open_core'> {
   const { sections } = graph;
   return {
     format_version: GRAPH_FORMAT_VERSION,
@@ -313,7 +314,8 @@ export async function buildCity(options: BuildOptions): Promise<BuildResult> {
     const header = { ...coredHeader, cost_tables: costed.header };
     const sections = { ...coredSections, ...costed.sections };
     const landmarks = await clock.run('landmarks', () => landmarkTables({ header, sections }));
-    const written = await clock.run('write', () => writeGraph({ outDir, header, sections, landmarks }));
+    const hierarchies = await clock.run('hierarchy', () => hierarchyTables({ header: { ...header, landmarks: landmarks.header }, sections: { ...sections, ...landmarks.sections } }));
+    const written = await clock.run('write', () => writeGraph({ outDir, header, sections, landmarks, hierarchies }));
     const pointer: CurrentGraphPointer = { graph_version: graphVersion, key: written.key, built_at: header.built_at, source_hash: inputs.hash };
     const checks = await clock.run('statistics', () => ({
       statistics: graphStatistics(sections),

@@ -15,7 +15,7 @@
  */
 
 export const GRAPH_MAGIC = 'SPKGRAPH';
-export const GRAPH_FORMAT_VERSION = 4;
+export const GRAPH_FORMAT_VERSION = 5;
 export const PRELUDE_BYTES = 16;
 export const SECTION_ALIGNMENT = 8;
 
@@ -168,6 +168,22 @@ export const sectionTypes = {
    * the row's node, then from the node to l, in the metric's unit (65535: unreachable).
    */
   landmarkDistances: 'u16',
+  /**
+   * M*(N+1): per hierarchy metric, node v's upward arcs (to nodes contracted after it) are
+   * entries hierarchyUpFirst[m*(N+1) + v] .. [m*(N+1) + v + 1] - 1 of the metric's part of
+   * hierarchyUpHead and hierarchyUpWeight (offsets within the part; the header gives each part's length).
+   */
+  hierarchyUpFirst: 'u32',
+  /** Per metric, its upward arcs' heads. */
+  hierarchyUpHead: 'u32',
+  /** Per metric, its upward arcs' costs in seconds, rounded down to single precision. */
+  hierarchyUpWeight: 'f32',
+  /** M*(N+1): per metric, node v's arcs from nodes contracted after it, laid out as hierarchyUpFirst. */
+  hierarchyDownFirst: 'u32',
+  /** Per metric, those arcs' tails. */
+  hierarchyDownTail: 'u32',
+  /** Per metric, those arcs' costs in seconds, rounded down to single precision. */
+  hierarchyDownWeight: 'f32',
 } as const satisfies Record<string, ElementType>;
 
 export type SectionName = keyof typeof sectionTypes;
@@ -218,6 +234,13 @@ export interface LandmarkHeader {
   readonly metrics: readonly { readonly name: string; readonly unit: number }[];
 }
 
+export interface HierarchyHeader {
+  /** Fingerprint of the costing the hierarchies' lower-bound costs were computed under. */
+  readonly costing: string;
+  /** In section order: each metric's name and how many upward and downward arcs its parts hold. */
+  readonly metrics: readonly { readonly name: string; readonly up_arcs: number; readonly down_arcs: number }[];
+}
+
 export interface CostTableHeader {
   /** Fingerprint of the costing the tables were computed under. */
   readonly costing: string;
@@ -262,6 +285,8 @@ export interface GraphHeader {
   readonly open_core: string;
   /** The precomputed search bounds in the landmark sections (see core/routing/search/landmarks.ts). */
   readonly landmarks: LandmarkHeader;
+  /** The contraction hierarchies in the hierarchy sections (see core/routing/search/hierarchy.ts). */
+  readonly hierarchies: HierarchyHeader;
   readonly sections: Readonly<Record<SectionName, SectionEntry>>;
 }
 

@@ -7,6 +7,7 @@ import { COSTING_FINGERPRINT } from '../../core/routing/costing/weights.ts';
 import { RoutingNetwork } from '../../core/routing/network/network.ts';
 import { MAX_ARRIVING_EDGES } from '../../core/routing/search/workspace.ts';
 import type { HeaderWithoutSections } from '../writer.ts';
+import { noHierarchies, type HierarchySectionName } from './hierarchy.ts';
 import { noLandmarks, type LandmarkSectionName } from './landmarks.ts';
 
 /**
@@ -25,9 +26,9 @@ export interface CostTableSections {
 export type CostTableSectionName = keyof CostTableSections['sections'];
 
 export interface CostTablesInput {
-  readonly header: Omit<HeaderWithoutSections, 'landmarks' | 'cost_tables'>;
+  readonly header: Omit<HeaderWithoutSections, 'landmarks' | 'hierarchies' | 'cost_tables'>;
   /** The open core included (stage `open-core`), so the router's network reads it rather than computing it again. */
-  readonly sections: Omit<GraphSections, LandmarkSectionName | CostTableSectionName>;
+  readonly sections: Omit<GraphSections, LandmarkSectionName | HierarchySectionName | CostTableSectionName>;
 }
 
 /** The edge flags whose edges have turn rows: those any stored metric's profile may use. */
@@ -55,10 +56,11 @@ export function costTables({ header, sections }: CostTablesInput): CostTableSect
     if (arriving > MAX_ARRIVING_EDGES) throw new Error(`Node ${node} has ${arriving} arriving edges; the router handles at most ${MAX_ARRIVING_EDGES}`);
   }
   const none = noLandmarks();
+  const noHierarchy = noHierarchies();
   const rows = turnRowFirstOf({ ...sections, nodeCount: header.counts.nodes }, TURN_ROW_FLAGS);
   const graph = graphOf(
-    { ...header, cost_tables: { costing: '', row_flags: TURN_ROW_FLAGS, metrics: [] }, landmarks: none.header },
-    { ...sections, turnRowFirst: rows, leastCost: new Float32Array(0), turnCost: new Uint8Array(0), ...none.sections },
+    { ...header, cost_tables: { costing: '', row_flags: TURN_ROW_FLAGS, metrics: [] }, landmarks: none.header, hierarchies: noHierarchy.header },
+    { ...sections, turnRowFirst: rows, leastCost: new Float32Array(0), turnCost: new Uint8Array(0), ...none.sections, ...noHierarchy.sections },
   );
   return costTableSections(new RoutingNetwork(graph));
 }

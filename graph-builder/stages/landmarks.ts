@@ -2,6 +2,7 @@ import { graphOf, type GraphSections } from '../../core/graph/layout.ts';
 import { computeLandmarkSections, type LandmarkSections } from '../../core/routing/search/landmarks.ts';
 import { RoutingNetwork } from '../../core/routing/network/network.ts';
 import type { HeaderWithoutSections } from '../writer.ts';
+import { noHierarchies, type HierarchySectionName } from './hierarchy.ts';
 
 /**
  * Stage `landmarks`: the landmark tables that bound the router's searches, computed by the
@@ -23,12 +24,13 @@ export function noLandmarks(): LandmarkSections {
 }
 
 export interface LandmarksInput {
-  readonly header: Omit<HeaderWithoutSections, 'landmarks'>;
-  readonly sections: Omit<GraphSections, LandmarkSectionName>;
+  readonly header: Omit<HeaderWithoutSections, 'landmarks' | 'hierarchies'>;
+  readonly sections: Omit<GraphSections, LandmarkSectionName | HierarchySectionName>;
 }
 
 export function landmarkTables({ header, sections }: LandmarksInput): LandmarkSections {
   const none = noLandmarks();
-  const graph = graphOf({ ...header, landmarks: none.header }, { ...sections, ...none.sections });
+  const noHierarchy = noHierarchies();
+  const graph = graphOf({ ...header, landmarks: none.header, hierarchies: noHierarchy.header }, { ...sections, ...none.sections, ...noHierarchy.sections });
   return computeLandmarkSections(new RoutingNetwork(graph));
 }

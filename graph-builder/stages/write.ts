@@ -1,8 +1,10 @@
 import { join } from 'node:path';
 import { graphKey } from '../../core/graph/catalog.ts';
 import type { GraphSections } from '../../core/graph/layout.ts';
+import type { HierarchySections } from '../../core/routing/search/hierarchy.ts';
 import type { LandmarkSections } from '../../core/routing/search/landmarks.ts';
 import { writeGraphFile, type HeaderWithoutSections } from '../writer.ts';
+import type { HierarchySectionName } from './hierarchy.ts';
 import type { LandmarkSectionName } from './landmarks.ts';
 
 /**
@@ -13,9 +15,10 @@ import type { LandmarkSectionName } from './landmarks.ts';
 
 export interface WriteInput {
   readonly outDir: string;
-  readonly header: Omit<HeaderWithoutSections, 'landmarks'>;
-  readonly sections: Omit<GraphSections, LandmarkSectionName>;
+  readonly header: Omit<HeaderWithoutSections, 'landmarks' | 'hierarchies'>;
+  readonly sections: Omit<GraphSections, LandmarkSectionName | HierarchySectionName>;
   readonly landmarks: LandmarkSections;
+  readonly hierarchies: HierarchySections;
 }
 
 export interface WrittenGraph {
@@ -25,9 +28,13 @@ export interface WrittenGraph {
   readonly bytes: number;
 }
 
-export async function writeGraph({ outDir, header, sections, landmarks }: WriteInput): Promise<WrittenGraph> {
+export async function writeGraph({ outDir, header, sections, landmarks, hierarchies }: WriteInput): Promise<WrittenGraph> {
   const key = graphKey(header.city, header.graph_version);
   const path = join(outDir, key);
-  const bytes = await writeGraphFile(path, { ...header, landmarks: landmarks.header }, { ...sections, ...landmarks.sections });
+  const bytes = await writeGraphFile(
+    path,
+    { ...header, landmarks: landmarks.header, hierarchies: hierarchies.header },
+    { ...sections, ...landmarks.sections, ...hierarchies.sections },
+  );
   return { key, path, bytes };
 }

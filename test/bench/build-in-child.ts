@@ -20,7 +20,8 @@ interface ChildBuild {
   now?: string;
 }
 
-const RESULT_FILE = 'build-result.json';
+/** The build's result in its output folder: `<city id>-build-result.json`. */
+export const RESULT_FILE = 'build-result.json';
 
 /** Builds `city` into `outDir` in a fresh process; what `buildCity` answered there. */
 export async function buildInChild(city: BuildableCity, options: { dataPath: string; outDir: string; now?: Date }): Promise<BuildResult> {

@@ -7,8 +7,15 @@
  * and routes BENCH_METRO_PAIRS seeded pairs of cycling-network nodes (default 500) 2 to 30 km
  * apart in a straight line, snap + search, with BENCH_METRO_CLOSURES accepted closure reports
  * (default 60) in force, per costing: direct, supersafe, walking, avoid_hills and night.
- * BENCH_METRO_WARM_UP pairs (default 50) are routed untimed first for each costing.
+ * BENCH_METRO_WARM_UP pairs (default 50) are routed untimed first for each costing. Each costing
+ * is routed twice, one run right after the other on the same pairs: bounded by the landmarks (the
+ * straight line for walking, which has none: left out unless BENCH_METRO_STRAIGHT_WALKING=1, at
+ * over 2 s a query), then by the contraction hierarchy potentials (core/routing/search/hierarchy.ts),
+ * the graph's own where it stores them, else computed in this process (their time measured).
+ * BENCH_METRO_DIR names the work folder (kept afterwards); a build already there (a run with the
+ * same folder) is reused rather than built again, its figures as that build recorded them.
  */
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +28,13 @@ import type { RoutingNetwork } from '../../core/routing/network/network.ts';
 import type { ComponentSummary } from '../../graph-builder/stages/connectivity.ts';
 import { metroCity } from '../../graph-builder/metro-city.ts';
 import { buildOverlay } from '../../functions/graphs/report-overlay.ts';
-import { buildInChild } from './build-in-child.ts';
+import { buildInChild, RESULT_FILE } from './build-in-child.ts';
+import type { BuildResult } from '../../graph-builder/build.ts';
+import type { BuildableCity } from '../../graph-builder/city-recipes.ts';
+import type { LoadedGraph } from '../../core/routing/planning/loaded-graph.ts';
+import type { ContractedArcs } from '../../core/routing/search/contraction.ts';
+import { computeHierarchies, HIERARCHY_METRICS, type HierarchySet } from '../../core/routing/search/hierarchy.ts';
+import { SearchWorkspace } from '../../core/routing/search/workspace.ts';
 import { cyclingNodes, cyclingRegions, loadMeasured, measureCosting, percentile, randomPairs } from './measure.ts';
 import { seededReports } from './routino.ts';
 
@@ -29,6 +42,7 @@ const [COLUMNS, ROWS] = (process.env.BENCH_METRO_TILES ?? '9x9').split('x').map(
 const PAIRS = Number(process.env.BENCH_METRO_PAIRS ?? 500);
 const WARM_UP = Number(process.env.BENCH_METRO_WARM_UP ?? 50);
 const CLOSURES = Number(process.env.BENCH_METRO_CLOSURES ?? 60);
+const STRAIGHT_WALKING = process.env.BENCH_METRO_STRAIGHT_WALKING === '1';
 const PAIR_SEED = 3434;
 const CLOSURE_SEED = 4343;
 /** The graph is dated before the reports; they are accepted on 1 June, a third end on 22 June. */
@@ -59,21 +73,59 @@ function largestRegionShare(network: RoutingNetwork, nodes: Uint32Array): number
 const describeKept = (summary: ComponentSummary): string =>
   `${summary.kept.length} network${summary.kept.length === 1 ? '' : 's'} of ${summary.kept.map((component) => thousands(component.edges)).join(', ')} directed edges, ${thousands(summary.removed)} islands removed`;
 
+const hierarchyBytes = (arcs: ContractedArcs): number =>
+  [arcs.upFirst, arcs.upHead, arcs.upWeight, arcs.downFirst, arcs.downTail, arcs.downWeight].reduce((sum, array) => sum + array.byteLength, 0);
+
+/**
+ * The hierarchies the router holds: the graph file's, or where it stores none, computed here, one
+ * metric at a time, with each metric's CPU time and the process's resident memory after it.
+ */
+function routerHierarchies(loaded: LoadedGraph): { hierarchies: HierarchySet; computed: string | null } {
+  const stored = loaded.workspace.hierarchies;
+  if (HIERARCHY_METRICS.every((metric) => stored[metric])) return { hierarchies: stored, computed: null };
+  const hierarchies: HierarchySet = {};
+  const notes: string[] = [];
+  for (const metric of HIERARCHY_METRICS) {
+    const cpu = process.cpuUsage();
+    Object.assign(hierarchies, computeHierarchies(loaded.network, [metric]));
+    const used = process.cpuUsage(cpu);
+    notes.push(`${metric} ${((used.user + used.system) / 1e6).toFixed(1)} s CPU (resident ${thousands(Math.round(process.memoryUsage().rss / 2 ** 20))} MB after)`);
+  }
+  return { hierarchies, computed: notes.join(', ') };
+}
+
+const landmarkSectionBytes = ({ graph }: RoutingNetwork): number =>
+  [graph.landmarkNodes, graph.landmarkRowBits, graph.landmarkRowRank, graph.landmarkRowRegion, graph.landmarkLeave, graph.landmarkDistances].reduce((sum, array) => sum + array.byteLength, 0);
+const hierarchySectionBytes = ({ graph }: RoutingNetwork): number =>
+  [graph.hierarchyUpFirst, graph.hierarchyUpHead, graph.hierarchyUpWeight, graph.hierarchyDownFirst, graph.hierarchyDownTail, graph.hierarchyDownWeight].reduce((sum, array) => sum + array.byteLength, 0);
+
+/** The city built into `outDir` in a process of its own, or the build a former run left there. */
+async function buildOrReuse(city: BuildableCity, outDir: string): Promise<BuildResult> {
+  const kept = join(outDir, `${city.id}-${RESULT_FILE}`);
+  if (existsSync(kept)) {
+    const result = JSON.parse(await readFile(kept, 'utf8')) as BuildResult;
+    if (existsSync(result.graphPath)) return result;
+  }
+  return buildInChild(city, { dataPath: sharedDataPath(), outDir, now: BUILT });
+}
+
 /** One tile of the crop built alone: what the connectivity stage keeps of it, to compare the grid with. */
 async function oneTile(workDir: string): Promise<{ edges: number; cycling: ComponentSummary }> {
   const tileDir = join(workDir, 'one-tile');
-  await mkdir(tileDir);
+  await mkdir(tileDir, { recursive: true });
   const { city } = await metroCity(sharedDataPath(), 1, 1, tileDir);
-  const { report } = await buildInChild(city, { dataPath: sharedDataPath(), outDir: tileDir, now: BUILT });
+  const { report } = await buildOrReuse(city, tileDir);
   return { edges: report.edges, cycling: report.components.cycling };
 }
 
 export async function metroScale(emit: (line?: string) => void): Promise<void> {
-  const workDir = await mkdtemp(join(tmpdir(), 'spoke-metro-'));
+  const keptDir = process.env.BENCH_METRO_DIR;
+  const workDir = keptDir ?? (await mkdtemp(join(tmpdir(), 'spoke-metro-')));
+  if (keptDir) await mkdir(keptDir, { recursive: true });
   try {
     const single = await oneTile(workDir);
     const { city, extracts } = await metroCity(sharedDataPath(), COLUMNS, ROWS, workDir);
-    const { graphPath, report } = await buildInChild(city, { dataPath: sharedDataPath(), outDir: workDir, now: BUILT });
+    const { graphPath, report } = await buildOrReuse(city, workDir);
     const bytes = await readFile(graphPath);
     const measured = loadMeasured('new-york', bytes);
     const { loaded } = measured;
@@ -92,19 +144,41 @@ export async function metroScale(emit: (line?: string) => void): Promise<void> {
     emit();
     emit(`Build (the real builder, in a process of its own): ${report.build_seconds.toFixed(1)} s (${(report.cpu_seconds ?? 0).toFixed(1)} s CPU), peak RSS ${thousands(report.peak_rss_mb)} MB (the process's high-water mark, Node included), ${(extracts.bytes / 2 ** 20 / report.build_seconds).toFixed(1)} MB of PBF per second.`);
     emit();
+    emit(`Of the build, by stage (wall seconds, and the build's peak resident memory after each): ${report.stages.filter((stage) => ['cost-tables', 'landmarks', 'hierarchy', 'write'].includes(stage.name)).map((stage) => `${stage.name} ${stage.seconds.toFixed(1)} s (peak ${thousands(stage.peak_rss_mb ?? 0)} MB)`).join(', ')}. The peak before the hierarchy stage was ${thousands(report.stages[report.stages.findIndex((stage) => stage.name === 'hierarchy') - 1]?.peak_rss_mb ?? 0)} MB.`);
+    emit();
+    emit(`Bytes per directed edge in the file: the landmark sections ${(landmarkSectionBytes(network) / edges).toFixed(1)} B, the hierarchy sections ${(hierarchySectionBytes(network) / edges).toFixed(1)} B.`);
+    emit();
     emit(`Load, bytes in memory to routable: ${measured.loadMilliseconds.toFixed(0)} ms; to the first route: ${(measured.loadMilliseconds + measured.firstRouteMilliseconds).toFixed(0)} ms. Memory per directed edge: the graph file's ${(measured.fileBytes / edges).toFixed(0)} B (read in place) plus ${(measured.derivedBytes / edges).toFixed(0)} B the router derives (the search's buffers): ${((measured.fileBytes + measured.derivedBytes) / edges).toFixed(0)} B in all.`);
     emit();
     emit(`${pairs.length} seeded pairs of cycling-network nodes (seed ${PAIR_SEED}) ${ms(Math.min(...straight))} to ${ms(Math.max(...straight))} km apart in a straight line (median ${ms(percentile(straight, 50))} km). A query snaps both ends at the nodes' coordinates and searches (route only, as \`test/bench/measure.ts\` times it). ${CLOSURES} accepted closure reports on random cycling ways (a third temporary, all in force at the departures; ${located} located on ${closedEdges} edges) are in force for the cycling costings; the walking costing takes no report overlay. Departure Monday 15 June 2026 08:30, night 22:30 (dark). For each costing the first ${WARM_UP} pairs are routed untimed, then all of them timed. CPU is this process's user + system time per query (process.cpuUsage), the steadier figure on a shared machine; wall is elapsed time. The graph has no elevation (New York's extracts carry none), so avoid_hills is supersafe with a hill term that adds nothing.`);
     emit();
-    emit('| Costing | Routed | CPU p50 / p95 / p99 ms | wall p50 / p95 ms | states settled p50 / p95 / p99 |');
-    emit('|---|---|---|---|---|');
+    const { hierarchies, computed } = routerHierarchies(loaded);
+    const perEdge = HIERARCHY_METRICS.map((metric) => `${metric} ${(hierarchyBytes(hierarchies[metric]!) / edges).toFixed(1)} B (${thousands(hierarchies[metric]!.upHead.length + hierarchies[metric]!.downTail.length)} arcs)`).join(', ');
+    emit(`Contraction hierarchies, one per metric (core/routing/search/contraction.ts and hierarchy.ts): ${computed === null ? 'stored in the graph file and read in place' : `not stored in this graph, so computed in this process: ${computed}`}. Their arcs per directed edge of the graph: ${perEdge}.`);
+    const overlayStarted = performance.now();
+    buildOverlay(loaded, seededReports(loaded, CLOSURES + 1, CLOSURE_SEED, ['closed']));
+    emit();
+    emit(`A newly accepted report costs what it cost before: the overlay is rebuilt (${(performance.now() - overlayStarted).toFixed(0)} ms wall for ${CLOSURES + 1} reports here) and nothing else, since reports only raise costs and the hierarchies hold the least costs.`);
+    emit();
+    const bounds = [
+      { bound: 'landmarks', workspace: new SearchWorkspace(edges, loaded.workspace.landmarks) },
+      { bound: 'hierarchy', workspace: new SearchWorkspace(edges, {}, hierarchies) },
+    ];
+    emit('| Costing | Bound | Routed | CPU p50 / p95 / p99 ms | wall p50 / p95 ms | states settled p50 / p95 / p99 |');
+    emit('|---|---|---|---|---|---|');
     for (const { label, options } of COSTINGS) {
       const costing = createCosting(network, options, options.profile === 'cycling' ? overlay : null);
-      const run = measureCosting(loaded, pairs, costing, { guidance: false, warmUpPairs: WARM_UP });
-      emit(`| ${label} | ${run.cpu.length} of ${pairs.length} | ${ms(percentile(run.cpu, 50))} / ${ms(percentile(run.cpu, 95))} / ${ms(percentile(run.cpu, 99))} | ${ms(percentile(run.total, 50))} / ${ms(percentile(run.total, 95))} | ${thousands(percentile(run.settled, 50))} / ${thousands(percentile(run.settled, 95))} / ${thousands(percentile(run.settled, 99))} |`);
+      for (const { bound, workspace } of bounds) {
+        if (options.profile === 'walking' && bound === 'landmarks' && !STRAIGHT_WALKING) {
+          emit(`| ${label} | straight line (no landmarks) | not run | over 2,000 (mean; BENCH_METRO_STRAIGHT_WALKING=1 runs it) | | |`);
+          continue;
+        }
+        const run = measureCosting({ ...loaded, workspace }, pairs, costing, { guidance: false, warmUpPairs: WARM_UP });
+        emit(`| ${label} | ${bound} | ${run.cpu.length} of ${pairs.length} | ${ms(percentile(run.cpu, 50))} / ${ms(percentile(run.cpu, 95))} / ${ms(percentile(run.cpu, 99))} | ${ms(percentile(run.total, 50))} / ${ms(percentile(run.total, 95))} | ${thousands(percentile(run.settled, 50))} / ${thousands(percentile(run.settled, 95))} / ${thousands(percentile(run.settled, 99))} |`);
+      }
     }
     emit();
   } finally {
-    if (process.env.BENCH_METRO_KEEP !== '1') await rm(workDir, { recursive: true, force: true });
+    if (process.env.BENCH_METRO_KEEP !== '1' && !keptDir) await rm(workDir, { recursive: true, force: true });
   }
 }

@@ -242,7 +242,7 @@ async function routing(): Promise<void> {
   emit();
   emit(`Measured by \`npm run bench\` (\`test/bench/run.ts\`) on ${measuredOn()}: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}; warm, in process, one core. Load average at the start: ${loadavg()[0]!.toFixed(1)}.`);
   emit();
-  emit('Routes are exact (edge-based A* with turn costs and restrictions), sped up by landmark bounds stored with each graph; docs/routing.md explains the search. Before the landmarks the same New York queries took a p50 of 12 to 15 ms and settled about 35,000 states each.');
+  emit('Routes are exact (edge-based A* with turn costs and restrictions), sped up by the contraction hierarchy potentials stored with each graph (graph format 5; landmark bounds before it); docs/routing.md explains the search. Before the landmarks the same New York queries took a p50 of 12 to 15 ms and settled about 35,000 states each.');
   emit();
   newYork();
   supersafeOnRealExtracts();
@@ -270,9 +270,9 @@ function alternativesSection(): void {
 function walkingSection(): void {
   emit('## Walking beside cycling');
   emit();
-  emit(`Measured by \`BENCH_SECTIONS=walking npm run bench\` (\`test/bench/walking.ts\`) on ${measuredOn()}: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}; warm, in process, one core. Load average at the start: ${loadavg()[0]!.toFixed(2)}. Per city ${WALKING_PAIRS} seeded coordinate pairs 1 to 6 km apart (the Routino comparison's, \`coordinatePairs\`); a query is both ends snapped for the costing plus the leg's search as every endpoint runs it (a direct cycling leg searches twice: its own and the supersafe route it may not be longer than). The three profiles run one after the other on each pair; one warm-up round, then two timed. The last column is p95 over cycling supersafe's p95 on the same pairs.`);
+  emit(`Measured by \`BENCH_SECTIONS=walking npm run bench\` (\`test/bench/walking.ts\`) on ${measuredOn()}: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}; warm, in process, one core. Load average at the start: ${loadavg()[0]!.toFixed(2)}. Per city ${WALKING_PAIRS} seeded coordinate pairs 1 to 6 km apart (the Routino comparison's, \`coordinatePairs\`); a query is both ends snapped for the costing plus the leg's search as every endpoint runs it (a direct cycling leg searches twice: its own and the supersafe route it may not be longer than). The three profiles run one after the other on each pair; one warm-up round, then two timed. CPU is this process's user + system time per query (process.cpuUsage, microsecond resolution), the steadier figure on a shared machine; wall is elapsed time. The last column is CPU p95 over cycling supersafe's CPU p95 on the same pairs. Every profile is bounded by the graph's contraction hierarchy potentials (docs/routing.md, "Search"), walking's by its own hierarchy.`);
   emit();
-  const rows = [['City', 'Profile', 'Routes', 'p50 ms', 'p95 ms', 'states settled p50 / p95', 'p95 / supersafe p95']];
+  const rows = [['City', 'Profile', 'Routes', 'CPU p50 / p95 ms', 'wall p50 / p95 ms', 'states settled p50 / p95', 'CPU p95 / supersafe CPU p95']];
   for (const city of cityIds) {
     const pointer = parseGraphPointer(readFileSync(join(graphOutputDir(), currentPointerKey(city)), 'utf8'));
     const { loaded } = loadMeasured(city, readFileSync(join(graphOutputDir(), pointer.key)));

@@ -21,6 +21,8 @@ export type WalkingProfile = (typeof WALKING_PROFILES)[number];
 export interface ProfileRun {
   /** Snap + search per routed pair and round, ms. */
   milliseconds: number[];
+  /** The same in CPU time (this process's user + system): steadier on a shared machine. */
+  cpuMilliseconds: number[];
   settled: number[];
   unrouted: number;
 }
@@ -37,24 +39,27 @@ const optionsOf = (profile: WalkingProfile) => ({
 export function walkingBesideCycling(loaded: LoadedGraph, pairCount: number, seed: number, rounds = 2): Record<WalkingProfile, ProfileRun> {
   const pairs = coordinatePairs(loaded, pairCount, seed);
   const costings = WALKING_PROFILES.map((profile) => createCosting(loaded.network, optionsOf(profile)));
-  const run = (): ProfileRun => ({ milliseconds: [], settled: [], unrouted: 0 });
+  const run = (): ProfileRun => ({ milliseconds: [], cpuMilliseconds: [], settled: [], unrouted: 0 });
   const runs: Record<WalkingProfile, ProfileRun> = { 'walking': run(), 'cycling supersafe': run(), 'cycling direct': run() };
   for (let round = 0; round <= rounds; round++) {
     for (const [from, to] of pairs) {
       WALKING_PROFILES.forEach((profile, i) => {
         const costing = costings[i]!;
         const effort = { settled: 0 };
+        const cpuStarted = process.cpuUsage();
         const started = performance.now();
         const start = snapForCosting(costing, from, 'from');
         const end = snapForCosting(costing, to, 'to');
         const result = start && end ? searchLeg(costing, loaded.workspace, start, end, undefined, effort) : null;
         const elapsed = performance.now() - started;
+        const cpu = process.cpuUsage(cpuStarted);
         if (round === 0) return;
         if (!result) {
           runs[profile].unrouted++;
           return;
         }
         runs[profile].milliseconds.push(elapsed);
+        runs[profile].cpuMilliseconds.push((cpu.user + cpu.system) / 1000);
         runs[profile].settled.push(effort.settled);
       });
     }
@@ -62,16 +67,16 @@ export function walkingBesideCycling(loaded: LoadedGraph, pairCount: number, see
   return runs;
 }
 
-/** The table row of one profile: p50 / p95 ms, states settled p50 / p95, and p95 against a reference run's. */
+/** The table row of one profile: CPU and wall p50 / p95 ms, states settled p50 / p95, and CPU p95 against a reference run's. */
 export function profileRow(city: string, profile: WalkingProfile, run: ProfileRun, reference: ProfileRun): string[] {
-  const p95 = percentile(run.milliseconds, 95);
+  const cpuP95 = percentile(run.cpuMilliseconds, 95);
   return [
     city,
     profile,
     String(run.milliseconds.length),
-    percentile(run.milliseconds, 50).toFixed(2),
-    p95.toFixed(2),
+    `${percentile(run.cpuMilliseconds, 50).toFixed(2)} / ${cpuP95.toFixed(2)}`,
+    `${percentile(run.milliseconds, 50).toFixed(2)} / ${percentile(run.milliseconds, 95).toFixed(2)}`,
     `${percentile(run.settled, 50).toLocaleString('en')} / ${percentile(run.settled, 95).toLocaleString('en')}`,
-    `${(p95 / percentile(reference.milliseconds, 95)).toFixed(1)}x`,
+    `${(cpuP95 / percentile(reference.cpuMilliseconds, 95)).toFixed(1)}x`,
   ];
 }

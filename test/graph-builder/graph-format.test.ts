@@ -5,6 +5,7 @@ import { currentPointerKey, graphKey } from '../../core/graph/catalog.ts';
 import { haversineMetresE7 } from '../../core/geo.ts';
 import { localMinutes, minuteOfWeek } from '../../core/local-time.ts';
 import { buildFixture, type BuiltFixture } from './helpers.ts';
+import { HIERARCHY_METRICS, storedHierarchies } from '../../core/routing/search/hierarchy.ts';
 
 let built: BuiltFixture;
 let bytes: Uint8Array;
@@ -23,6 +24,26 @@ describe('graph file', () => {
     expect(header.sources).toEqual([{ name: 'osm/restrictions.osm', bytes: expect.any(Number), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
     for (const name of sectionNames) expect(header.sections[name].offset % 8, name).toBe(0);
     expect(header.counts.nodes).toBe(built.graph.nodeCount);
+  });
+
+  it('stores a contraction hierarchy per metric, each part where the header says, read back as views', () => {
+    const graph = openGraph(bytes);
+    const { metrics } = graph.header.hierarchies;
+    expect(metrics.map((metric) => metric.name)).toEqual(HIERARCHY_METRICS);
+    const rows = graph.nodeCount + 1;
+    expect(graph.hierarchyUpFirst).toHaveLength(metrics.length * rows);
+    expect(graph.hierarchyUpHead).toHaveLength(metrics.reduce((sum, metric) => sum + metric.up_arcs, 0));
+    expect(graph.hierarchyDownWeight).toHaveLength(metrics.reduce((sum, metric) => sum + metric.down_arcs, 0));
+    const stored = storedHierarchies(graph);
+    for (const { name, up_arcs: upArcs, down_arcs: downArcs } of metrics) {
+      const arcs = stored[name as (typeof HIERARCHY_METRICS)[number]]!;
+      expect(arcs.upFirst[graph.nodeCount], name).toBe(upArcs);
+      expect(arcs.downFirst[graph.nodeCount], name).toBe(downArcs);
+      expect(upArcs, name).toBeGreaterThan(0);
+      expect(arcs.upHead.buffer).toBe(bytes.buffer);
+      // Costs, never negative (the potential's climb is a Dijkstra).
+      for (const weight of [...arcs.upWeight, ...arcs.downWeight]) expect(weight).toBeGreaterThanOrEqual(0);
+    }
   });
 
   it('opens as zero-copy views on the bytes', () => {
@@ -74,7 +95,7 @@ describe('build report', () => {
     const stages = built.report.stages;
     expect(stages.map((stage) => stage.name)).toEqual([
       'hash-inputs', 'read', 'clip', 'graph-nodes', 'plan-ways', 'edges', 'pavements', 'restrictions', 'junction-control',
-      'connectivity', 'renumber', 'restriction-table', 'elevation', 'segments', 'sections', 'open-core', 'cost-tables', 'landmarks', 'write', 'statistics',
+      'connectivity', 'renumber', 'restriction-table', 'elevation', 'segments', 'sections', 'open-core', 'cost-tables', 'landmarks', 'hierarchy', 'write', 'statistics',
     ]);
     for (const stage of stages) expect(stage.seconds, stage.name).toBeGreaterThanOrEqual(0);
     const total = stages.reduce((sum, stage) => sum + stage.seconds, 0);

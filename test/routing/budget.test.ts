@@ -74,7 +74,9 @@ describe('the compute budget per request', () => {
   it('answers a request whose searches settle exactly the budget, and refuses one state less, where the search reaches it', () => {
     const unlimited = planner(new RouteBudget(Infinity)).route(WALKING, TRIP);
     const states = statesOf(unlimited);
-    expect(states).toBeGreaterThan(1000);
+    // A search of hundreds of states (walking's hierarchy bound keeps it near the route), so the
+    // budget one state short stops it well inside.
+    expect(states).toBeGreaterThan(200);
 
     const exact = new RouteBudget(states);
     const answered = planner(exact).route(WALKING, TRIP);

@@ -5,12 +5,13 @@ import { STORED_COST_METRICS } from '../costing/costing.ts';
 import { metricCosting } from '../costing/create-costing.ts';
 import { COSTING_FINGERPRINT } from '../costing/weights.ts';
 import { RoutingNetwork } from '../network/network.ts';
+import { storedHierarchies } from '../search/hierarchy.ts';
 import { computeLandmarkSections, landmarkSet, storedLandmarks } from '../search/landmarks.ts';
 import { SearchWorkspace } from '../search/workspace.ts';
 
 /**
- * A city graph as a router holds it: the file's typed-array views (the cost tables and landmark
- * bounds among them), the network's open core and the search's reusable buffers, built from the
+ * A city graph as a router holds it: the file's typed-array views (the cost tables, landmark
+ * bounds and contraction hierarchies among them), the network's open core and the search's reusable buffers, built from the
  * graph file's bytes without parsing. Where the bytes come from (S3, refreshed as new versions are
  * published) is functions/graphs/graph-store.ts; a tool or a test can read them from a file.
  */
@@ -48,7 +49,9 @@ export function loadGraph(city: CityId, bytes: Uint8Array, options: LoadOptions 
     city,
     version: graph.header.graph_version,
     network,
-    workspace: new SearchWorkspace(graph.edgeCount, landmarks),
+    // Hierarchies built under other costing weights are left out (contracting a metro takes
+    // minutes): the search then bounds by the landmarks, as exactly.
+    workspace: new SearchWorkspace(graph.edgeCount, landmarks, storedHierarchies(graph)),
     loadMilliseconds: performance.now() - started,
   };
 }

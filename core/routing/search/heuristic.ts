@@ -1,4 +1,5 @@
 import type { Costing } from '../costing/costing.ts';
+import { HierarchyPotential, type PotentialSeed } from './hierarchy.ts';
 import { LandmarkBound } from './landmarks.ts';
 import type { EdgePosition, SearchWorkspace } from './workspace.ts';
 
@@ -7,10 +8,11 @@ const METRES_PER_DEGREE = 111_194.9;
 
 /**
  * The A* heuristic of one query: a lower bound on the cost still to come after arriving along an
- * edge: where the graph carries them for the costing's metric, landmark bounds (landmarks.ts),
- * which also count the waits at junctions; elsewhere the straight-line distance to the target at
- * the cheapest cost per metre any edge can have. Neither overestimates, so the
- * route is optimal. The part that depends on the node alone is computed once per node and query
+ * edge: where the router holds one for the costing's metric, the exact least cost to the targets
+ * in the metric's lower-bound graph, from a contraction hierarchy (hierarchy.ts); else, where the
+ * graph carries them, landmark bounds (landmarks.ts), which also count the waits at junctions;
+ * elsewhere the straight-line distance to the target at the cheapest cost per metre any edge can
+ * have. None overestimates, so the route is optimal. The part that depends on the node alone is computed once per node and query
  * (a node is reached along several edges), in the workspace's per-node buffers.
  */
 export class CostStillToCome {
@@ -19,6 +21,7 @@ export class CostStillToCome {
   private readonly cosLat: number;
   private readonly scale: number;
   private readonly landmarkBound: Pick<LandmarkBound, 'fromNode' | 'separated'> | null;
+  private readonly potential: HierarchyPotential | null;
   private readonly edgeHead: Uint32Array;
   private readonly nodeBound: Float32Array;
   /**
@@ -44,19 +47,28 @@ export class CostStillToCome {
     this.cosLat = Math.cos((this.targetLat * Math.PI) / 180);
     // 0.98 absorbs the flat-earth approximation so the bound stays below the true distance.
     this.scale = costing.minSecondsPerMetre * METRES_PER_DEGREE * 0.98;
-    // One bound per metric the costing's costs are made of (Costing.metricShares: one but for the
-    // graded safety costing), combined with the costs' own shares.
+    // One metric's costs take its hierarchy where the router holds one. Costs that are a weighted
+    // sum of several metrics' (Costing.metricShares: the graded safety costing) take the same sum
+    // of each metric's landmark bound.
     const shares = costing.metricShares();
-    const bounds = shares.map(({ metric }) => {
+    const hierarchy = shares.length === 1 ? workspace.hierarchies[shares[0]!.metric] : undefined;
+    this.potential = hierarchy && targets.length > 0
+      ? new HierarchyPotential(hierarchy, workspace.potentialBuffers(graph.nodeCount), targetSeeds(costing, targets))
+      : null;
+    // The hierarchy counts the least turn onto each edge in that edge's arc, so the landmarks'
+    // share of the edge arrived along (the least wait for leaving it) is not added: the bound is the node's alone.
+    const bounds = this.potential !== null ? [] : shares.map(({ metric }) => {
       const landmarks = workspace.landmarks[metric];
       return landmarks && sources.length > 0 && targets.length > 0
         ? new LandmarkBound(landmarks, targets.map((target) => graph.edgeTail[target.edge]!), sources.map((source) => graph.edgeHead[source.edge]!))
         : null;
     });
-    this.landmarkBound = bounds.every((bound) => bound !== null) ? (shares.length === 1 ? bounds[0]! : new SharedLandmarkBound(bounds, shares.map(({ share }) => share))) : null;
+    this.landmarkBound = bounds.length > 0 && bounds.every((bound) => bound !== null)
+      ? (shares.length === 1 ? bounds[0]! : new SharedLandmarkBound(bounds, shares.map(({ share }) => share)))
+      : null;
     this.separated = this.landmarkBound?.separated ?? false;
-    // A combination of metrics goes without the edge's own share (a lower bound still).
-    const landmarks = shares.length === 1 ? workspace.landmarks[shares[0]!.metric] : undefined;
+    // A combination of metrics goes without the edge's own share (a lower bound still), as does a hierarchy.
+    const landmarks = this.potential === null && shares.length === 1 ? workspace.landmarks[shares[0]!.metric] : undefined;
     this.leaveHalfSeconds = landmarks ? landmarks.leaveHalfSeconds : null;
   }
 
@@ -75,6 +87,7 @@ export class CostStillToCome {
    * it out spares every node's coordinates and a square root.
    */
   fromNode(node: number): number {
+    if (this.potential !== null) return this.workspace.keepBound(node, this.potential.at(node));
     const landmarks = this.landmarkBound !== null ? this.landmarkBound.fromNode(node, -1) : -1;
     if (landmarks >= 0) return this.workspace.keepBound(node, landmarks);
     const network = this.costing.network;
@@ -109,4 +122,24 @@ class SharedLandmarkBound {
     }
     return Math.max(atLeast, sum);
   }
+}
+
+/**
+ * Where the hierarchy's search from the targets starts: each usable target edge's tail, with the
+ * least a route still pays from there (the least turn onto the edge, the edge's least cost up to
+ * the target point, and the cost of joining the coordinate): what the search adds when it reaches
+ * the edge is never less.
+ */
+function targetSeeds(costing: Costing, targets: readonly EdgePosition[]): PotentialSeed[] {
+  const graph = costing.network.graph;
+  const seeds: PotentialSeed[] = [];
+  for (const target of targets) {
+    if (!costing.usable(target.edge)) continue;
+    const tail = graph.edgeTail[target.edge]!;
+    let entry = Infinity;
+    for (let i = graph.firstIn[tail]!; i < graph.firstIn[tail + 1]!; i++) entry = Math.min(entry, costing.turnCost(graph.inEdges[i]!, target.edge));
+    const least = costing.leastEdgeCost(target.edge);
+    if (entry !== Infinity && least !== Infinity) seeds.push({ node: tail, cost: entry + target.fraction * least + (target.cost ?? 0) });
+  }
+  return seeds;
 }

@@ -1,3 +1,4 @@
+import { PotentialBuffers, type HierarchySet } from './hierarchy.ts';
 import type { LandmarkSet } from './landmarks.ts';
 import { MinHeap } from './heap.ts';
 import { ViaWayStates } from './via-way-states.ts';
@@ -68,6 +69,8 @@ export class SearchWorkspace {
     readonly edgeCount: number,
     /** Precomputed bounds per costing metric; a metric without them falls back to the straight line. */
     readonly landmarks: LandmarkSet = {},
+    /** Contraction hierarchies per costing metric (hierarchy.ts): where present, the bound of choice. */
+    readonly hierarchies: HierarchySet = {},
   ) {
     this.cost = new Float64Array(edgeCount).fill(Infinity);
     this.parent = new Uint8Array(edgeCount);
@@ -86,6 +89,14 @@ export class SearchWorkspace {
     this.viaWays.clear();
     this.viaParent.clear();
   }
+
+  /** The hierarchy potential's per-node buffers, allocated on the first query that uses a hierarchy. */
+  potentialBuffers(nodeCount: number): PotentialBuffers {
+    if (this.potential?.climbed.length !== nodeCount) this.potential = new PotentialBuffers(nodeCount);
+    return this.potential;
+  }
+
+  private potential: PotentialBuffers | undefined;
 
   /** `touched`, twice as long, for the states still to come. */
   growTouched(): Int32Array {

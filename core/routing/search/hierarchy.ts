@@ -1,0 +1,234 @@
+import type { CostMetric, Costing } from '../costing/costing.ts';
+import { metricCosting } from '../costing/create-costing.ts';
+import { COSTING_FINGERPRINT } from '../costing/weights.ts';
+import type { Graph, HierarchyHeader } from '../../graph/layout.ts';
+import type { RoutingNetwork } from '../network/network.ts';
+import { contractGraph, type ContractedArcs, type WeightedArcs } from './contraction.ts';
+import { MinHeap } from './heap.ts';
+
+/**
+ * CH-potentials (Strasser and Zeitz, "A Fast and Tight Heuristic for A* in Road Networks", 2021):
+ * the A* bound of a node is its exact least cost to the targets in a lower-bound metric, answered
+ * by a contraction hierarchy (contraction.ts) of that metric. Per query one search from the
+ * targets climbs the hierarchy (the arcs into each node from higher ones, reversed); a node's
+ * bound is then the least of what that search found for it and, over its upward arcs, the arc
+ * plus the bound of the node above, computed when the search first asks and kept for the query.
+ *
+ * The lower-bound metric is a node graph with an arc per directed edge e the metric may use, from
+ * its tail to its head, weighing enter(e) + least(e): its least cost (`Costing.leastEdgeCost`,
+ * by day, every closure open) and the least cost of any turn onto it. A search state (edge e,
+ * arrived at its head u) going on along e' pays turn(e, e') + cost(e') >= enter(e') + least(e'),
+ * so the distance from u to the targets never overestimates and is consistent: the route stays
+ * optimal however the departure, night, closures, accepted reports, no-ride zones or the hill
+ * preference raise costs or forbid turns, with nothing recomputed when they change. Where they
+ * leave costs at their least the bound is the route's own cost but for turns beyond the least,
+ * and the search settles little more than the route.
+ */
+
+/** The metrics that get a hierarchy: every metric a costing can have. */
+export const HIERARCHY_METRICS: readonly CostMetric[] = ['cycling-supersafe', 'cycling-direct', 'walking'];
+
+export type HierarchySet = Partial<Record<CostMetric, ContractedArcs>>;
+
+/** Per edge, the least cost of any turn onto it from an edge the metric may use (Infinity where none). */
+function leastEntryCosts(costing: Costing, leastCost: Float64Array): Float64Array {
+  const graph = costing.network.graph;
+  const entry = new Float64Array(graph.edgeCount).fill(Infinity);
+  for (let edge = 0; edge < graph.edgeCount; edge++) {
+    if (leastCost[edge] === Infinity) continue;
+    const tail = graph.edgeTail[edge]!;
+    let least = Infinity;
+    for (let i = graph.firstIn[tail]!; i < graph.firstIn[tail + 1]!; i++) {
+      const before = graph.inEdges[i]!;
+      if (leastCost[before] === Infinity) continue;
+      const turn = costing.turnCost(before, edge);
+      if (turn < least) least = turn;
+    }
+    entry[edge] = least;
+  }
+  return entry;
+}
+
+/**
+ * The metric's lower-bound node graph (see above). An edge nothing can turn onto is left out: the
+ * search only ever leaves a source edge, which it enters at the start without a turn.
+ */
+export function lowerBoundArcs(costing: Costing): WeightedArcs {
+  const graph = costing.network.graph;
+  const leastCost = new Float64Array(graph.edgeCount);
+  for (let edge = 0; edge < graph.edgeCount; edge++) leastCost[edge] = costing.leastEdgeCost(edge);
+  const entry = leastEntryCosts(costing, leastCost);
+  const first = new Uint32Array(graph.nodeCount + 1);
+  let arcs = 0;
+  for (let node = 0; node < graph.nodeCount; node++) {
+    for (let edge = graph.firstOut[node]!; edge < graph.firstOut[node + 1]!; edge++) if (entry[edge] !== Infinity) arcs++;
+    first[node + 1] = arcs;
+  }
+  const head = new Uint32Array(arcs);
+  const weight = new Float64Array(arcs);
+  for (let edge = 0, at = 0; edge < graph.edgeCount; edge++) {
+    if (entry[edge] === Infinity) continue;
+    head[at] = graph.edgeHead[edge]!;
+    weight[at++] = entry[edge]! + leastCost[edge]!;
+  }
+  return { first, head, weight };
+}
+
+/** A hierarchy per metric in HIERARCHY_METRICS, computed from the network's costing. */
+export function computeHierarchies(network: RoutingNetwork, metrics: readonly CostMetric[] = HIERARCHY_METRICS): HierarchySet {
+  const set: HierarchySet = {};
+  for (const metric of metrics) set[metric] = contractGraph(lowerBoundArcs(metricCosting(network, metric)));
+  return set;
+}
+
+export interface HierarchySections {
+  header: HierarchyHeader;
+  sections: {
+    hierarchyUpFirst: Uint32Array;
+    hierarchyUpHead: Uint32Array;
+    hierarchyUpWeight: Float32Array;
+    hierarchyDownFirst: Uint32Array;
+    hierarchyDownTail: Uint32Array;
+    hierarchyDownWeight: Float32Array;
+  };
+}
+
+/** The set's hierarchies laid out as the graph stores them: each array the metrics' parts one after the other. */
+export function hierarchySections(set: HierarchySet, nodeCount: number): HierarchySections {
+  const metrics = HIERARCHY_METRICS.filter((metric) => set[metric]);
+  const joined = <T extends Uint32Array | Float32Array>(parts: T[], make: (length: number) => T): T => {
+    const whole = make(parts.reduce((sum, part) => sum + part.length, 0));
+    let at = 0;
+    for (const part of parts) {
+      whole.set(part, at);
+      at += part.length;
+    }
+    return whole;
+  };
+  const of = <K extends keyof ContractedArcs>(key: K) => metrics.map((metric) => set[metric]![key]);
+  const u32 = (length: number) => new Uint32Array(length);
+  const f32 = (length: number) => new Float32Array(length);
+  if (metrics.some((metric) => set[metric]!.upFirst.length !== nodeCount + 1)) throw new Error('A hierarchy of another graph');
+  return {
+    header: {
+      costing: COSTING_FINGERPRINT,
+      metrics: metrics.map((name) => ({ name, up_arcs: set[name]!.upHead.length, down_arcs: set[name]!.downTail.length })),
+    },
+    sections: {
+      hierarchyUpFirst: joined(of('upFirst'), u32), hierarchyUpHead: joined(of('upHead'), u32), hierarchyUpWeight: joined(of('upWeight'), f32),
+      hierarchyDownFirst: joined(of('downFirst'), u32), hierarchyDownTail: joined(of('downTail'), u32), hierarchyDownWeight: joined(of('downWeight'), f32),
+    },
+  };
+}
+
+/**
+ * The graph's hierarchies, as views on its sections, if they were computed under today's costing;
+ * else none (computing them takes minutes on a metro: the search then bounds by the landmarks).
+ */
+export function storedHierarchies(graph: Graph): HierarchySet {
+  const header = graph.header.hierarchies;
+  const set: HierarchySet = {};
+  if (header.costing !== COSTING_FINGERPRINT) return set;
+  const rows = graph.nodeCount + 1;
+  let up = 0;
+  let down = 0;
+  header.metrics.forEach(({ name, up_arcs: upArcs, down_arcs: downArcs }, m) => {
+    set[name as CostMetric] = {
+      upFirst: graph.hierarchyUpFirst.subarray(m * rows, (m + 1) * rows),
+      upHead: graph.hierarchyUpHead.subarray(up, up + upArcs),
+      upWeight: graph.hierarchyUpWeight.subarray(up, up + upArcs),
+      downFirst: graph.hierarchyDownFirst.subarray(m * rows, (m + 1) * rows),
+      downTail: graph.hierarchyDownTail.subarray(down, down + downArcs),
+      downWeight: graph.hierarchyDownWeight.subarray(down, down + downArcs),
+    };
+    up += upArcs;
+    down += downArcs;
+  });
+  return set;
+}
+
+/** Where a query's bound starts: a target edge's tail and the least cost still to pay from there. */
+export interface PotentialSeed {
+  node: number;
+  cost: number;
+}
+
+/** Per-node buffers of the potential, sized for one graph and reused by its queries (reset from the nodes each touched). */
+export class PotentialBuffers {
+  /** The climb from the targets: least cost from each node it reached down to them. */
+  readonly climbed: Float64Array;
+  /** The node's bound, -1 until asked. */
+  readonly potential: Float64Array;
+  private readonly climbedNodes: number[] = [];
+  private readonly potentialNodes: number[] = [];
+  readonly heap = new MinHeap(1024);
+
+  constructor(nodeCount: number) {
+    this.climbed = new Float64Array(nodeCount).fill(Infinity);
+    this.potential = new Float64Array(nodeCount).fill(-1);
+  }
+
+  reset(): void {
+    for (const node of this.climbedNodes) this.climbed[node] = Infinity;
+    for (const node of this.potentialNodes) this.potential[node] = -1;
+    this.climbedNodes.length = 0;
+    this.potentialNodes.length = 0;
+    this.heap.clear();
+  }
+
+  reach(node: number, cost: number): void {
+    if (this.climbed[node] === Infinity) this.climbedNodes.push(node);
+    this.climbed[node] = cost;
+  }
+
+  keep(node: number, bound: number): number {
+    this.potentialNodes.push(node);
+    this.potential[node] = bound;
+    return bound;
+  }
+}
+
+/** One query's bound: the least cost from any node to the targets in the metric's lower-bound graph. */
+export class HierarchyPotential {
+  constructor(
+    private readonly arcs: ContractedArcs,
+    private readonly buffers: PotentialBuffers,
+    seeds: readonly PotentialSeed[],
+  ) {
+    buffers.reset();
+    const { climbed, heap } = buffers;
+    const { downFirst, downTail, downWeight } = arcs;
+    for (const { node, cost } of seeds) {
+      if (cost >= climbed[node]!) continue;
+      buffers.reach(node, cost);
+      heap.push(cost, node);
+    }
+    while (heap.size > 0) {
+      const reached = heap.peekKey();
+      const node = heap.pop();
+      if (reached > climbed[node]!) continue;
+      for (let i = downFirst[node]!, end = downFirst[node + 1]!; i < end; i++) {
+        const higher = downTail[i]!;
+        const total = reached + downWeight[i]!;
+        if (total < climbed[higher]!) {
+          buffers.reach(higher, total);
+          heap.push(total, higher);
+        }
+      }
+    }
+  }
+
+  /** The node's least cost to the targets (Infinity where it cannot reach them). */
+  at(node: number): number {
+    const known = this.buffers.potential[node]!;
+    if (known >= 0) return known;
+    const { upFirst, upHead, upWeight } = this.arcs;
+    let bound = this.buffers.climbed[node]!;
+    // The nodes above are asked first; a path upward is as long as the hierarchy is deep.
+    for (let i = upFirst[node]!, end = upFirst[node + 1]!; i < end; i++) {
+      const through = upWeight[i]! + this.at(upHead[i]!);
+      if (through < bound) bound = through;
+    }
+    return this.buffers.keep(node, bound);
+  }
+}
