@@ -3,12 +3,14 @@ import { cityForCoordinates, type City } from '../../core/cities/index.ts';
 import { type Position } from '../../core/geo.ts';
 import { DIRECT_SAFETY, plannedSafety, SUPERSAFE_SAFETY } from '../../core/routing/costing/safety.ts';
 import type { AlternativeLeg } from '../../core/routing/planning/alternatives.ts';
+import type { NoRouteReason } from '../../core/routing/planning/leg.ts';
 import type { RoutePlanner } from '../../core/routing/planning/planner.ts';
 import type { Disruption } from '../../core/routing/disruptions/disruptions.ts';
 import { waypointOf } from '../../core/routing/planning/leg.ts';
 import { elevationProfile, routeBody, safetyBreakdown, type ElevationProfile, type RouteBody, type SafetyBreakdown } from '../../core/routing/planning/route-body.ts';
 import { now as platformNow } from '../../platform/clock.ts';
 import { routingContext } from '../graphs/context-loader.ts';
+import { noRouteMessage } from './no-route.ts';
 import { routePlanner } from './route-planner.ts';
 import { alternativeCount, requestedSafety, routePreferencesOf, type DirectionsRequest } from './request.ts';
 
@@ -51,6 +53,9 @@ export interface DirectionsBody {
     safety_breakdown?: SafetyBreakdown;
     /** Beyond the spec: the route's height along it, where an elevation model covers it (route-body.ts `elevationProfile`). */
     elevation_profile?: ElevationProfile;
+    /** Beyond the spec, with `route: null`: why (no-route.ts). */
+    no_route_reason?: NoRouteReason;
+    no_route_message?: string;
     /** Beyond the spec: the graded safety the cycling route was planned at, when the request gave `safety`. */
     safety?: number;
   };
@@ -81,7 +86,7 @@ export async function planDirections(request: DirectionsRequest, now: Date = pla
   const safety = requestedSafety(request);
   const variant = { profile: request.profile, supersafe: safety > DIRECT_SAFETY };
   const planned = planner.route(variant, request.coordinates);
-  const { costing, snaps, legs } = planned;
+  const { costing, snaps, legs, noRoute } = planned;
   const body: DirectionsBody = {
     route: null,
     waypoints: request.coordinates.map((coordinate, index) => waypointOf(costing, snaps[index] ?? null, coordinate)),
@@ -91,7 +96,10 @@ export async function planDirections(request: DirectionsRequest, now: Date = pla
     metadata: { profile: request.profile, supersafe: cycling && safety === SUPERSAFE_SAFETY, nighttime, waypoint_count: request.coordinates.length, avoid_hills: costing.avoidsHills },
   };
   if (cycling && request.safety !== undefined) body.metadata.safety = plannedSafety(safety);
-  if (!legs) return { kind: 'routed', body };
+  if (!legs) {
+    if (noRoute) Object.assign(body.metadata, { no_route_reason: noRoute.reason, no_route_message: noRouteMessage(request.language, noRoute) });
+    return { kind: 'routed', body };
+  }
 
   const legBodies = legs.map(({ path, steps }) => ({ ...routeBody(steps, [path]), mode: request.profile }));
   body.route = routeBody(legs.flatMap((leg) => leg.steps), legs.map((leg) => leg.path));

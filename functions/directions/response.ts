@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NO_ROUTE_REASONS } from '../../core/routing/planning/leg.ts';
 import { SAFETY_CLASSES, STOP_TYPES } from '../../core/graph/flags.ts';
 import { PROFILES } from '../../core/graph/profiles.ts';
 import { beyondTheSpec } from '../http/schema-meta.ts';
@@ -175,6 +176,13 @@ export const directionsResponse = z
         description: 'Beyond the spec: the graded safety the cycling route was planned at: the request\'s `safety` (a name as its number) read to the quarter at or below it. Absent when the request gave none.',
         ...beyondTheSpec,
       }),
+      no_route_reason: z.enum(NO_ROUTE_REASONS).optional().meta({
+        description:
+          'Beyond the spec, with `route: null` only: why. `outside_coverage`: a coordinate is outside the area the city\'s map covers or more than 250 m from any way the profile may use; ' +
+          '`not_connected`: two consecutive coordinates lie in networks no way joins at any hour; `closed_at_departure`: the networks join, but no way between them is open at the departure (closures, time rules, accepted reports).',
+        ...beyondTheSpec,
+      }),
+      no_route_message: z.string().optional().meta({ description: 'Beyond the spec, with `no_route_reason`: the reason as one sentence in the request\'s language, naming the coordinates (counted from 1).', ...beyondTheSpec }),
     }),
   })
   .meta({ id: 'DirectionsResponse' });

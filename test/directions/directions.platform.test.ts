@@ -63,11 +63,30 @@ describe('POST /directions/v2/', () => {
     }
   });
 
+  it('says why there is no route between Bloomsbury and the City, two London extracts no street joins, in English and Spanish', async () => {
+    const city: [number, number] = [-0.09, 51.515];
+    for (const [language, message] of [
+      ['en', 'Coordinates 1 and 2 lie in parts of the map that no road or path joins.'],
+      ['es', 'Las coordenadas 1 y 2 están en partes del mapa que ninguna calle ni camino une.'],
+    ] as const) {
+      const response = await call('/directions/v2/', { key: await enterprise(), body: { coordinates: [bloomsbury[0], city], language } });
+      expect(response.status).toBe(200);
+      expect(response.body.route).toBeNull();
+      expect(response.body.metadata).toMatchObject({ no_route_reason: 'not_connected', no_route_message: message });
+    }
+    // A route found carries neither field.
+    const routed = await call('/directions/v2/', { key: await enterprise(), body: { coordinates: bloomsbury } });
+    expect(routed.body.metadata).not.toHaveProperty('no_route_reason');
+    expect(routed.body.metadata).not.toHaveProperty('no_route_message');
+  });
+
   it('answers route null for a point in a covered city but away from the mapped roads', async () => {
     // Heathrow is in London but far outside the loaded extracts.
     const response = await call('/directions/v2/', { key: await enterprise(), body: { coordinates: [bloomsbury[0], [-0.4543, 51.47]] } });
     expect(response.status).toBe(200);
     expect(response.body.route).toBeNull();
+    // Beyond the spec: why, naming the coordinate as a person counts it.
+    expect(response.body.metadata).toMatchObject({ no_route_reason: 'outside_coverage', no_route_message: expect.stringMatching(/^Coordinate 2 is outside the area the city's map covers/) });
     expect(response.body).not.toHaveProperty('legs');
     expect(response.body.waypoints).toHaveLength(2);
   });

@@ -6,6 +6,7 @@ import { DIRECT_SAFETY, gradesUpTo, isGradedSafety, SAFETY_TIE_METRES, SUPERSAFE
 import { SAFETY_BUSY, SAFETY_SHARED, safetyClassOf } from '../../graph/flags.ts';
 import { buildSteps, type Step } from '../guidance/steps.ts';
 import { buildPath, type RoutedPath } from '../path/path.ts';
+import { endsSeparated } from '../search/landmarks.ts';
 import { findRoute, type SearchResult, type SearchStats } from '../search/search.ts';
 import type { EdgePosition, SearchWorkspace } from '../search/workspace.ts';
 import { endPositions, segmentLabel, snapForCosting, snapOfEdge, type Snap } from '../snap/snap.ts';
@@ -223,6 +224,35 @@ export interface PlannedWaypoints {
   snaps: (Snap | null)[];
   /** One leg per consecutive pair; null when a coordinate cannot be reached or two cannot be joined. */
   legs: PlannedLeg[] | null;
+  /** Why `legs` is null. */
+  noRoute?: NoRoute;
+}
+
+/**
+ * Why no route was planned: a coordinate too far from every way the profile may use (outside the
+ * covered area), two consecutive coordinates in networks no way joins at any hour, or joined
+ * networks with no way open between them at the departure (closures, time rules, reports).
+ */
+export const NO_ROUTE_REASONS = ['outside_coverage', 'not_connected', 'closed_at_departure'] as const;
+export type NoRouteReason = (typeof NO_ROUTE_REASONS)[number];
+
+export interface NoRoute {
+  reason: NoRouteReason;
+  /** The coordinate (outside_coverage), or the first coordinate of the leg that has no route. */
+  index: number;
+}
+
+/**
+ * Why a leg between two snapped points found no route: its ends in separate networks by the
+ * landmark tables of the costing's (first) metric, else closed at the departure.
+ */
+function noLegReason(costing: Costing, workspace: SearchWorkspace, from: Snap, to: Snap): NoRouteReason {
+  const landmarks = workspace.landmarks[costing.metricShares()[0]!.metric];
+  if (!landmarks) return 'closed_at_departure';
+  const graph = costing.network.graph;
+  const { sources, targets } = legPositions(costing, from, to);
+  const separated = endsSeparated(landmarks, sources.map((source) => graph.edgeHead[source.edge]!), targets.map((target) => graph.edgeTail[target.edge]!));
+  return separated ? 'not_connected' : 'closed_at_departure';
 }
 
 /** Where a coordinate joins the network, as a leg's start or end: `snapPoint`, or a planner's remembered answer. */
@@ -246,12 +276,13 @@ export function planWaypoints(
   const last = coordinates.length - 1;
   const snaps = coordinates.map((coordinate, index) => snapAt(coordinate, index === last ? 'to' : 'from'));
   const arrivals = coordinates.map((coordinate, index) => (index === 0 || index === last ? snaps[index]! : snapAt(coordinate, 'to')));
-  if (snaps.some((snapped) => snapped === null) || arrivals.some((snapped) => snapped === null)) return { snaps, legs: null };
+  const unreached = coordinates.findIndex((_, index) => snaps[index] === null || arrivals[index] === null);
+  if (unreached >= 0) return { snaps, legs: null, noRoute: { reason: 'outside_coverage', index: unreached } };
   const legs: PlannedLeg[] = [];
   for (let index = 0; index < last; index++) {
     const bearing = index === 0 ? options.bearing : undefined;
     const leg = routeLeg(costing, context, snaps[index]!, arrivals[index + 1]!, { ...options, bearing });
-    if (!leg) return { snaps, legs: null };
+    if (!leg) return { snaps, legs: null, noRoute: { reason: noLegReason(costing, context.loaded.workspace, snaps[index]!, arrivals[index + 1]!), index } };
     legs.push(leg);
   }
   // A waypoint is where the route met it: the start of the first leg, then the end of each leg.

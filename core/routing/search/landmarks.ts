@@ -421,6 +421,24 @@ function nodeDijkstra(starts: readonly number[], adjacency: Adjacency, distance:
   }
 }
 
+/** The regions of landmark rows (-1 for a node without a row). */
+function regionsOfRows(landmarks: Landmarks, rows: readonly number[]): Set<number> {
+  return new Set(rows.map((row) => (row < 0 ? -1 : landmarks.rows.region[row]!)));
+}
+
+/** Two sets of ends whose regions are all known and none shared: no way joins them, at any hour. */
+const regionsApart = (sources: ReadonlySet<number>, targets: ReadonlySet<number>): boolean =>
+  !targets.has(-1) && !sources.has(-1) && ![...sources].some((region) => targets.has(region));
+
+/**
+ * Whether the landmark tables place the source nodes and the target nodes in separate networks of
+ * the metric (regions no way joins, closures and rules of the hour aside).
+ */
+export function endsSeparated(landmarks: Landmarks, sourceNodes: readonly number[], targetNodes: readonly number[]): boolean {
+  const rowsOf = (nodes: readonly number[]) => nodes.map((node) => landmarks.rows.rowOf(node));
+  return regionsApart(regionsOfRows(landmarks, rowsOf(sourceNodes)), regionsOfRows(landmarks, rowsOf(targetNodes)));
+}
+
 /**
  * The bound for one query: a lower bound on the cost from a search state to the nearest of the
  * target edges' tails, from the landmarks that bound the distance between the query's ends best.
@@ -443,10 +461,9 @@ export class LandmarkBound {
     const { distances, rows } = landmarks;
     const targetRows = targetNodes.map((node) => rows.rowOf(node));
     const sourceRows = sourceNodes.map((node) => rows.rowOf(node));
-    const regionsOf = (ends: number[]) => new Set(ends.map((row) => (row < 0 ? -1 : rows.region[row]!)));
-    const targetRegions = regionsOf(targetRows);
-    const sourceRegions = regionsOf(sourceRows);
-    this.separated = !targetRegions.has(-1) && !sourceRegions.has(-1) && ![...sourceRegions].some((region) => targetRegions.has(region));
+    const targetRegions = regionsOfRows(landmarks, targetRows);
+    const sourceRegions = regionsOfRows(landmarks, sourceRows);
+    this.separated = regionsApart(sourceRegions, targetRegions);
     const candidates: { slot: number; from: number; to: number; score: number }[] = [];
     // A slot means one landmark only within one region: ends spread over several go without.
     const oneRegion = targetRegions.size === 1 && sourceRegions.size === 1 && !targetRegions.has(-1) && targetRegions.has([...sourceRegions][0]!);
