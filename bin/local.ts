@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { checkDataFolder, DataFolderError, localStateDir } from '../lib/local/paths.ts';
 import { cityRoutersFromEnvironment, portsFromEnvironment, startLocalPlatform, type LocalPlatform } from '../lib/local/launch.ts';
 import { citiesFromEnvironment, prepareLocalGraphs } from '../lib/local/graphs.ts';
-import { PLAYGROUND_KEY_LIMITS, seedDemoCredentials } from '../lib/local/seed.ts';
+import { PLAYGROUND_KEY_LIMITS, seedDemoCredentials, WALKTHROUGH_KEY_LIMITS } from '../lib/local/seed.ts';
 import { seedDemoRides } from '../lib/local/demo-rides.ts';
 import { seedEvents } from '../lib/local/event-seeds.ts';
 import { seedCustomRoutes } from '../lib/local/custom-route-seeds.ts';
@@ -96,6 +96,7 @@ async function main(): Promise<void> {
       '',
       `  Demo API key (free plan):  ${demo.api_key}`,
       `  Playground key:            ${demo.playground_api_key}  (enterprise plan, ${limitsText(PLAYGROUND_KEY_LIMITS)}; the playground's own)`,
+      `  Walk-through key:          ${demo.walkthrough_api_key}  (enterprise plan, ${limitsText(WALKTHROUGH_KEY_LIMITS)}; the README's and docs' examples)`,
       `  Demo partner key:          ${demo.partner_api_key}  (source "${demo.partner_source}")`,
       `  Demo rider:                ${demo.rider_email} / ${demo.rider_password}`,
       `  Demo OAuth app (public):   ${demo.oauth_client_id}  (redirect ${demo.oauth_redirect_uri})`,

@@ -18,6 +18,8 @@ export interface DemoCredentials {
   api_key: string;
   /** The map playground's own key: the enterprise plan with PLAYGROUND_KEY_LIMITS (docs/playground.md). */
   playground_api_key: string;
+  /** The key the README's and docs' walk-throughs use: the enterprise plan with WALKTHROUGH_KEY_LIMITS. */
+  walkthrough_api_key: string;
   partner_api_key: string;
   partner_source: string;
   /** A public OAuth app for trying rider login (spec 5.5). */
@@ -37,6 +39,12 @@ export const DEMO_PARTNER_SOURCE = 'demo-partner';
  * ran out after three plans. Multi-modal gets half of each window (README "Rate limits").
  */
 export const PLAYGROUND_KEY_LIMITS: RateLimits = { perMinute: 120, perHour: 3_000, perDay: 20_000 };
+/**
+ * Room for the README's and docs' walk-throughs, followed in order in one sitting: about 70
+ * requests, and the report walk-through polls once a second while the analysis runs. The free
+ * plan's 10 a minute ran out at the twelfth call.
+ */
+export const WALKTHROUGH_KEY_LIMITS: RateLimits = { perMinute: 120, perHour: 2_000, perDay: 10_000 };
 export const DEMO_RIDER = { email: 'demo.rider@spoke.test', name: 'Demo Rider' };
 export const DEMO_OAUTH_REDIRECT_URI = 'http://localhost:8976/callback';
 
@@ -52,13 +60,13 @@ async function stillValid(key: string | undefined): Promise<boolean> {
   return Boolean(key && (await verifyApiKey(key)));
 }
 
-/** The playground's key of the last start while it has PLAYGROUND_KEY_LIMITS; after a change of them, a new key, and the old one revoked. */
-async function playgroundKey(previousKey: string | undefined): Promise<string> {
+/** An enterprise key of the last start while it has these limits; after a change of them, a new key, and the old one revoked. */
+async function enterpriseKey(previousKey: string | undefined, name: string, limits: RateLimits): Promise<string> {
   const record = previousKey ? await verifyApiKey(previousKey) : null;
   const windows = ['perMinute', 'perHour', 'perDay'] as const;
-  if (record && windows.every((window) => record.limits[window] === PLAYGROUND_KEY_LIMITS[window])) return previousKey!;
+  if (record && windows.every((window) => record.limits[window] === limits[window])) return previousKey!;
   if (record) await revokeApiKey(record.key_id);
-  return (await createApiKey({ name: 'Map playground', plan: 'enterprise', limits: PLAYGROUND_KEY_LIMITS })).key;
+  return (await createApiKey({ name, plan: 'enterprise', limits })).key;
 }
 
 async function demoOAuthClient(previousId: string | undefined): Promise<string> {
@@ -93,11 +101,13 @@ export async function seedDemoCredentials(infoFile: string, identityProvider: Lo
           limits: { perMinute: 120, perHour: 5_000, perDay: 50_000 },
         })
       ).key;
-  const playground = await playgroundKey(previous.playground_api_key);
+  const playground = await enterpriseKey(previous.playground_api_key, 'Map playground', PLAYGROUND_KEY_LIMITS);
+  const walkthrough = await enterpriseKey(previous.walkthrough_api_key, 'README and docs walk-throughs', WALKTHROUGH_KEY_LIMITS);
   await ensureSigningKey();
   return {
     api_key: apiKey,
     playground_api_key: playground,
+    walkthrough_api_key: walkthrough,
     partner_api_key: partnerKey,
     partner_source: DEMO_PARTNER_SOURCE,
     oauth_client_id: await demoOAuthClient(previous.oauth_client_id),
