@@ -4,7 +4,7 @@
  * sending all its traffic on its key) and spread over 20 keys, for comparison.
  *
  *   npx tsx test/bench/load.ts [--duration 20] [--warmup 10] [--connections 1,20,50] [--quiet-below 1]
- *                              [--write] [--save <file>] [--from <saved file>]
+ *                              [--cpu-prof <folder>] [--write] [--save <file>] [--from <saved file>]
  *
  * It starts the local platform as `npm start` does (test/support/local-process.ts: every port
  * free, a fresh state folder, the graphs of `SPOKE_GRAPH_DIR` or `.local-data/graphs`, built when
@@ -14,12 +14,16 @@
  * section of docs/benchmarks.md, with the figures of `test/bench/load-baseline.json` (an earlier
  * run saved with `--save`) beside them as "before"; `--from` rewrites the section from a saved run
  * without measuring. Run it on an otherwise idle machine: the
- * platform, dynalite, s3rver and wrk share its cores.
+ * platform, dynalite, s3rver and wrk share its cores. `--cpu-prof <folder>` starts the platform
+ * under `node --cpu-prof` with the cities' routing functions in its own thread
+ * (`SPOKE_CITY_ROUTERS=in-process`, so one profile holds the whole request path; a worker thread
+ * is not profiled) and adds each row's CPU milliseconds per request by part of the platform
+ * (test/bench/cpu-parts.ts), from the samples taken while the row ran.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { graphOutputDir, sharedDataPath } from '../../lib/local/paths.ts';
 import { projectRoot } from '../../lib/project-root.ts';
@@ -27,6 +31,7 @@ import { createApiKey } from '../../functions/auth/api-keys.ts';
 import { ensureGraphs } from '../../graph-builder/index.ts';
 import { functionEnvironment } from '../../lib/local/provision.ts';
 import { startLocalProcess, type RunningLocalProcess } from '../support/local-process.ts';
+import { cpuPerRequest, mainThreadProfile, type PartCpu, type ProfileWindow } from './cpu-parts.ts';
 import { replaceDocSection, savedRun, measuredOn } from './doc-section.ts';
 
 /** Real places in the New York extract (Lower Manhattan to Midtown, Downtown Brooklyn), 0.5 to 4 km apart. */
@@ -70,6 +75,8 @@ export interface LoadRun {
   maxMs: number;
   statuses: Record<string, number>;
   socketErrors: number;
+  /** With `--cpu-prof`: the platform process's CPU milliseconds per request while the row ran, by part. */
+  cpu?: PartCpu[];
 }
 
 export interface LoadReport {
@@ -79,6 +86,8 @@ export interface LoadReport {
   durationSeconds: number;
   /** Each row waited for the 1-minute load average to fall below this. */
   quietBelow: number;
+  /** Where the cities' routing functions ran: worker threads (as `npm start`), or in the platform's thread under `--cpu-prof`. */
+  cityRouters?: 'threads' | 'in-process';
   runs: LoadRun[];
 }
 
@@ -157,12 +166,31 @@ export function machineDescription(): string {
   return `${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`;
 }
 
-async function measure(durationSeconds: number, warmupSeconds: number, connectionCounts: number[], quietBelow: number, tool: string): Promise<LoadReport> {
+interface MeasureOptions {
+  durationSeconds: number;
+  warmupSeconds: number;
+  connectionCounts: number[];
+  quietBelow: number;
+  tool: string;
+  /** Where `node --cpu-prof` writes the platform's profile; null: not profiled. */
+  cpuProfileDir: string | null;
+}
+
+/** The monotonic clock in microseconds, as a CPU profile's timestamps read it. */
+const monotonicUs = (): number => Number(process.hrtime.bigint() / 1000n);
+
+async function measure({ durationSeconds, warmupSeconds, connectionCounts, quietBelow, tool, cpuProfileDir }: MeasureOptions): Promise<LoadReport> {
   process.env.SPOKE_GRAPH_DIR ??= join(projectRoot, '.local-data', 'graphs');
   await ensureGraphs({ dataPath: sharedDataPath(), outDir: graphOutputDir(), log: (line) => console.log(`[graphs] ${line}`) });
+  const cityRouters = cpuProfileDir ? 'in-process' : 'threads';
   let platform: RunningLocalProcess | undefined;
+  const runs: LoadRun[] = [];
+  const windows: ProfileWindow[] = [];
   try {
-    platform = await startLocalProcess();
+    platform = await startLocalProcess({
+      env: { SPOKE_CITY_ROUTERS: cityRouters },
+      nodeArgs: cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfileDir] : [],
+    });
     const baseUrl = platform.info.base_url;
     Object.assign(process.env, functionEnvironment(platform.info.services));
     const keys: string[] = [];
@@ -175,34 +203,50 @@ async function measure(durationSeconds: number, warmupSeconds: number, connectio
     console.log(`${tool}; warming up for ${warmupSeconds} s at 20 in flight`);
     await runWrk(baseUrl, 20, warmupSeconds, keys, bodiesFile);
 
-    const runs: LoadRun[] = [];
     for (const connections of connectionCounts) {
       for (const keyCount of [1, KEY_COUNT_SPREAD]) {
         const loadAverage = await waitForQuiet(quietBelow);
+        const fromUs = monotonicUs();
         const result = await runWrk(baseUrl, connections, durationSeconds, keys.slice(0, keyCount), bodiesFile);
-        const seconds = result.duration_us / 1e6;
-        const run: LoadRun = {
-          keys: keyCount,
-          connections,
-          loadAverage,
-          requests: result.requests,
-          seconds,
-          requestsPerSecond: result.requests / seconds,
-          p50Ms: result.p50_us / 1000,
-          p95Ms: result.p95_us / 1000,
-          p99Ms: result.p99_us / 1000,
-          maxMs: result.max_us / 1000,
-          statuses: result.statuses,
-          socketErrors: result.errors.connect + result.errors.read + result.errors.write + result.errors.timeout,
-        };
+        windows.push({ fromUs, toUs: monotonicUs() });
+        const run = loadRun(result, keyCount, connections, loadAverage);
         runs.push(run);
         console.log(`${connections} in flight, ${keyCount} key(s): ${run.requestsPerSecond.toFixed(1)} req/s, p50 ${run.p50Ms.toFixed(0)} ms, p95 ${run.p95Ms.toFixed(0)} ms, statuses ${JSON.stringify(run.statuses)}, socket errors ${run.socketErrors} (load ${loadAverage.toFixed(2)})`);
       }
     }
-    return { date: measuredOn(), commit: gitCommit(), machine: `${machineDescription()}, ${tool}`, durationSeconds, quietBelow, runs };
   } finally {
+    // The profile is written as the platform exits.
     await platform?.stop();
   }
+  if (cpuProfileDir) await addCpu(runs, windows, cpuProfileDir);
+  return { date: measuredOn(), commit: gitCommit(), machine: `${machineDescription()}, ${tool}`, durationSeconds, quietBelow, cityRouters, runs };
+}
+
+function loadRun(result: WrkResult, keys: number, connections: number, loadAverage: number): LoadRun {
+  const seconds = result.duration_us / 1e6;
+  return {
+    keys,
+    connections,
+    loadAverage,
+    requests: result.requests,
+    seconds,
+    requestsPerSecond: result.requests / seconds,
+    p50Ms: result.p50_us / 1000,
+    p95Ms: result.p95_us / 1000,
+    p99Ms: result.p99_us / 1000,
+    maxMs: result.max_us / 1000,
+    statuses: result.statuses,
+    socketErrors: result.errors.connect + result.errors.read + result.errors.write + result.errors.timeout,
+  };
+}
+
+/** Each row's CPU per request by part, from the samples of the platform's profile taken while it ran. */
+async function addCpu(runs: LoadRun[], windows: readonly ProfileWindow[], folder: string): Promise<void> {
+  const profile = await mainThreadProfile(folder);
+  runs.forEach((run, index) => {
+    run.cpu = cpuPerRequest(profile, run.requests, windows[index]!);
+    console.log(`${run.connections} in flight, ${run.keys} key(s): CPU ms per request ${run.cpu.reduce((total, part) => total + part.msPerRequest, 0).toFixed(2)}`);
+  });
 }
 
 const nonOk = (run: LoadRun): string => {
@@ -256,7 +300,9 @@ export async function loadBenchmark(write = process.argv.includes('--write')): P
     const warmupSeconds = Number(option('warmup', '10'));
     const connectionCounts = option('connections', '1,20,50').split(',').map(Number);
     const quietBelow = Number(option('quiet-below', '1'));
-    report = await measure(durationSeconds, warmupSeconds, connectionCounts, quietBelow, tool);
+    const cpuProfileDir = option('cpu-prof', '') ? resolve(option('cpu-prof', '')) : null;
+    if (cpuProfileDir) await mkdir(cpuProfileDir, { recursive: true });
+    report = await measure({ durationSeconds, warmupSeconds, connectionCounts, quietBelow, tool, cpuProfileDir });
   }
   const save = option('save', '');
   if (save) await writeFile(save, `${JSON.stringify(report, null, 2)}\n`);
