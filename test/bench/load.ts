@@ -75,7 +75,9 @@ export interface LoadRun {
   maxMs: number;
   statuses: Record<string, number>;
   socketErrors: number;
-  /** With `--cpu-prof`: the platform process's CPU milliseconds per request while the row ran, by part. */
+  /** The platform process's CPU time (user and system, every thread) per request while the row ran; null where /proc is not there to read. */
+  platformCpuMsPerRequest?: number | null;
+  /** With `--cpu-prof`: that CPU time per request by part, in the shares of the profile's samples taken while the row ran. */
   cpu?: PartCpu[];
 }
 
@@ -179,6 +181,26 @@ interface MeasureOptions {
 /** The monotonic clock in microseconds, as a CPU profile's timestamps read it. */
 const monotonicUs = (): number => Number(process.hrtime.bigint() / 1000n);
 
+/** Linux's clock ticks per second, in which /proc/<pid>/stat counts CPU time (`getconf CLK_TCK`). */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
+ * A process's CPU time so far (user and system, all its threads) in milliseconds, from
+ * /proc/<pid>/stat; null where there is none. Unlike a profile's samples, which are wall-clock
+ * intervals, it does not grow while other work on the machine holds the cores.
+ */
+async function processCpuMs(pid: number | undefined): Promise<number | null> {
+  if (!pid) return null;
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (in parentheses, which may hold spaces): utime and stime are the 14th and 15th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
 async function measure({ durationSeconds, warmupSeconds, connectionCounts, quietBelow, tool, cpuProfileDir }: MeasureOptions): Promise<LoadReport> {
   process.env.SPOKE_GRAPH_DIR ??= join(projectRoot, '.local-data', 'graphs');
   await ensureGraphs({ dataPath: sharedDataPath(), outDir: graphOutputDir(), log: (line) => console.log(`[graphs] ${line}`) });
@@ -207,11 +229,14 @@ async function measure({ durationSeconds, warmupSeconds, connectionCounts, quiet
       for (const keyCount of [1, KEY_COUNT_SPREAD]) {
         const loadAverage = await waitForQuiet(quietBelow);
         const fromUs = monotonicUs();
+        const cpuBefore = await processCpuMs(platform.child.pid);
         const result = await runWrk(baseUrl, connections, durationSeconds, keys.slice(0, keyCount), bodiesFile);
+        const cpuAfter = await processCpuMs(platform.child.pid);
         windows.push({ fromUs, toUs: monotonicUs() });
         const run = loadRun(result, keyCount, connections, loadAverage);
+        run.platformCpuMsPerRequest = cpuBefore !== null && cpuAfter !== null ? (cpuAfter - cpuBefore) / Math.max(1, run.requests) : null;
         runs.push(run);
-        console.log(`${connections} in flight, ${keyCount} key(s): ${run.requestsPerSecond.toFixed(1)} req/s, p50 ${run.p50Ms.toFixed(0)} ms, p95 ${run.p95Ms.toFixed(0)} ms, statuses ${JSON.stringify(run.statuses)}, socket errors ${run.socketErrors} (load ${loadAverage.toFixed(2)})`);
+        console.log(`${connections} in flight, ${keyCount} key(s): ${run.requestsPerSecond.toFixed(1)} req/s, p50 ${run.p50Ms.toFixed(0)} ms, p95 ${run.p95Ms.toFixed(0)} ms, statuses ${JSON.stringify(run.statuses)}, socket errors ${run.socketErrors}, platform CPU ${run.platformCpuMsPerRequest?.toFixed(2) ?? '-'} ms a request (load ${loadAverage.toFixed(2)})`);
       }
     }
   } finally {
@@ -244,8 +269,12 @@ function loadRun(result: WrkResult, keys: number, connections: number, loadAvera
 async function addCpu(runs: LoadRun[], windows: readonly ProfileWindow[], folder: string): Promise<void> {
   const profile = await mainThreadProfile(folder);
   runs.forEach((run, index) => {
-    run.cpu = cpuPerRequest(profile, run.requests, windows[index]!);
-    console.log(`${run.connections} in flight, ${run.keys} key(s): CPU ms per request ${run.cpu.reduce((total, part) => total + part.msPerRequest, 0).toFixed(2)}`);
+    const sampled = cpuPerRequest(profile, run.requests, windows[index]!);
+    const sampledTotal = sampled.reduce((total, part) => total + part.msPerRequest, 0);
+    // The samples give each part's share; the process's CPU time, where known, gives the total.
+    const scale = run.platformCpuMsPerRequest ? run.platformCpuMsPerRequest / sampledTotal : 1;
+    run.cpu = sampled.map((part) => ({ part: part.part, msPerRequest: part.msPerRequest * scale }));
+    console.log(`${run.connections} in flight, ${run.keys} key(s): profile samples ${sampledTotal.toFixed(2)} ms a request, CPU time ${run.platformCpuMsPerRequest?.toFixed(2) ?? '-'}`);
   });
 }
 
