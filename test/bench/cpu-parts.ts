@@ -52,8 +52,8 @@ export function partOf(url: string, functionName: string): string | null {
   if (functionName === '(idle)') return 'idle';
   if (functionName === '(garbage collector)') return 'garbage collection';
   if (functionName === '(program)') return 'V8 and native (unattributed)';
-  // Node's async hooks run for an installed hook only: the X-Ray SDK's (cls-hooked) is the one that installs them.
-  if (functionName === 'registerDestroyHook' || url === 'node:internal/async_hooks' || url === 'node:async_hooks') return 'async hooks (installed by the X-Ray SDK)';
+  // Node's async hooks run for installed hooks only: AsyncLocalStorage's (the runtime's InvokeStore, the test clock) and, where it is loaded, the X-Ray SDK's (cls-hooked).
+  if (functionName === 'registerDestroyHook' || url === 'node:internal/async_hooks' || url === 'node:async_hooks') return 'async hooks (AsyncLocalStorage; the X-Ray SDK\'s too where it is loaded)';
   if (!url) return null;
   const packageName = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1];
   if (packageName) return packagePart(packageName);

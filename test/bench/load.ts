@@ -335,10 +335,38 @@ export async function loadBenchmark(write = process.argv.includes('--write')): P
   }
   const save = option('save', '');
   if (save) await writeFile(save, `${JSON.stringify(report, null, 2)}\n`);
-  const before = await savedRun<LoadReport>('load-baseline.json');
-  const section = loadSection(report, before);
+  // A profiled run (--cpu-prof) is the request path's CPU section; any other the load section.
+  const profiled = report.runs.some((run) => run.cpu);
+  const before = await savedRun<LoadReport>(profiled ? 'load-request-path-baseline.json' : 'load-baseline.json');
+  const section = profiled ? requestPathSection(report, before) : loadSection(report, before);
   console.log(`\n${section.join('\n')}`);
-  if (write) await replaceDocSection('load', section);
+  if (write) await replaceDocSection(profiled ? 'load-request-path' : 'load', section);
+}
+
+/** The profiled run's CPU per request by part, before and after, for the one-key row at the fewest in flight. */
+export function requestPathSection(after: LoadReport, before: LoadReport | null): string[] {
+  const rowOf = (report: LoadReport | null) => report?.runs.filter((run) => run.keys === 1 && run.cpu).sort((a, b) => a.connections - b.connections)[0];
+  const afterRow = rowOf(after);
+  if (!afterRow?.cpu) throw new Error('The run has no profiled one-key row (run it with --cpu-prof)');
+  const beforeRow = rowOf(before);
+  const cpuOf = (run: LoadRun | undefined) => new Map(run?.cpu?.map((part) => [part.part, part.msPerRequest]) ?? []);
+  const [beforeCpu, afterCpu] = [cpuOf(beforeRow), cpuOf(afterRow)];
+  const parts = [...new Set([...afterCpu.keys(), ...beforeCpu.keys()])].sort((a, b) => (afterCpu.get(b) ?? 0) - (afterCpu.get(a) ?? 0));
+  const cell = (value: number | undefined) => (value === undefined ? '-' : value.toFixed(2));
+  const heading = (label: string, run: LoadRun, report: LoadReport) => `${label} (commit ${report.commit}, ${run.requestsPerSecond.toFixed(1)} req/s, load ${run.loadAverage.toFixed(2)})`;
+  const columns = beforeRow && before ? [heading('before', beforeRow, before), heading('after', afterRow, after)] : [heading('CPU ms per request', afterRow, after)];
+  const lines = [
+    '## Load: CPU per request around the planner',
+    '',
+    `Measured by \`npx tsx test/bench/load.ts --connections ${afterRow.connections} --cpu-prof <empty folder> --write\` on ${after.date} (commit ${after.commit}): ${after.machine}. The load test's platform and trips, ${afterRow.connections} in flight on one key for ${after.durationSeconds} s, with the platform process under \`node --cpu-prof\` and the cities' routing functions in its own thread (\`SPOKE_CITY_ROUTERS=in-process\`: Node does not profile a worker thread, and so one profile holds the whole path). Each figure is the platform process's CPU time while the row ran (user and system, every thread, from /proc) per request, divided among the parts by the profile's samples of the same span, by where the code lives (\`test/bench/cpu-parts.ts\`; a builtin counts for its caller). The dynalite rows are the local stand-in's cost, which AWS pays on its side; "Node HTTP" is the gateway's and the DynamoDB endpoint's sockets on one side and the SDK's on the other.${before ? ` "Before" is the same command on commit ${before.commit} (\`test/bench/load-request-path-baseline.json\`), run alternately with "after" in the same hour.` : ''}`,
+    '',
+    `| Part | ${columns.join(' | ')} |`,
+    `|---|${columns.map(() => '---').join('|')}|`,
+  ];
+  for (const part of parts) lines.push(`| ${part} | ${(beforeRow ? [beforeCpu.get(part), afterCpu.get(part)] : [afterCpu.get(part)]).map(cell).join(' | ')} |`);
+  const total = (cpu: Map<string, number>) => [...cpu.values()].reduce((sum, value) => sum + value, 0).toFixed(2);
+  lines.push(`| **total** | ${(beforeRow ? [total(beforeCpu), total(afterCpu)] : [total(afterCpu)]).map((value) => `**${value}**`).join(' | ')} |`);
+  return lines;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await loadBenchmark();
