@@ -125,6 +125,6 @@ export function cpuPerRequest(profile: Profiler.Profile, requests: number, windo
  */
 export async function mainThreadProfile(folder: string): Promise<Profiler.Profile> {
   const files = (await readdir(folder)).filter((name) => /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(name));
-  if (files.length !== 1) throw new Error(`Expected one main-thread CPU profile in ${folder} (an empty folder per run), found ${files.length}`);
+  if (files.length !== 1) throw new Error(`Expected one main-thread CPU profile in ${folder} (a folder per run), found ${files.length}`);
   return JSON.parse(await readFile(join(folder, files[0]!), 'utf8')) as Profiler.Profile;
 }

@@ -329,8 +329,10 @@ export async function loadBenchmark(write = process.argv.includes('--write')): P
     const warmupSeconds = Number(option('warmup', '10'));
     const connectionCounts = option('connections', '1,20,50').split(',').map(Number);
     const quietBelow = Number(option('quiet-below', '1'));
-    const cpuProfileDir = option('cpu-prof', '') ? resolve(option('cpu-prof', '')) : null;
-    if (cpuProfileDir) await mkdir(cpuProfileDir, { recursive: true });
+    const profileRoot = option('cpu-prof', '') ? resolve(option('cpu-prof', '')) : null;
+    // A folder of the run's own under the one named, so the platform's profile is the only one in it.
+    const cpuProfileDir = profileRoot ? await mkdir(profileRoot, { recursive: true }).then(() => mkdtemp(join(profileRoot, 'run-'))) : null;
+    if (cpuProfileDir) console.log(`The platform's CPU profile goes to ${cpuProfileDir}`);
     report = await measure({ durationSeconds, warmupSeconds, connectionCounts, quietBelow, tool, cpuProfileDir });
   }
   const save = option('save', '');
@@ -358,7 +360,7 @@ export function requestPathSection(after: LoadReport, before: LoadReport | null)
   const lines = [
     '## Load: CPU per request around the planner',
     '',
-    `Measured by \`npx tsx test/bench/load.ts --connections ${afterRow.connections} --cpu-prof <empty folder> --write\` on ${after.date} (commit ${after.commit}): ${after.machine}. The load test's platform and trips, ${afterRow.connections} in flight on one key for ${after.durationSeconds} s, with the platform process under \`node --cpu-prof\` and the cities' routing functions in its own thread (\`SPOKE_CITY_ROUTERS=in-process\`: Node does not profile a worker thread, and so one profile holds the whole path). Each figure is the platform process's CPU time while the row ran (user and system, every thread, from /proc) per request, divided among the parts by the profile's samples of the same span, by where the code lives (\`test/bench/cpu-parts.ts\`; a builtin counts for its caller). The dynalite rows are the local stand-in's cost, which AWS pays on its side; "Node HTTP" is the gateway's and the DynamoDB endpoint's sockets on one side and the SDK's on the other.${before ? ` "Before" is the same command on commit ${before.commit} (\`test/bench/load-request-path-baseline.json\`), run alternately with "after" in the same hour.` : ''}`,
+    `Measured by \`npx tsx test/bench/load.ts --connections ${afterRow.connections} --cpu-prof /tmp/spoke-load-profile --write\` on ${after.date} (commit ${after.commit}): ${after.machine}. The load test's platform and trips, ${afterRow.connections} in flight on one key for ${after.durationSeconds} s, with the platform process under \`node --cpu-prof\` and the cities' routing functions in its own thread (\`SPOKE_CITY_ROUTERS=in-process\`: Node does not profile a worker thread, and so one profile holds the whole path). Each figure is the platform process's CPU time while the row ran (user and system, every thread, from /proc) per request, divided among the parts by the profile's samples of the same span, by where the code lives (\`test/bench/cpu-parts.ts\`; a builtin counts for its caller). The dynalite rows are the local stand-in's cost, which AWS pays on its side; "Node HTTP" is the gateway's and the DynamoDB endpoint's sockets on one side and the SDK's on the other.${before ? ` "Before" is the same command on commit ${before.commit} (\`test/bench/load-request-path-baseline.json\`), run alternately with "after" in the same hour.` : ''}`,
     '',
     `| Part | ${columns.join(' | ')} |`,
     `|---|${columns.map(() => '---').join('|')}|`,
