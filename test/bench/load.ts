@@ -302,11 +302,17 @@ function table(report: LoadReport): string[] {
   return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...report.runs.map((run) => `| ${row(run).join(' | ')} |`)];
 }
 
+/** How the rows waited for a quiet machine; `--quiet-below` above the core count waits for nothing. */
+function quietness(report: LoadReport): string {
+  if (report.quietBelow > cpus().length) return `No row waited for a quiet machine (\`--quiet-below ${report.quietBelow}\`: other work held the cores throughout); each records the 1-minute load average as it started.`;
+  return `Each row waited for the 1-minute load average to fall below ${report.quietBelow} (the platform idle, the previous row's load decayed, at most 3 minutes) and records it as it started.`;
+}
+
 export function loadSection(after: LoadReport, before: LoadReport | null): string[] {
   const lines = [
     '## Load: directions on one API key',
     '',
-    `Measured by \`npx tsx test/bench/load.ts\` on ${after.date} (commit ${after.commit}): ${after.machine}. The local platform as \`npm start\` runs it (one Node process serving every function, with dynalite and s3rver in it, on free ports), driven by wrk over loopback on the same two cores, \`test/bench/load.lua\` sending \`POST /directions/v2/\` with ${NEW_YORK_TRIPS.length} fixed New York trips in turn (\`NEW_YORK_TRIPS\` in \`test/bench/load.ts\`), ${after.durationSeconds} s per row after a warm-up. Keys are enterprise keys with limits no run reaches, so any 429 would be wrong; "Not 200" counts every other answer and socket error. Each row waited for the 1-minute load average to fall below ${after.quietBelow} (the platform idle, the previous row's load decayed, at most 3 minutes) and records it as it started.`,
+    `Measured by \`npx tsx test/bench/load.ts\` on ${after.date} (commit ${after.commit}): ${after.machine}. The local platform as \`npm start\` runs it (one Node process serving every function, with dynalite and s3rver in it, on free ports), driven by wrk over loopback on the same two cores, \`test/bench/load.lua\` sending \`POST /directions/v2/\` with ${NEW_YORK_TRIPS.length} fixed New York trips in turn (\`NEW_YORK_TRIPS\` in \`test/bench/load.ts\`), ${after.durationSeconds} s per row after a warm-up. Keys are enterprise keys with limits no run reaches, so any 429 would be wrong; "Not 200" counts every other answer and socket error. ${quietness(after)}`,
     '',
     ...table(after),
   ];
