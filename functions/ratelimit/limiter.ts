@@ -144,7 +144,7 @@ async function attempt(bucket: string, sets: readonly Windows[], cost: number, n
       values[`:w${index}${PREFIX[kind]}max`] = limitOf(set.limits, kind) - cost;
       added.push(`${name} :cost`);
       // A comparison with an attribute the item lacks is false, so NOT `>` admits a window not yet
-      // started as `attribute_not_exists(...) OR ... <=` would, in one comparison instead of three terms.
+      // started as `attribute_not_exists(...) OR ... <=` would, with one comparison to evaluate.
       conditions.push(`NOT ${name} > :w${index}${PREFIX[kind]}max`);
       removed.push(`${name}p`);
     }
