@@ -312,7 +312,7 @@ export function loadSection(after: LoadReport, before: LoadReport | null): strin
   const lines = [
     '## Load: directions on one API key',
     '',
-    `Measured by \`npx tsx test/bench/load.ts\` on ${after.date} (commit ${after.commit}): ${after.machine}. The local platform as \`npm start\` runs it (one Node process serving every function, with dynalite and s3rver in it, on free ports), driven by wrk over loopback on the same two cores, \`test/bench/load.lua\` sending \`POST /directions/v2/\` with ${NEW_YORK_TRIPS.length} fixed New York trips in turn (\`NEW_YORK_TRIPS\` in \`test/bench/load.ts\`), ${after.durationSeconds} s per row after a warm-up. Keys are enterprise keys with limits no run reaches, so any 429 would be wrong; "Not 200" counts every other answer and socket error. ${quietness(after)}`,
+    `Measured by \`npx tsx test/bench/load.ts\` on ${after.date} (commit ${after.commit}): ${after.machine}. The local platform as \`npm start\` runs it (one Node process serving every function, each city's routing function in a worker thread of its own, with dynalite and s3rver in it, on free ports), driven by wrk over loopback on the same two cores, \`test/bench/load.lua\` sending \`POST /directions/v2/\` with ${NEW_YORK_TRIPS.length} fixed New York trips in turn (\`NEW_YORK_TRIPS\` in \`test/bench/load.ts\`), ${after.durationSeconds} s per row after a warm-up. Keys are enterprise keys with limits no run reaches, so any 429 would be wrong; "Not 200" counts every other answer and socket error. ${quietness(after)}`,
     '',
     ...table(after),
   ];
