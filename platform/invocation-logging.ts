@@ -47,7 +47,7 @@ export function invocationLogging(): MiddlewareObj<GatewayEvent, unknown, Error,
  * directly or through `withInvocationLogging`.
  */
 export function invocationSignals(): MiddlewareObj<GatewayEvent, unknown, Error, Context>[] {
-  return [...invocationLogging(), invocationTracing(), ...invocationMetrics()] as MiddlewareObj<GatewayEvent, unknown, Error, Context>[];
+  return [...invocationLogging(), ...invocationTracing(), ...invocationMetrics()] as MiddlewareObj<GatewayEvent, unknown, Error, Context>[];
 }
 
 /** A Lambda handler for any event, with the invocation's ids on every line it logs, its trace and its metrics. */

@@ -143,7 +143,9 @@ async function attempt(bucket: string, sets: readonly Windows[], cost: number, n
       names[`${name}p`] = attributeOf(set, kind, windows[kind].start - SECONDS[kind]);
       values[`:w${index}${PREFIX[kind]}max`] = limitOf(set.limits, kind) - cost;
       added.push(`${name} :cost`);
-      conditions.push(`(attribute_not_exists(${name}) OR ${name} <= :w${index}${PREFIX[kind]}max)`);
+      // A comparison with an attribute the item lacks is false, so NOT `>` admits a window not yet
+      // started as `attribute_not_exists(...) OR ... <=` would, with one comparison to evaluate.
+      conditions.push(`NOT ${name} > :w${index}${PREFIX[kind]}max`);
       removed.push(`${name}p`);
     }
   });

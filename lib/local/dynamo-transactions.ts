@@ -1,4 +1,5 @@
 import { Agent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
 
 /**
  * DynamoDB's `TransactWriteItems` for the local platform. dynalite implements every other
@@ -293,28 +294,29 @@ function reply(response: ServerResponse, status: number, payload: unknown): void
   response.end(text);
 }
 
-/** The request listener of the local DynamoDB endpoint, in front of dynalite at `upstream`. */
-export function transactionProxy(upstream: { host: string; port: number }): TransactionProxy {
+/** An HTTP server's request listener: dynalite's own, which the endpoint calls in process. */
+export type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
+
+/**
+ * The request listener of the local DynamoDB endpoint, in front of dynalite: every operation but
+ * `TransactWriteItems` goes, as it came, to dynalite's own request listener `store` in this
+ * process (no second HTTP round trip), and a transaction's steps to dynalite at `upstream`.
+ */
+export function transactionProxy(upstream: { host: string; port: number }, store: RequestListener): TransactionProxy {
   const dynalite = new Dynalite(upstream, new Agent({ keepAlive: true }));
   const lock = new ReadWriteLock();
 
-  /** Any other operation, passed through unchanged under a shared lock. */
+  /**
+   * Any other operation, handed to dynalite as it came, under a shared lock held until its answer
+   * is sent. dynalite reads the body again from a stream of its own: it throws on a request
+   * stream's error, and a caller that hangs up must not end the platform.
+   */
   const forward = async (request: IncomingMessage, response: ServerResponse, body: Buffer) => {
     const release = await lock.acquire(false);
-    const outgoing = httpRequest(
-      { ...upstream, method: request.method, path: request.url, agent: dynalite.agent, headers: request.headers },
-      (incoming) => {
-        response.writeHead(incoming.statusCode ?? 500, incoming.headers);
-        incoming.pipe(response);
-        incoming.on('end', release);
-        incoming.on('error', release);
-      },
-    );
-    outgoing.on('error', (error) => {
-      release();
-      if (!response.headersSent) reply(response, 500, { __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message: error.message });
-    });
-    outgoing.end(body);
+    response.once('finish', release);
+    response.once('close', release);
+    const received = Object.assign(Readable.from(body.length ? [body] : []), { headers: request.headers, method: request.method, url: request.url });
+    store(received as unknown as IncomingMessage, response);
   };
 
   const listener = (request: IncomingMessage, response: ServerResponse) => {

@@ -1,4 +1,4 @@
-import { appendFile, readFile, rename, stat } from 'node:fs/promises';
+import { open, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EmfOutput } from '@aws-lambda-powertools/metrics/types';
 import { metricCatalogue, type MetricUnit } from '../../platform/metric-catalogue.ts';
@@ -33,14 +33,18 @@ export async function startMetricsLog(stateDir: string, maxBytes = MAX_METRICS_L
   let bytes = await stat(path).then((info) => info.size, () => 0);
   let queued: string[] = [];
   let writing: Promise<void> = Promise.resolve();
+  // Open for the platform's life, so a batch costs one write rather than an open, a write and a close.
+  let file = await open(path, 'a');
 
   const write = async (lines: string[]) => {
     const text = lines.join('');
     if (bytes > 0 && bytes + text.length > maxBytes) {
+      await file.close();
       await rename(path, join(stateDir, PREVIOUS_METRICS_LOG_FILE));
+      file = await open(path, 'a');
       bytes = 0;
     }
-    await appendFile(path, text);
+    await file.write(text);
     bytes += text.length;
   };
   const flush = () => {
@@ -63,6 +67,7 @@ export async function startMetricsLog(stateDir: string, maxBytes = MAX_METRICS_L
     stop: async () => {
       setMetricsSink(null);
       await flush();
+      await file.close();
     },
   };
 }

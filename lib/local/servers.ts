@@ -3,8 +3,8 @@ import { createServer, type Server } from 'node:http';
 import { mkdir } from 'node:fs/promises';
 import dynalite from 'dynalite';
 import S3rver from 's3rver';
+import { transactionProxy, type RequestListener } from './dynamo-transactions.ts';
 import { answerOnlyLocalRequests } from './local-requests.ts';
-import { transactionProxy } from './dynamo-transactions.ts';
 
 /** Starting the protocol servers the local platform runs on, with clear messages for taken ports. */
 
@@ -43,15 +43,18 @@ export async function closeServer(server: Server): Promise<void> {
 
 /**
  * dynalite persisting under `directory`, so a restart keeps keys, riders and reports, behind the
- * proxy that adds `TransactWriteItems` (dynamo-transactions.ts). dynalite listens on a loopback
- * port of its own; the endpoint the functions use is the proxy's. `close` stops both.
+ * proxy that adds `TransactWriteItems` (dynamo-transactions.ts). The endpoint the functions use is
+ * the proxy's, which calls dynalite's request listener in process; dynalite also listens on a
+ * loopback port of its own, for the steps of transactions. `close` stops both.
  */
 export async function startDynamo(directory: string, target: ListenTarget): Promise<{ port: number; close(): Promise<void> }> {
   await mkdir(directory, { recursive: true });
   const store = dynalite({ path: directory, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 }) as Server;
   answerOnlyLocalRequests(store, { pagesOfAnyOrigin: false });
   const storePort = await listen(store, { ...target, port: 0, host: '127.0.0.1' });
-  const proxy = transactionProxy({ host: '127.0.0.1', port: storePort });
+  const [storeListener] = store.listeners('request') as RequestListener[];
+  if (!storeListener) throw new Error('dynalite\'s server has no request listener to call in process');
+  const proxy = transactionProxy({ host: '127.0.0.1', port: storePort }, storeListener);
   const server = createServer(proxy.listener);
   answerOnlyLocalRequests(server, { pagesOfAnyOrigin: false });
   let port: number;

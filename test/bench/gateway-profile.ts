@@ -29,7 +29,6 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Profiler } from 'node:inspector';
 import { graphOutputDir, sharedDataPath } from '../../lib/local/paths.ts';
 import { projectRoot } from '../../lib/project-root.ts';
 import { createApiKey } from '../../functions/auth/api-keys.ts';
@@ -44,6 +43,7 @@ import { inProcessCityInvoker } from '../../lib/local/city-routers.ts';
 import { prepareLocalGraphs } from '../../lib/local/graphs.ts';
 import { startLocalPlatform } from '../../lib/local/launch.ts';
 import { listen } from '../../lib/local/servers.ts';
+import { cpuPerRequest } from './cpu-parts.ts';
 import { replaceDocSection, savedRun, measuredOn } from './doc-section.ts';
 import { machineDescription, NEW_YORK_TRIPS, runWrk, waitForQuiet, writeTripBodies, wrkVersion } from './load.ts';
 import { percentile } from './measure.ts';
@@ -80,65 +80,6 @@ function option(name: string, fallback: string): string {
 
 const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
 const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
-
-/** Where a profiled function's code lives, as a part of the platform. */
-function partOf(url: string, functionName: string): string | null {
-  if (functionName === '(idle)') return 'idle';
-  if (functionName === '(garbage collector)') return 'garbage collection';
-  if (functionName === '(program)') return 'V8 and native (unattributed)';
-  if (!url) return null;
-  const modules = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1];
-  if (modules) {
-    if (['dynalite', 'level', 'memory-level', 'classic-level', 'abstract-level', 'lock', 'async', 'big.js', 'lazy', 'once', 'buffer-crc32', 'level-transcoder', 'level-supports', 'module-error', 'maybe-combine-errors'].includes(modules)) {
-      return 'dynalite (local DynamoDB)';
-    }
-    if (modules.startsWith('@aws-sdk/') || modules.startsWith('@smithy/') || modules.startsWith('@aws-crypto/') || modules === 'fast-xml-parser' || modules === 'tslib' || modules === 'uuid') return 'AWS SDK clients';
-    if (modules.startsWith('@aws-lambda-powertools/') || modules === '@aws/lambda-invoke-store') return 'logging (Powertools, InvokeStore)';
-    if (modules.startsWith('@middy/')) return 'middy chain';
-    if (modules === 'zod') return 'zod validation';
-    if (['osrm-text-instructions', 'luxon', 'suncalc', '@mapbox/polyline', 'kdbush', 'geokdbush', 'flatbush'].includes(modules)) return 'routing and guidance';
-    if (modules === 'tsx' || modules === 'esbuild' || modules === 'get-tsconfig') return 'TypeScript loader (tsx)';
-    return `other packages (${modules})`;
-  }
-  if (url.includes('/functions/graphs/') || url.includes('/functions/directions/directions.ts') || url.includes('/core/')) return 'routing and guidance';
-  if (url.includes('/functions/http/') || url.includes('/functions/directions/')) return 'HTTP chain (functions/http)';
-  if (url.includes('/functions/auth/') || url.includes('/functions/authorizer/')) return 'authorizer (functions/auth)';
-  if (url.includes('/functions/ratelimit/')) return 'rate limiter (functions/ratelimit)';
-  if (url.includes('/platform/')) return 'Lambda runtime helpers (platform)';
-  if (url.includes('/lib/local/dynamo-transactions')) return 'local DynamoDB endpoint proxy';
-  if (url.includes('/lib/local/')) return 'local gateway (lib/local)';
-  if (url.startsWith('node:internal/crypto') || url === 'node:crypto') return 'Node crypto';
-  if (/^node:(internal\/)?(_?http|net|stream|internal\/streams|internal\/http|internal\/net|dns|tls|_stream|events|buffer|internal\/buffer|internal\/stream_base_commons|internal\/async_hooks|timers|internal\/timers|internal\/process\/task_queues|internal\/url|url)/.test(url)) return 'Node HTTP, sockets and event loop';
-  if (url.startsWith('node:')) return 'Node other';
-  return 'other (ours)';
-}
-
-/** Self time per part; frames without code of their own (builtins) count for their caller, except JSON. */
-function cpuByPart(profile: Profiler.Profile): Map<string, number> {
-  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
-  const parent = new Map<number, number>();
-  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
-  const partCache = new Map<number, string>();
-  const resolve = (id: number): string => {
-    const cached = partCache.get(id);
-    if (cached) return cached;
-    const node = nodes.get(id)!;
-    const { url, functionName } = node.callFrame;
-    let part = partOf(url, functionName);
-    if (!part && !url && (functionName === 'stringify' || functionName === 'parse')) part = `JSON.${functionName}`;
-    if (!part) part = parent.has(id) ? resolve(parent.get(id)!) : 'V8 and native (unattributed)';
-    partCache.set(id, part);
-    return part;
-  };
-  const totals = new Map<string, number>();
-  const samples = profile.samples ?? [];
-  const deltas = profile.timeDeltas ?? [];
-  for (let index = 0; index < samples.length; index++) {
-    const part = resolve(samples[index]!);
-    totals.set(part, (totals.get(part) ?? 0) + (deltas[index] ?? 0) / 1000);
-  }
-  return totals;
-}
 
 function gitCommit(): string {
   return spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: projectRoot, encoding: 'utf8' }).stdout.trim();
@@ -229,11 +170,7 @@ async function measure(): Promise<ProfileReport> {
     session.disconnect();
     const cpuProfile = option('cpu-profile', '');
     if (cpuProfile) await writeFile(cpuProfile, JSON.stringify(profile));
-    const byPart = cpuByPart(profile);
-    const cpu = [...byPart.entries()]
-      .filter(([part]) => part !== 'idle')
-      .map(([part, ms]) => ({ part, msPerRequest: ms / loaded.requests }))
-      .sort((a, b) => b.msPerRequest - a.msPerRequest);
+    const cpu = cpuPerRequest(profile, loaded.requests);
 
     const report: ProfileReport = {
       date: measuredOn(),

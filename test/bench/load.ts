@@ -4,7 +4,7 @@
  * sending all its traffic on its key) and spread over 20 keys, for comparison.
  *
  *   npx tsx test/bench/load.ts [--duration 20] [--warmup 10] [--connections 1,20,50] [--quiet-below 1]
- *                              [--write] [--save <file>] [--from <saved file>]
+ *                              [--cpu-prof <folder>] [--write] [--save <file>] [--from <saved file>]
  *
  * It starts the local platform as `npm start` does (test/support/local-process.ts: every port
  * free, a fresh state folder, the graphs of `SPOKE_GRAPH_DIR` or `.local-data/graphs`, built when
@@ -14,12 +14,16 @@
  * section of docs/benchmarks.md, with the figures of `test/bench/load-baseline.json` (an earlier
  * run saved with `--save`) beside them as "before"; `--from` rewrites the section from a saved run
  * without measuring. Run it on an otherwise idle machine: the
- * platform, dynalite, s3rver and wrk share its cores.
+ * platform, dynalite, s3rver and wrk share its cores. `--cpu-prof <folder>` starts the platform
+ * under `node --cpu-prof` with the cities' routing functions in its own thread
+ * (`SPOKE_CITY_ROUTERS=in-process`, so one profile holds the whole request path; a worker thread
+ * is not profiled) and adds each row's CPU milliseconds per request by part of the platform
+ * (test/bench/cpu-parts.ts), from the samples taken while the row ran.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { graphOutputDir, sharedDataPath } from '../../lib/local/paths.ts';
 import { projectRoot } from '../../lib/project-root.ts';
@@ -27,6 +31,7 @@ import { createApiKey } from '../../functions/auth/api-keys.ts';
 import { ensureGraphs } from '../../graph-builder/index.ts';
 import { functionEnvironment } from '../../lib/local/provision.ts';
 import { startLocalProcess, type RunningLocalProcess } from '../support/local-process.ts';
+import { cpuPerRequest, mainThreadProfile, type PartCpu, type ProfileWindow } from './cpu-parts.ts';
 import { replaceDocSection, savedRun, measuredOn } from './doc-section.ts';
 
 /** Real places in the New York extract (Lower Manhattan to Midtown, Downtown Brooklyn), 0.5 to 4 km apart. */
@@ -70,6 +75,10 @@ export interface LoadRun {
   maxMs: number;
   statuses: Record<string, number>;
   socketErrors: number;
+  /** The platform process's CPU time (user and system, every thread) per request while the row ran; null where /proc is not there to read. */
+  platformCpuMsPerRequest?: number | null;
+  /** With `--cpu-prof`: that CPU time per request by part, in the shares of the profile's samples taken while the row ran. */
+  cpu?: PartCpu[];
 }
 
 export interface LoadReport {
@@ -79,6 +88,8 @@ export interface LoadReport {
   durationSeconds: number;
   /** Each row waited for the 1-minute load average to fall below this. */
   quietBelow: number;
+  /** Where the cities' routing functions ran: worker threads (as `npm start`), or in the platform's thread under `--cpu-prof`. */
+  cityRouters?: 'threads' | 'in-process';
   runs: LoadRun[];
 }
 
@@ -157,12 +168,51 @@ export function machineDescription(): string {
   return `${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`;
 }
 
-async function measure(durationSeconds: number, warmupSeconds: number, connectionCounts: number[], quietBelow: number, tool: string): Promise<LoadReport> {
+interface MeasureOptions {
+  durationSeconds: number;
+  warmupSeconds: number;
+  connectionCounts: number[];
+  quietBelow: number;
+  tool: string;
+  /** Where `node --cpu-prof` writes the platform's profile; null: not profiled. */
+  cpuProfileDir: string | null;
+}
+
+/** The monotonic clock in microseconds, as a CPU profile's timestamps read it. */
+const monotonicUs = (): number => Number(process.hrtime.bigint() / 1000n);
+
+/** Linux's clock ticks per second, in which /proc/<pid>/stat counts CPU time (`getconf CLK_TCK`). */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
+ * A process's CPU time so far (user and system, all its threads) in milliseconds, from
+ * /proc/<pid>/stat; null where there is none. Unlike a profile's samples, which are wall-clock
+ * intervals, it does not grow while other work on the machine holds the cores.
+ */
+async function processCpuMs(pid: number | undefined): Promise<number | null> {
+  if (!pid) return null;
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (in parentheses, which may hold spaces): utime and stime are the 14th and 15th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+async function measure({ durationSeconds, warmupSeconds, connectionCounts, quietBelow, tool, cpuProfileDir }: MeasureOptions): Promise<LoadReport> {
   process.env.SPOKE_GRAPH_DIR ??= join(projectRoot, '.local-data', 'graphs');
   await ensureGraphs({ dataPath: sharedDataPath(), outDir: graphOutputDir(), log: (line) => console.log(`[graphs] ${line}`) });
+  const cityRouters = cpuProfileDir ? 'in-process' : 'threads';
   let platform: RunningLocalProcess | undefined;
+  const runs: LoadRun[] = [];
+  const windows: ProfileWindow[] = [];
   try {
-    platform = await startLocalProcess();
+    platform = await startLocalProcess({
+      env: { SPOKE_CITY_ROUTERS: cityRouters },
+      nodeArgs: cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfileDir] : [],
+    });
     const baseUrl = platform.info.base_url;
     Object.assign(process.env, functionEnvironment(platform.info.services));
     const keys: string[] = [];
@@ -175,34 +225,57 @@ async function measure(durationSeconds: number, warmupSeconds: number, connectio
     console.log(`${tool}; warming up for ${warmupSeconds} s at 20 in flight`);
     await runWrk(baseUrl, 20, warmupSeconds, keys, bodiesFile);
 
-    const runs: LoadRun[] = [];
     for (const connections of connectionCounts) {
       for (const keyCount of [1, KEY_COUNT_SPREAD]) {
         const loadAverage = await waitForQuiet(quietBelow);
+        const fromUs = monotonicUs();
+        const cpuBefore = await processCpuMs(platform.child.pid);
         const result = await runWrk(baseUrl, connections, durationSeconds, keys.slice(0, keyCount), bodiesFile);
-        const seconds = result.duration_us / 1e6;
-        const run: LoadRun = {
-          keys: keyCount,
-          connections,
-          loadAverage,
-          requests: result.requests,
-          seconds,
-          requestsPerSecond: result.requests / seconds,
-          p50Ms: result.p50_us / 1000,
-          p95Ms: result.p95_us / 1000,
-          p99Ms: result.p99_us / 1000,
-          maxMs: result.max_us / 1000,
-          statuses: result.statuses,
-          socketErrors: result.errors.connect + result.errors.read + result.errors.write + result.errors.timeout,
-        };
+        const cpuAfter = await processCpuMs(platform.child.pid);
+        windows.push({ fromUs, toUs: monotonicUs() });
+        const run = loadRun(result, keyCount, connections, loadAverage);
+        run.platformCpuMsPerRequest = cpuBefore !== null && cpuAfter !== null ? (cpuAfter - cpuBefore) / Math.max(1, run.requests) : null;
         runs.push(run);
-        console.log(`${connections} in flight, ${keyCount} key(s): ${run.requestsPerSecond.toFixed(1)} req/s, p50 ${run.p50Ms.toFixed(0)} ms, p95 ${run.p95Ms.toFixed(0)} ms, statuses ${JSON.stringify(run.statuses)}, socket errors ${run.socketErrors} (load ${loadAverage.toFixed(2)})`);
+        console.log(`${connections} in flight, ${keyCount} key(s): ${run.requestsPerSecond.toFixed(1)} req/s, p50 ${run.p50Ms.toFixed(0)} ms, p95 ${run.p95Ms.toFixed(0)} ms, statuses ${JSON.stringify(run.statuses)}, socket errors ${run.socketErrors}, platform CPU ${run.platformCpuMsPerRequest?.toFixed(2) ?? '-'} ms a request (load ${loadAverage.toFixed(2)})`);
       }
     }
-    return { date: measuredOn(), commit: gitCommit(), machine: `${machineDescription()}, ${tool}`, durationSeconds, quietBelow, runs };
   } finally {
+    // The profile is written as the platform exits.
     await platform?.stop();
   }
+  if (cpuProfileDir) await addCpu(runs, windows, cpuProfileDir);
+  return { date: measuredOn(), commit: gitCommit(), machine: `${machineDescription()}, ${tool}`, durationSeconds, quietBelow, cityRouters, runs };
+}
+
+function loadRun(result: WrkResult, keys: number, connections: number, loadAverage: number): LoadRun {
+  const seconds = result.duration_us / 1e6;
+  return {
+    keys,
+    connections,
+    loadAverage,
+    requests: result.requests,
+    seconds,
+    requestsPerSecond: result.requests / seconds,
+    p50Ms: result.p50_us / 1000,
+    p95Ms: result.p95_us / 1000,
+    p99Ms: result.p99_us / 1000,
+    maxMs: result.max_us / 1000,
+    statuses: result.statuses,
+    socketErrors: result.errors.connect + result.errors.read + result.errors.write + result.errors.timeout,
+  };
+}
+
+/** Each row's CPU per request by part, from the samples of the platform's profile taken while it ran. */
+async function addCpu(runs: LoadRun[], windows: readonly ProfileWindow[], folder: string): Promise<void> {
+  const profile = await mainThreadProfile(folder);
+  runs.forEach((run, index) => {
+    const sampled = cpuPerRequest(profile, run.requests, windows[index]!);
+    const sampledTotal = sampled.reduce((total, part) => total + part.msPerRequest, 0);
+    // The samples give each part's share; the process's CPU time, where known, gives the total.
+    const scale = run.platformCpuMsPerRequest ? run.platformCpuMsPerRequest / sampledTotal : 1;
+    run.cpu = sampled.map((part) => ({ part: part.part, msPerRequest: part.msPerRequest * scale }));
+    console.log(`${run.connections} in flight, ${run.keys} key(s): profile samples ${sampledTotal.toFixed(2)} ms a request, CPU time ${run.platformCpuMsPerRequest?.toFixed(2) ?? '-'}`);
+  });
 }
 
 const nonOk = (run: LoadRun): string => {
@@ -229,11 +302,17 @@ function table(report: LoadReport): string[] {
   return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...report.runs.map((run) => `| ${row(run).join(' | ')} |`)];
 }
 
+/** How the rows waited for a quiet machine; `--quiet-below` above the core count waits for nothing. */
+function quietness(report: LoadReport): string {
+  if (report.quietBelow > cpus().length) return `No row waited for a quiet machine (\`--quiet-below ${report.quietBelow}\`: other work held the cores throughout); each records the 1-minute load average as it started.`;
+  return `Each row waited for the 1-minute load average to fall below ${report.quietBelow} (the platform idle, the previous row's load decayed, at most 3 minutes) and records it as it started.`;
+}
+
 export function loadSection(after: LoadReport, before: LoadReport | null): string[] {
   const lines = [
     '## Load: directions on one API key',
     '',
-    `Measured by \`npx tsx test/bench/load.ts\` on ${after.date} (commit ${after.commit}): ${after.machine}. The local platform as \`npm start\` runs it (one Node process serving every function, with dynalite and s3rver in it, on free ports), driven by wrk over loopback on the same two cores, \`test/bench/load.lua\` sending \`POST /directions/v2/\` with ${NEW_YORK_TRIPS.length} fixed New York trips in turn (\`NEW_YORK_TRIPS\` in \`test/bench/load.ts\`), ${after.durationSeconds} s per row after a warm-up. Keys are enterprise keys with limits no run reaches, so any 429 would be wrong; "Not 200" counts every other answer and socket error. Each row waited for the 1-minute load average to fall below ${after.quietBelow} (the platform idle, the previous row's load decayed, at most 3 minutes) and records it as it started.`,
+    `Measured by \`npx tsx test/bench/load.ts\` on ${after.date} (commit ${after.commit}): ${after.machine}. The local platform as \`npm start\` runs it (one Node process serving every function, each city's routing function in a worker thread of its own, with dynalite and s3rver in it, on free ports), driven by wrk over loopback on the same two cores, \`test/bench/load.lua\` sending \`POST /directions/v2/\` with ${NEW_YORK_TRIPS.length} fixed New York trips in turn (\`NEW_YORK_TRIPS\` in \`test/bench/load.ts\`), ${after.durationSeconds} s per row after a warm-up. Keys are enterprise keys with limits no run reaches, so any 429 would be wrong; "Not 200" counts every other answer and socket error. ${quietness(after)}`,
     '',
     ...table(after),
   ];
@@ -256,14 +335,46 @@ export async function loadBenchmark(write = process.argv.includes('--write')): P
     const warmupSeconds = Number(option('warmup', '10'));
     const connectionCounts = option('connections', '1,20,50').split(',').map(Number);
     const quietBelow = Number(option('quiet-below', '1'));
-    report = await measure(durationSeconds, warmupSeconds, connectionCounts, quietBelow, tool);
+    const profileRoot = option('cpu-prof', '') ? resolve(option('cpu-prof', '')) : null;
+    // A folder of the run's own under the one named, so the platform's profile is the only one in it.
+    const cpuProfileDir = profileRoot ? await mkdir(profileRoot, { recursive: true }).then(() => mkdtemp(join(profileRoot, 'run-'))) : null;
+    if (cpuProfileDir) console.log(`The platform's CPU profile goes to ${cpuProfileDir}`);
+    report = await measure({ durationSeconds, warmupSeconds, connectionCounts, quietBelow, tool, cpuProfileDir });
   }
   const save = option('save', '');
   if (save) await writeFile(save, `${JSON.stringify(report, null, 2)}\n`);
-  const before = await savedRun<LoadReport>('load-baseline.json');
-  const section = loadSection(report, before);
+  // A profiled run (--cpu-prof) is the request path's CPU section; any other the load section.
+  const profiled = report.runs.some((run) => run.cpu);
+  const before = await savedRun<LoadReport>(profiled ? 'load-request-path-baseline.json' : 'load-baseline.json');
+  const section = profiled ? requestPathSection(report, before) : loadSection(report, before);
   console.log(`\n${section.join('\n')}`);
-  if (write) await replaceDocSection('load', section);
+  if (write) await replaceDocSection(profiled ? 'load-request-path' : 'load', section);
+}
+
+/** The profiled run's CPU per request by part, before and after, for the one-key row at the fewest in flight. */
+export function requestPathSection(after: LoadReport, before: LoadReport | null): string[] {
+  const rowOf = (report: LoadReport | null) => report?.runs.filter((run) => run.keys === 1 && run.cpu).sort((a, b) => a.connections - b.connections)[0];
+  const afterRow = rowOf(after);
+  if (!afterRow?.cpu) throw new Error('The run has no profiled one-key row (run it with --cpu-prof)');
+  const beforeRow = rowOf(before);
+  const cpuOf = (run: LoadRun | undefined) => new Map(run?.cpu?.map((part) => [part.part, part.msPerRequest]) ?? []);
+  const [beforeCpu, afterCpu] = [cpuOf(beforeRow), cpuOf(afterRow)];
+  const parts = [...new Set([...afterCpu.keys(), ...beforeCpu.keys()])].sort((a, b) => (afterCpu.get(b) ?? 0) - (afterCpu.get(a) ?? 0));
+  const cell = (value: number | undefined) => (value === undefined ? '-' : value.toFixed(2));
+  const heading = (label: string, run: LoadRun, report: LoadReport) => `${label} (commit ${report.commit}, ${run.requestsPerSecond.toFixed(1)} req/s, load ${run.loadAverage.toFixed(2)})`;
+  const columns = beforeRow && before ? [heading('before', beforeRow, before), heading('after', afterRow, after)] : [heading('CPU ms per request', afterRow, after)];
+  const lines = [
+    '## Load: CPU per request around the planner',
+    '',
+    `Measured by \`npx tsx test/bench/load.ts --connections ${afterRow.connections} --cpu-prof /tmp/spoke-load-profile --write\` on ${after.date} (commit ${after.commit}): ${after.machine}. The load test's platform and trips, ${afterRow.connections} in flight on one key for ${after.durationSeconds} s, with the platform process under \`node --cpu-prof\` and the cities' routing functions in its own thread (\`SPOKE_CITY_ROUTERS=in-process\`: Node does not profile a worker thread, and so one profile holds the whole path). Each figure is the platform process's CPU time while the row ran (user and system, every thread, from /proc) per request, divided among the parts by the profile's samples of the same span, by where the code lives (\`test/bench/cpu-parts.ts\`; a builtin counts for its caller). The dynalite rows are the local stand-in's cost, which AWS pays on its side; "Node HTTP" is the gateway's and the DynamoDB endpoint's sockets on one side and the SDK's on the other.${before ? ` "Before" is the same command on commit ${before.commit}, saved in \`test/bench/load-request-path-baseline.json\`.` : ''}`,
+    '',
+    `| Part | ${columns.join(' | ')} |`,
+    `|---|${columns.map(() => '---').join('|')}|`,
+  ];
+  for (const part of parts) lines.push(`| ${part} | ${(beforeRow ? [beforeCpu.get(part), afterCpu.get(part)] : [afterCpu.get(part)]).map(cell).join(' | ')} |`);
+  const total = (cpu: Map<string, number>) => [...cpu.values()].reduce((sum, value) => sum + value, 0).toFixed(2);
+  lines.push(`| **total** | ${(beforeRow ? [total(beforeCpu), total(afterCpu)] : [total(afterCpu)]).map((value) => `**${value}**`).join(' | ')} |`);
+  return lines;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await loadBenchmark();

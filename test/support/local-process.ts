@@ -39,12 +39,13 @@ const ALL_PORTS_FREE = {
 };
 
 export async function startLocalProcess(
-  options: { stateDir?: string; env?: Record<string, string>; args?: string[] } = {},
+  /** `nodeArgs`: Node's own options for the platform process (a benchmark's `--cpu-prof`). */
+  options: { stateDir?: string; env?: Record<string, string>; args?: string[]; nodeArgs?: string[] } = {},
 ): Promise<RunningLocalProcess> {
   const stateDir = options.stateDir ?? (await mkdtemp(join(tmpdir(), 'spoke-test-')));
   const logFile = join(stateDir, 'platform.log');
   const log = createWriteStream(logFile, { flags: 'a' });
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts', ...(options.args ?? [])], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'bin/local.ts', ...(options.args ?? [])], {
     cwd: projectRoot,
     env: { ...process.env, ...ALL_PORTS_FREE, SPOKE_STATE_DIR: stateDir, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
