@@ -56,7 +56,8 @@ import {
 } from '../functions/oauth/clients.ts';
 import { revokeGrantsOfClient } from '../functions/oauth/grants.ts';
 import { listSigningKeys, rotateSigningKeys } from '../functions/oauth/signing-keys.ts';
-import { localStateDir } from '../lib/local/paths.ts';
+import { localLogFile, localStateDir } from '../lib/local/paths.ts';
+import { logToFile } from '../platform/logger.ts';
 import { functionEnvironment, localUsageKeySecretsEnvironment } from '../lib/local/provision.ts';
 import { eventsAdmin } from './admin-events.ts';
 import { metricsCommand, MetricsUsageError } from './admin-metrics.ts';
@@ -76,6 +77,9 @@ async function useLocalPlatform(): Promise<void> {
     throw new UsageError(`No local platform found (${infoFile} is missing). Start it with \`npm start\`, or pass --aws.`);
   }
   Object.assign(process.env, functionEnvironment(services), localUsageKeySecretsEnvironment(localStateDir()));
+  // The commands' answers alone on the terminal: log lines (a graph loaded) go to the platform's log file.
+  const logFile = localLogFile(localStateDir());
+  if (logFile) logToFile(logFile);
 }
 
 function limitsFrom(values: Record<string, string | string[] | boolean | undefined>): RateLimits | undefined {

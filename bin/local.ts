@@ -12,7 +12,8 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { checkDataFolder, DataFolderError, localStateDir } from '../lib/local/paths.ts';
+import { checkDataFolder, DataFolderError, localLogFile, localStateDir } from '../lib/local/paths.ts';
+import { LOG_FILE_ENV, logToFile } from '../platform/logger.ts';
 import { cityRoutersFromEnvironment, portsFromEnvironment, startLocalPlatform, type LocalPlatform } from '../lib/local/launch.ts';
 import { citiesFromEnvironment, prepareLocalGraphs } from '../lib/local/graphs.ts';
 import { PLAYGROUND_KEY_LIMITS, seedDemoCredentials, WALKTHROUGH_KEY_LIMITS } from '../lib/local/seed.ts';
@@ -34,6 +35,12 @@ async function main(): Promise<void> {
   // Graphs, bike-share feeds and parking all come from the data folder: say so before starting anything.
   await checkDataFolder();
   await mkdir(stateDir, { recursive: true });
+  // Log lines to a file, and the banner alone on the terminal; the cities' routing threads inherit the setting.
+  const logFile = localLogFile(stateDir);
+  if (logFile) {
+    process.env[LOG_FILE_ENV] = logFile;
+    logToFile(logFile);
+  }
   const ports = portsFromEnvironment();
   let platform: LocalPlatform;
   try {
@@ -102,6 +109,7 @@ async function main(): Promise<void> {
       `  Demo OAuth app (public):   ${demo.oauth_client_id}  (redirect ${demo.oauth_redirect_uri})`,
       `  OAuth metadata:            ${info.base_url}/.well-known/oauth-authorization-server`,
       `  URLs and demo credentials: ${infoFile}`,
+      `  Log lines (JSON):          ${localLogFile(stateDir) ?? 'here (SPOKE_LOG_STDOUT=1)'}`,
       '',
       'Try:',
       `  curl -s -X POST ${info.base_url}/directions/v2/ \\`,

@@ -1,3 +1,5 @@
+import { createWriteStream } from 'node:fs';
+import { Console } from 'node:console';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { LogItemExtraInput, LogItemMessage } from '@aws-lambda-powertools/logger/types';
 
@@ -32,3 +34,23 @@ class PlatformLogger extends Logger {
 }
 
 export const logger: Logger = new PlatformLogger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'spoke' });
+
+/**
+ * Where the local platform and its command-line tools write the log lines (`LOG_FILE_ENV`; see
+ * `logToFile`). Never set in Lambda, where the lines go to stdout and on to CloudWatch Logs.
+ */
+export const LOG_FILE_ENV = 'SPOKE_LOG_FILE';
+
+/**
+ * Appends this process's (or thread's) log lines to `path` instead of printing them, so that a
+ * person reads the local platform's banner and the CLI's answers without JSON lines among them.
+ */
+export function logToFile(path: string): void {
+  const stream = createWriteStream(path, { flags: 'a' });
+  // Powertools prints through a Console of its own; one on the file takes its place.
+  (logger as unknown as { console: Console }).console = new Console({ stdout: stream, stderr: stream });
+}
+
+// A routing thread of the local platform starts with its environment: it logs where the platform does.
+const logFile = process.env[LOG_FILE_ENV];
+if (logFile) logToFile(logFile);

@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { projectRoot } from '../project-root.ts';
 
 /**
@@ -54,4 +54,12 @@ export async function checkDataFolder(path: string = sharedDataPath(), source?: 
     throw new DataFolderError(`The data folder ${path} ${problem}.`, source);
   }
   if (!entry.isDirectory()) throw new DataFolderError(`The data folder ${path} is not a folder.`, source);
+}
+
+/** The local platform's log lines (JSON, one per line), in its state folder; `SPOKE_LOG_STDOUT=1` prints them instead. */
+export const LOCAL_LOG_FILE = 'log.jsonl';
+
+/** Where this process's log lines go locally: the state folder's log file, or null for stdout. */
+export function localLogFile(stateDir: string): string | null {
+  return process.env.SPOKE_LOG_STDOUT === '1' ? null : join(stateDir, LOCAL_LOG_FILE);
 }

@@ -90,7 +90,7 @@ async function report(platform: Platform): Promise<void> {
   console.log(`  heavy request: p50 ${percentile(heavy, 50).toFixed(1)} ms, p95 ${percentile(heavy, 95).toFixed(1)} ms, max ${Math.max(...heavy).toFixed(1)} ms${refused.length ? `; refused: ${refused.join(', ')}` : ''}`);
   console.log(`  simple route sent meanwhile: p50 ${percentile(together, 50).toFixed(1)} ms, p95 ${percentile(together, 95).toFixed(1)} ms`);
   console.log(`  delay: p50 ${percentile(delays, 50).toFixed(1)} ms, p95 ${percentile(delays, 95).toFixed(1)} ms, max ${Math.max(...delays).toFixed(1)} ms`);
-  console.log(`  platform process resident: ${resident === null ? 'unknown' : `${resident.toFixed(0)} MB`}; log ${platform.running.logFile}`);
+  console.log(`  platform process resident: ${resident === null ? 'unknown' : `${resident.toFixed(0)} MB`}; output ${platform.running.outputFile}, log lines ${platform.running.logFile}`);
 }
 
 const platforms: Platform[] = [];

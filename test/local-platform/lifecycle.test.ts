@@ -32,11 +32,11 @@ async function directionsStatus(info: PlatformInfo, key: string, laterSeconds?: 
 
 const portOf = (url: string) => Number(new URL(url).port);
 
-/** The log once the banner is in it: the banner comes before the info file, but reaches the log file through this process's pipe, which a busy machine can hold back. */
-async function logWithBanner(logFile: string): Promise<string> {
+/** What the process printed once the banner is in it: the banner comes before the info file, but reaches the file through this process's pipe, which a busy machine can hold back. */
+async function outputWithBanner(outputFile: string): Promise<string> {
   return until(async () => {
-    const log = await readFile(logFile, 'utf8');
-    return log.includes('Ctrl-C stops everything.') && log;
+    const output = await readFile(outputFile, 'utf8');
+    return output.includes('Ctrl-C stops everything.') && output;
   }, 10_000, 100);
 }
 
@@ -49,9 +49,14 @@ async function portIsFree(port: number): Promise<boolean> {
 }
 
 describe('the local platform process (npm start)', () => {
-  it('prints its URLs, keys and a curl example, writes the info file, and stops cleanly on Ctrl-C', async () => {
+  it('prints its URLs, keys and a curl example with no log line among them, writes the info file, and stops cleanly on Ctrl-C', async () => {
     const running = await startLocalProcess();
-    const banner = await logWithBanner(running.logFile);
+    const banner = await outputWithBanner(running.outputFile);
+    // Its log lines (seeding planned routes and loaded graphs) went to the log file the banner names.
+    expect(banner.split('\n').filter((line) => line.trimStart().startsWith('{"'))).toEqual([]);
+    expect(banner).toContain(`Log lines (JSON):          ${running.logFile}`);
+    expect(await readFile(running.logFile, 'utf8')).toMatch(/^\{.*"message":"graph loaded"/m);
+    expect(banner).toContain(`Walk-through key:          ${running.info.demo.walkthrough_api_key}  (enterprise plan, 120 a minute, 2,000 an hour, 10,000 a day; the README's and docs' examples)`);
     expect(banner).toContain(running.info.base_url);
     expect(banner).toContain(running.info.app_base_url);
     expect(banner).toContain(running.info.demo.api_key);
@@ -64,7 +69,7 @@ describe('the local platform process (npm start)', () => {
     expect(await directionsStatus(running.info, running.info.demo.playground_api_key)).not.toBe(401);
 
     expect(await running.stop('SIGINT')).toBe(0);
-    expect(await readFile(running.logFile, 'utf8')).toMatch(/Stopped\./);
+    expect(await readFile(running.outputFile, 'utf8')).toMatch(/Stopped\./);
     for (const url of [running.info.base_url, running.info.app_base_url, ...Object.values(running.info.services)]) {
       expect(await portIsFree(portOf(url)), url).toBe(true);
     }

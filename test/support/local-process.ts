@@ -1,3 +1,4 @@
+import { LOCAL_LOG_FILE } from '../../lib/local/paths.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
@@ -23,7 +24,10 @@ export interface PlatformInfo {
 
 export interface RunningLocalProcess {
   info: PlatformInfo;
+  /** The platform's log lines (JSON), which it writes to its state folder (lib/local/paths.ts `LOCAL_LOG_FILE`). */
   logFile: string;
+  /** What the process printed for a person: the banner, its messages. */
+  outputFile: string;
   child: ChildProcess;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -43,8 +47,9 @@ export async function startLocalProcess(
   options: { stateDir?: string; env?: Record<string, string>; args?: string[]; nodeArgs?: string[] } = {},
 ): Promise<RunningLocalProcess> {
   const stateDir = options.stateDir ?? (await mkdtemp(join(tmpdir(), 'spoke-test-')));
-  const logFile = join(stateDir, 'platform.log');
-  const log = createWriteStream(logFile, { flags: 'a' });
+  const logFile = join(stateDir, LOCAL_LOG_FILE);
+  const outputFile = join(stateDir, 'platform-output.log');
+  const log = createWriteStream(outputFile, { flags: 'a' });
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'bin/local.ts', ...(options.args ?? [])], {
     cwd: projectRoot,
     env: { ...process.env, ...ALL_PORTS_FREE, SPOKE_STATE_DIR: stateDir, ...options.env },
@@ -58,8 +63,8 @@ export async function startLocalProcess(
   const deadline = performance.now() + 90_000;
   let info: PlatformInfo | undefined;
   while (!info) {
-    if (child.exitCode !== null) throw new Error(`The local platform exited early; see ${logFile}:\n${await readFile(logFile, 'utf8')}`);
-    if (performance.now() > deadline) throw new Error(`The local platform did not start within 90 s; see ${logFile}`);
+    if (child.exitCode !== null) throw new Error(`The local platform exited early; see ${outputFile}:\n${await readFile(outputFile, 'utf8')}`);
+    if (performance.now() > deadline) throw new Error(`The local platform did not start within 90 s; see ${outputFile}`);
     try {
       const candidate = JSON.parse(await readFile(infoFile, 'utf8')) as PlatformInfo;
       if (candidate.pid === child.pid) info = candidate;
@@ -71,6 +76,7 @@ export async function startLocalProcess(
   return {
     info,
     logFile,
+    outputFile,
     child,
     stop: async (signal = 'SIGINT') => {
       if (child.exitCode === null) child.kill(signal);
