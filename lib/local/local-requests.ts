@@ -65,7 +65,7 @@ export function answerOnlyLocalRequests(server: Server, rules: LocalRequestRules
       return;
     }
     request.resume();
-    response.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
-    response.end(`${refusal}\n`);
+    response.writeHead(403, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+    response.end(JSON.stringify({ error: refusal }));
   });
 }

@@ -130,7 +130,7 @@ describe('the local gateway answers malformed names and encodings like API Gatew
   it('a request target that is not a URL answers 400', async () => {
     const { port } = new URL(platform.base_url);
     const reply = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(port), '127.0.0.1', () => socket.end('GET http://[ HTTP/1.1\r\nHost: spoke\r\nConnection: close\r\n\r\n'));
+      const socket = connect(Number(port), '127.0.0.1', () => socket.end(`GET http://[ HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`));
       let text = '';
       socket.on('data', (chunk) => (text += chunk.toString('utf8')));
       socket.on('end', () => resolve(text));
