@@ -151,10 +151,11 @@ describe('writing events', () => {
 });
 
 describe('the demo events of the local platform', () => {
-  it('lists a leisure route planned on the real graph in every city, and nothing else 60 days later', async () => {
+  it('lists a leisure route planned on the real graph in every city, and no group ride years after the seeding', async () => {
     const points = { London: [51.5219, -0.1262], 'New York City': [40.7033, -74.017], 'Los Angeles': [34.0729, -118.4422], 'San Francisco Bay Area': [37.8068, -122.3019] };
     for (const [city, [latitude, longitude]] of Object.entries(points)) {
-      const response = await nearby(`latitude=${latitude}&longitude=${longitude}&radius=2000`, Date.now() + 60 * DAY);
+      // At T (2031), every demo group ride, timed around the platform's start, is long over.
+      const response = await nearby(`latitude=${latitude}&longitude=${longitude}&radius=2000`, T);
       expect(response.status).toBe(200);
       const seeded = response.body.events.filter((event: { created_by: string }) => event.created_by !== 'operator');
       expect(seeded.length, city).toBeGreaterThan(0);
