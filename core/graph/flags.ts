@@ -22,6 +22,11 @@ export const NODE_BARRIER_DISMOUNT = 1 << 8;
 /** Three or more distinct neighbours: a real junction (for guidance). */
 export const NODE_JUNCTION = 1 << 9;
 export const NODE_MINI_ROUNDABOUT = 1 << 10;
+/**
+ * A barrier too narrow for a cargo bike even pushed (kissing gate, cycle barrier, stile, turnstile,
+ * or any barrier with a `maxwidth` under 1 m): the `cargo` bicycle type never passes it.
+ */
+export const NODE_BARRIER_NARROW = 1 << 11;
 /** The node's height was measured (an elevation model, or OSM `ele`), not filled in from its neighbours'. */
 export const NODE_ELEVATION_KNOWN = 1 << 15;
 
@@ -105,6 +110,16 @@ export const arrivalControlOf = (flags: number): number => (flags >>> EDGE_ARRIV
 /** Level of Traffic Stress 1-4, or STRESS_UNKNOWN (bits 28-30). */
 export const trafficStressOf = (flags: number): number => (flags >>> EDGE_STRESS_SHIFT) & 0b111;
 export const STRESS_UNKNOWN = 0;
+
+// ---- segment ride flags (segmentRideFlags, u8): what the bicycle types ask of a way ----
+/** Not sealed: gravel, compacted, dirt, grass and the like, and a track, path or bridleway without a `surface` tag. */
+export const SEGMENT_UNPAVED = 1 << 0;
+/** Cobbles: sett, cobblestone, unhewn cobblestone. */
+export const SEGMENT_COBBLES = 1 << 1;
+/** `smoothness` bad or worse, whatever the surface. */
+export const SEGMENT_ROUGH = 1 << 2;
+/** Narrower than a cargo bike: `maxwidth` or `maxwidth:physical` under 1 m. */
+export const SEGMENT_NARROW = 1 << 3;
 
 // ---- turn restrictions (restrictionFlags, u8) ----
 /** Every stored restriction forbids its edge sequence; this bit says it was derived from an only_* relation. */

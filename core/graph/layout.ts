@@ -15,7 +15,7 @@
  */
 
 export const GRAPH_MAGIC = 'SPKGRAPH';
-export const GRAPH_FORMAT_VERSION = 5;
+export const GRAPH_FORMAT_VERSION = 6;
 export const PRELUDE_BYTES = 16;
 export const SECTION_ALIGNMENT = 8;
 
@@ -86,6 +86,8 @@ export const sectionTypes = {
   segmentAscent: 'u16',
   /** S: decimetres descended along the geometry direction. */
   segmentDescent: 'u16',
+  /** S: SEGMENT_* bits (unpaved, cobbles, rough, narrow): what the bicycle types weigh beyond the surface penalty. */
+  segmentRideFlags: 'u8',
   /** S: edge along the geometry direction, or -1. */
   segmentForwardEdge: 'i32',
   /** S: edge against the geometry direction, or -1. */

@@ -6,7 +6,7 @@ import type { CollectedNodes, CollectedWays } from './read/collect.ts';
 
 /**
  * Stage `segments`: the segment sections in final numbering. The geometry pool, each segment's
- * OSM way, name, ref and set of cycle routes, its two edges, and its climb and descent along the
+ * OSM way, name, ref, set of cycle routes and ride flags (surface and width for the bicycle types), its two edges, and its climb and descent along the
  * geometry (measured by the `elevation` stage).
  */
 
@@ -34,6 +34,7 @@ export interface SegmentSections {
   readonly segmentRouteSet: Uint32Array;
   readonly segmentAscent: Uint16Array;
   readonly segmentDescent: Uint16Array;
+  readonly segmentRideFlags: Uint8Array;
   readonly segmentForwardEdge: Int32Array;
   readonly segmentBackwardEdge: Int32Array;
   readonly routeSetFirst: Uint32Array;
@@ -49,7 +50,7 @@ export function segmentSections(input: SegmentsInput): SegmentSections {
   const sections = {
     segmentWayId: new Float64Array(liveSegments), segmentName: new Uint32Array(liveSegments), segmentRef: new Uint32Array(liveSegments),
     segmentRouteSet: new Uint32Array(liveSegments), segmentAscent: input.segmentAscent, segmentDescent: input.segmentDescent,
-    segmentForwardEdge: new Int32Array(liveSegments), segmentBackwardEdge: new Int32Array(liveSegments),
+    segmentRideFlags: new Uint8Array(liveSegments), segmentForwardEdge: new Int32Array(liveSegments), segmentBackwardEdge: new Int32Array(liveSegments),
   };
   const routeSets = new RouteSets(input.strings);
   const wayRouteSet = new Map<number, number>();
@@ -70,6 +71,7 @@ export function segmentSections(input: SegmentsInput): SegmentSections {
     sections.segmentWayId[t] = ways.ids[w]!;
     sections.segmentName[t] = ways.nameIds[w]!;
     sections.segmentRef[t] = ways.refIds[w]!;
+    sections.segmentRideFlags[t] = ways.attributes[ways.attributeIndex[w]!]!.rideFlags;
     let routeSet = wayRouteSet.get(w);
     if (routeSet === undefined) {
       routeSet = routeSets.idOf([...routeNamesOfWay(ways, input.wayRoutes, w)]);

@@ -1,6 +1,7 @@
-import type { RoadClass } from '../../core/graph/flags.ts';
+import { SEGMENT_COBBLES, SEGMENT_NARROW, SEGMENT_ROUGH, SEGMENT_UNPAVED, type RoadClass } from '../../core/graph/flags.ts';
 import type { Tags } from '../osm/types.ts';
 import type { Warnings } from '../warnings.ts';
+import { tooNarrowForCargoRule } from './width.ts';
 
 /** How rough a way's surface is (spec 1.2.7). */
 
@@ -35,4 +36,32 @@ export function surfaceRule(tags: Tags, roadClass: RoadClass, warnings: Warnings
     else penalty = Math.max(penalty, known);
   }
   return penalty;
+}
+
+/**
+ * Surfaces that are not sealed. The penalty above cannot say it: compacted and fine gravel share
+ * penalty 1 with sett and brick, which are paved; a road bike avoids the first and rides the second.
+ */
+const UNPAVED_SURFACES: ReadonlySet<string> = new Set([
+  'unpaved', 'compacted', 'fine_gravel', 'gravel', 'pebblestone', 'ground', 'dirt', 'earth', 'grass', 'grass_paver', 'mud',
+  'sand', 'woodchips', 'rock', 'clay', 'stepping_stones', 'artificial_turf', 'ice', 'snow', 'salt',
+]);
+const COBBLED_SURFACES: ReadonlySet<string> = new Set(['sett', 'cobblestone', 'unhewn_cobblestone', 'cobblestone:flattened']);
+const ROUGH_SMOOTHNESS: ReadonlySet<string> = new Set(['bad', 'very_bad', 'horrible', 'very_horrible', 'impassable']);
+/** Without a `surface` tag these are taken as unsealed (as the surface penalty's defaults take them as rough). */
+const UNPAVED_BY_DEFAULT: ReadonlySet<RoadClass> = new Set(['track', 'path', 'bridleway']);
+
+/**
+ * The way's SEGMENT_* bits (core/graph/flags.ts): unpaved, cobbled, rough (`smoothness` bad or
+ * worse) and narrow (`maxwidth` under a cargo bike's width), which the bicycle types weigh
+ * (core/routing/costing/bicycle-types.ts). Unknown surfaces count as paved, as the penalty counts them smooth.
+ */
+export function rideFlagsRule(tags: Tags, roadClass: RoadClass): number {
+  const surface = tags.surface?.split(';')[0]!.trim();
+  let flags = 0;
+  if (surface === undefined ? UNPAVED_BY_DEFAULT.has(roadClass) : UNPAVED_SURFACES.has(surface)) flags |= SEGMENT_UNPAVED;
+  if (surface !== undefined && COBBLED_SURFACES.has(surface)) flags |= SEGMENT_COBBLES;
+  if (tags.smoothness !== undefined && ROUGH_SMOOTHNESS.has(tags.smoothness)) flags |= SEGMENT_ROUGH;
+  if (tooNarrowForCargoRule(tags)) flags |= SEGMENT_NARROW;
+  return flags;
 }

@@ -9,7 +9,7 @@ import { highwayRule } from './highways.ts';
 import { litRule } from './lighting.ts';
 import { cyclingDirectionsRule, onewayRule } from './one-way.ts';
 import { pathSafetyRule, roadSafetyRule } from './safety.ts';
-import { surfaceRule } from './surface.ts';
+import { rideFlagsRule, surfaceRule } from './surface.ts';
 import { timeRulesRule, type TimeRule } from './time-rules.ts';
 import { lanesPerDirectionRule, lanesRule, maxspeedRule, parkingRule, pathStressRule, trafficStressRule } from './traffic-stress.ts';
 import { walkingRule } from './walking.ts';
@@ -30,7 +30,8 @@ import { walkingRule } from './walking.ts';
  *   traffic-stress.ts        speed limit, lanes, parking, and the Level of Traffic Stress
  *   safety.ts                safety class of roads and paths, and what route relations change
  *   lighting.ts              lit, and the streets taken as lit where a city has lighting data
- *   surface.ts               surface and smoothness
+ *   surface.ts               surface and smoothness; unpaved, cobbled, rough and narrow for the bicycle types
+ *   width.ts                 widths (`maxwidth`), and what a cargo bike does not fit through
  *   walking.ts               the walking network, pavements and crossings
  *   cycle-routes.ts          signed cycle routes tagged on the way
  *   time-rules.ts            conditional access and opening hours
@@ -58,6 +59,8 @@ export interface WayAttributes {
   readonly steps: boolean;
   readonly lit: number;
   readonly surfacePenalty: number;
+  /** SEGMENT_* bits (`rideFlagsRule`). */
+  readonly rideFlags: number;
   readonly roadworks: boolean;
   readonly name: string;
   readonly ref: string;
@@ -121,6 +124,7 @@ export function classifyWay(tags: Tags, context: RuleContext): WayAttributes | n
     steps: highway.highway === 'steps',
     lit: litRule(tags, highway.highway, context),
     surfacePenalty: surfaceRule(tags, rule.roadClass, warnings),
+    rideFlags: rideFlagsRule(tags, rule.roadClass),
     roadworks: highway.roadworks,
     name: tags.name?.trim() ?? '',
     ref: tags.ref?.trim() ?? '',

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CONTROL_ALL_WAY_STOP, CONTROL_GIVE_WAY, CONTROL_NONE, CONTROL_TRAFFIC_SIGNALS, CONTROL_TWO_WAY_STOP, EDGE_JUNCTION_CONTROLLED, NODE_BARRIER_NO_CYCLING, NODE_BARRIER_NO_WALKING, NODE_CROSSING, NODE_CROSSING_SIGNALS, NODE_JUNCTION, NODE_STOP, NODE_TRAFFIC_SIGNALS, arrivalControlOf } from '../../core/graph/flags.ts';
+import { CONTROL_ALL_WAY_STOP, CONTROL_GIVE_WAY, CONTROL_NONE, CONTROL_TRAFFIC_SIGNALS, CONTROL_TWO_WAY_STOP, EDGE_JUNCTION_CONTROLLED, NODE_BARRIER_DISMOUNT, NODE_BARRIER_NARROW, NODE_BARRIER_NO_CYCLING, NODE_BARRIER_NO_WALKING, NODE_CROSSING, NODE_CROSSING_SIGNALS, NODE_JUNCTION, NODE_STOP, NODE_TRAFFIC_SIGNALS, arrivalControlOf } from '../../core/graph/flags.ts';
 import { type Graph } from '../../core/graph/layout.ts';
 import { nodeControlRule } from '../../graph-builder/stages/junction-control/controls.ts';
 import { buildFixture, edgeFrom } from './helpers.ts';
@@ -80,5 +80,14 @@ describe('nodeControlRule', () => {
     expect(nodeControlRule({ barrier: 'gate' })).toBeNull();
     expect(nodeControlRule({ highway: 'street_lamp' })).toBeNull();
     expect(nodeControlRule(null)).toBeNull();
+  });
+
+  it('marks the barriers a cargo bike does not fit through, whatever lets a bicycle pass them', () => {
+    expect(nodeControlRule({ barrier: 'kissing_gate' })?.flags).toBe(NODE_BARRIER_DISMOUNT | NODE_BARRIER_NARROW);
+    expect(nodeControlRule({ barrier: 'cycle_barrier', bicycle: 'yes' })?.flags).toBe(NODE_BARRIER_NARROW);
+    expect(nodeControlRule({ barrier: 'stile' })?.flags).toBe(NODE_BARRIER_NO_CYCLING | NODE_BARRIER_NARROW);
+    expect(nodeControlRule({ barrier: 'bollard', maxwidth: '0.9' })?.flags).toBe(NODE_BARRIER_NARROW);
+    expect(nodeControlRule({ barrier: 'bollard', 'maxwidth:physical': '1.5' })).toBeNull();
+    expect(nodeControlRule({ barrier: 'swing_gate' })?.flags).toBe(NODE_BARRIER_DISMOUNT);
   });
 });

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { LIT_ASSUMED, LIT_NO, LIT_UNKNOWN, LIT_YES, ROAD_CLASSES, SAFETY_BUSY, SAFETY_CYCLEWAY, SAFETY_MODERATE, SAFETY_QUIET, SAFETY_SHARED, WALK_CARRIAGEWAY, WALK_CROSSING, WALK_PATH, WALK_PAVEMENT } from '../../core/graph/flags.ts';
+import { SEGMENT_COBBLES, SEGMENT_NARROW, SEGMENT_ROUGH, SEGMENT_UNPAVED, LIT_ASSUMED, LIT_NO, LIT_UNKNOWN, LIT_YES, ROAD_CLASSES, SAFETY_BUSY, SAFETY_CYCLEWAY, SAFETY_MODERATE, SAFETY_QUIET, SAFETY_SHARED, WALK_CARRIAGEWAY, WALK_CROSSING, WALK_PATH, WALK_PAVEMENT } from '../../core/graph/flags.ts';
 import { routeMembershipRule } from '../../graph-builder/tag-rules/safety.ts';
 import { lanesRule, maxspeedRule } from '../../graph-builder/tag-rules/traffic-stress.ts';
 import { classifyWay } from '../../graph-builder/tag-rules/way.ts';
+import { widthMetresRule } from '../../graph-builder/tag-rules/width.ts';
 import { Warnings } from '../../graph-builder/warnings.ts';
 import { fixtureWays, ruleFixture } from './helpers.ts';
 
@@ -221,6 +222,26 @@ describe('surface rule (rules/surface.osm)', () => {
     expect(way('unknown').warnings.get('ways with unknown surface (treated as smooth)')).toBe(1);
     // Rough surfaces never change the safety class (spec 1.2.7).
     expect(way('mud').attributes?.forward.safety).toBe(SAFETY_QUIET);
+  });
+
+  it('tells unpaved from cobbled, rough and narrow, which one penalty class cannot (the bicycle types)', async () => {
+    const way = await ruleFixture('surface.osm');
+    const ride = (fixtureCase: string): number | undefined => way(fixtureCase).attributes?.rideFlags;
+    // Compacted and sett share penalty 1; only the first is unpaved.
+    expect(way('compacted').attributes?.surfacePenalty).toBe(way('sett').attributes?.surfacePenalty);
+    expect([ride('compacted'), ride('sett'), ride('cobblestone')]).toEqual([SEGMENT_UNPAVED, SEGMENT_COBBLES, SEGMENT_COBBLES]);
+    expect([ride('asphalt'), ride('gravel'), ride('mud')]).toEqual([0, SEGMENT_UNPAVED, SEGMENT_UNPAVED]);
+    expect(ride('smoothness-bad')).toBe(SEGMENT_ROUGH);
+    // Untagged tracks and paths are taken as unsealed; a path with a surface is what it says.
+    expect([ride('track-untagged'), ride('path-asphalt')]).toEqual([SEGMENT_UNPAVED, 0]);
+    expect(ride('unknown')).toBe(0);
+    expect([ride('narrow'), ride('narrow-imperial'), ride('wide')]).toEqual([SEGMENT_NARROW, SEGMENT_NARROW, 0]);
+  });
+
+  it('reads widths in metres, centimetres, feet and inches', () => {
+    expect([widthMetresRule('0.8'), widthMetresRule('0,9 m'), widthMetresRule('80 cm'), widthMetresRule('3 ft')]).toEqual([0.8, 0.9, 0.8, 3 * 0.3048]);
+    expect(widthMetresRule('2\'6"')).toBeCloseTo(0.762, 3);
+    expect([widthMetresRule('default'), widthMetresRule(undefined), widthMetresRule('')]).toEqual([null, null, null]);
   });
 });
 

@@ -1,5 +1,6 @@
-import { CONTROL_ALL_WAY_STOP, CONTROL_GIVE_WAY, CONTROL_NONE, CONTROL_TRAFFIC_SIGNALS, CONTROL_TWO_WAY_STOP, NODE_ALL_WAY_STOP, NODE_BARRIER_DISMOUNT, NODE_BARRIER_NO_CYCLING, NODE_BARRIER_NO_WALKING, NODE_CROSSING, NODE_CROSSING_SIGNALS, NODE_GIVE_WAY, NODE_MINI_ROUNDABOUT, NODE_STOP, NODE_TRAFFIC_SIGNALS } from '../../../core/graph/flags.ts';
+import { CONTROL_ALL_WAY_STOP, CONTROL_GIVE_WAY, CONTROL_NONE, CONTROL_TRAFFIC_SIGNALS, CONTROL_TWO_WAY_STOP, NODE_ALL_WAY_STOP, NODE_BARRIER_DISMOUNT, NODE_BARRIER_NARROW, NODE_BARRIER_NO_CYCLING, NODE_BARRIER_NO_WALKING, NODE_CROSSING, NODE_CROSSING_SIGNALS, NODE_GIVE_WAY, NODE_MINI_ROUNDABOUT, NODE_STOP, NODE_TRAFFIC_SIGNALS } from '../../../core/graph/flags.ts';
 import type { Tags } from '../../osm/types.ts';
+import { tooNarrowForCargoRule } from '../../tag-rules/width.ts';
 
 /**
  * Junction control (traffic signals, all-way stops, two-way stops, give-ways) and barriers, from
@@ -26,6 +27,14 @@ const BARRIER_CYCLING: Readonly<Record<string, 'blocked' | 'dismount'>> = {
   stile: 'blocked', turnstile: 'blocked', 'full-height_turnstile': 'blocked', fence: 'blocked', wall: 'blocked',
   kissing_gate: 'dismount', cycle_barrier: 'dismount', swing_gate: 'dismount', step: 'dismount', motorcycle_barrier: 'dismount',
 };
+
+/**
+ * Barriers built to let a bicycle through only upright and pushed, or not at all, which a cargo
+ * bike does not fit through whatever their access tags say (a `maxwidth` under 1 m says the same of any barrier).
+ */
+const BARRIERS_TOO_NARROW_FOR_CARGO: ReadonlySet<string> = new Set([
+  'kissing_gate', 'cycle_barrier', 'stile', 'turnstile', 'full-height_turnstile', 'motorcycle_barrier', 'step',
+]);
 
 function directionTag(tags: Tags, key: string): ControlDirection | null {
   const value = tags[`${key}:direction`] ?? tags.direction;
@@ -79,6 +88,7 @@ export function nodeControlRule(tags: Tags | null): NodeControl | null {
     if (bicycle === 'dismount') flags |= NODE_BARRIER_DISMOUNT;
     else if ((bicycle !== undefined && DENIED.has(bicycle)) || (bicycle === undefined && (effect === 'blocked' || accessDenied))) flags |= NODE_BARRIER_NO_CYCLING;
     else if (bicycle === undefined && effect === 'dismount') flags |= NODE_BARRIER_DISMOUNT;
+    if (BARRIERS_TOO_NARROW_FOR_CARGO.has(barrier) || tooNarrowForCargoRule(tags)) flags |= NODE_BARRIER_NARROW;
     if ((foot !== undefined && DENIED.has(foot)) || (foot === undefined && accessDenied) || barrier === 'wall' || barrier === 'fence') {
       flags |= NODE_BARRIER_NO_WALKING;
     }
