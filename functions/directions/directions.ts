@@ -1,3 +1,4 @@
+import type { BicycleType } from '../../core/routing/costing/bicycle-types.ts';
 import { randomUUID } from 'node:crypto';
 import { cityForCoordinates, type City } from '../../core/cities/index.ts';
 import { type Position } from '../../core/geo.ts';
@@ -58,6 +59,8 @@ export interface DirectionsBody {
     no_route_message?: string;
     /** Beyond the spec: the graded safety the cycling route was planned at, when the request gave `safety`. */
     safety?: number;
+    /** Beyond the spec: the bicycle type the cycling route was planned for, when the request gave `bicycle_type`. */
+    bicycle_type?: BicycleType;
   };
 }
 
@@ -96,6 +99,7 @@ export async function planDirections(request: DirectionsRequest, now: Date = pla
     metadata: { profile: request.profile, supersafe: cycling && safety === SUPERSAFE_SAFETY, nighttime, waypoint_count: request.coordinates.length, avoid_hills: costing.avoidsHills },
   };
   if (cycling && request.safety !== undefined) body.metadata.safety = plannedSafety(safety);
+  if (cycling && request.bicycle_type !== undefined) body.metadata.bicycle_type = request.bicycle_type;
   if (!legs) {
     if (noRoute) Object.assign(body.metadata, { no_route_reason: noRoute.reason, no_route_message: noRouteMessage(request.language, noRoute) });
     return { kind: 'routed', body };

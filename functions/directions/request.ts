@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { baseLanguage } from '../../core/language.ts';
 import { PROFILES } from '../../core/graph/profiles.ts';
+import { BICYCLE_TYPES, DEFAULT_BICYCLE_TYPE } from '../../core/routing/costing/bicycle-types.ts';
 import { ALTERNATIVES } from '../../core/routing/planning/alternatives.ts';
 import { DIRECT_SAFETY, SAFETY_GRADE_NAMES, SAFETY_GRADES, safetyValueOf, SUPERSAFE_SAFETY } from '../../core/routing/costing/safety.ts';
 import type { RoutePreferences } from '../../core/routing/planning/planner.ts';
@@ -108,6 +109,25 @@ export const safety = z
     ...beyondTheSpec,
   });
 
+/**
+ * Beyond the spec: the bicycle type (docs/routing.md, "Bicycle types"), shared by directions and
+ * explain-supersafe: its speeds by surface and grade, the surfaces it avoids and what it never
+ * passes (core/routing/costing/bicycle-types.ts). Absent: `hybrid`, the spec's rider.
+ */
+export const bicycleType = z
+  .enum(BICYCLE_TYPES, { error: `must be one of ${BICYCLE_TYPES.join(', ')}` })
+  .optional()
+  .meta({
+    default: DEFAULT_BICYCLE_TYPE,
+    description:
+      'Beyond the spec. The bicycle the cycling routes are planned for, and their durations timed at: `hybrid` (the default: the spec\'s rider, 15 km/h, routes and durations exactly as without the field), ' +
+      '`road` (18 km/h on asphalt; avoids unpaved, cobbled and rough ways, taking a paved way round whenever one is not much longer), ' +
+      '`mountain` (14 km/h, minds rough surfaces little), `cargo` (12 km/h, slower uphill; never steps, kissing gates, cycle barriers, stiles ' +
+      'or other barriers or ways under 1 m wide), `ebike` (22 km/h, hills barely slow it; with `avoid_hills` climbing weighs a third). ' +
+      'Speeds fall uphill and rise downhill by type. Ignored for walking.',
+    ...beyondTheSpec,
+  });
+
 /** The directions request's fields (spec 4.1), without the rule between two of them: what explain-supersafe takes most of. */
 export const directionsFields = z.object({
   coordinates: z
@@ -128,6 +148,7 @@ export const directionsFields = z.object({
   avoid_hills: avoidHills,
   alternatives,
   safety,
+  bicycle_type: bicycleType,
 });
 
 /** `supersafe` true means safety 1 and false 0: given both, they must agree. */
@@ -191,7 +212,7 @@ export const requestedSafety = (request: Pick<DirectionsRequest, 'safety' | 'sup
   request.safety ?? (request.supersafe === false ? DIRECT_SAFETY : SUPERSAFE_SAFETY);
 
 /** The route preference fields of a validated request: directions' and explain's all of them, multi-modal's those it accepts. */
-export type RoutePreferenceFields = Pick<DirectionsRequest, 'language' | 'avoid_hills'> & Partial<Pick<DirectionsRequest, 'nighttime' | 'bearing' | 'safety'>>;
+export type RoutePreferenceFields = Pick<DirectionsRequest, 'language' | 'avoid_hills'> & Partial<Pick<DirectionsRequest, 'nighttime' | 'bearing' | 'safety' | 'bicycle_type'>>;
 
 /**
  * The rider's route preferences as the planner takes them (core/routing/planning/planner.ts), read
@@ -199,7 +220,10 @@ export type RoutePreferenceFields = Pick<DirectionsRequest, 'language' | 'avoid_
  * preference fields become the planner's.
  */
 export function routePreferencesOf(request: RoutePreferenceFields): RoutePreferences {
-  return { language: request.language, avoidHills: request.avoid_hills, nighttime: request.nighttime, bearing: request.bearing, safety: request.safety };
+  return {
+    language: request.language, avoidHills: request.avoid_hills, nighttime: request.nighttime, bearing: request.bearing, safety: request.safety,
+    bicycleType: request.bicycle_type,
+  };
 }
 
 /** One rate-limit token per consecutive pair of coordinates (spec 8), for directions and explain-supersafe alike. */

@@ -1,3 +1,4 @@
+import { BICYCLE_TYPES } from '../../core/routing/costing/bicycle-types.ts';
 import { z } from 'zod';
 import { NO_ROUTE_REASONS } from '../../core/routing/planning/leg.ts';
 import { SAFETY_CLASSES, STOP_TYPES } from '../../core/graph/flags.ts';
@@ -174,6 +175,10 @@ export const directionsResponse = z
       elevation_profile: elevationProfile.optional(),
       safety: z.number().min(0).max(1).optional().meta({
         description: 'Beyond the spec: the graded safety the cycling route was planned at: the request\'s `safety` (a name as its number) read to the quarter at or below it. Absent when the request gave none.',
+        ...beyondTheSpec,
+      }),
+      bicycle_type: z.enum(BICYCLE_TYPES).optional().meta({
+        description: 'Beyond the spec: the bicycle type the cycling route was planned for (`bicycle_type`). Absent when the request gave none, or for walking.',
         ...beyondTheSpec,
       }),
       no_route_reason: z.enum(NO_ROUTE_REASONS).optional().meta({

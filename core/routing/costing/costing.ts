@@ -3,6 +3,8 @@ import type { Profile } from '../../graph/profiles.ts';
 import { isWindowActive, restrictionsFrom } from '../../graph/rules.ts';
 import { CROSSES_NOTHING, type RoutingNetwork } from '../network/network.ts';
 import { storedMetricTables, TURN_FORBIDDEN, type MetricTables } from './cost-tables.ts';
+import { speedOf } from './speeds.ts';
+import { BICYCLE_TYPE_PROFILES, DEFAULT_BICYCLE_TYPE, type BicycleType } from './bicycle-types.ts';
 import type { RouteOverlay } from './overlay.ts';
 import { COSTING_FINGERPRINT, DEAD_END_U_TURN_SECONDS } from './weights.ts';
 
@@ -34,6 +36,12 @@ export interface CostOptions {
    * Absent: `supersafe` chooses one of the two.
    */
   safety?: number;
+  /**
+   * Cycling only: the bicycle type (bicycle-types.ts), `hybrid` when absent. Any other type's
+   * costs are its own (its cost tables computed on first use per graph, never stored), bounded
+   * by the metric's stored bounds scaled down (`CyclingCosting.metricShares`).
+   */
+  bicycleType?: BicycleType;
 }
 
 /** `cycling-graded`: a blend of the two cycling metrics (graded-costing.ts), which stores nothing of its own. */
@@ -78,10 +86,10 @@ export const TURN_RESTRICTED = -2;
 /** `Costing.turnRestriction` and `viaWayStep`: no restriction in force forbids the turn or follows on from it. */
 export const TURN_UNRESTRICTED = -1;
 
-/** Per graph, per metric: `Costing.tables()` (null for a metric without tables). */
-const metricTables = new WeakMap<RoutingNetwork, Map<CostMetric, MetricTables | null>>();
-/** Per graph, per cycling metric: `leastEdgeCost` with the hill preference on top (computed on first use, never stored). */
-const hillyLeastCosts = new WeakMap<RoutingNetwork, Map<CostMetric, Float32Array>>();
+/** Per graph, per metric and bicycle type (`Costing.tableKey`): `Costing.tables()` (null for a metric without tables). */
+const metricTables = new WeakMap<RoutingNetwork, Map<string, MetricTables | null>>();
+/** Per graph, per cycling metric and bicycle type: `leastEdgeCost` with the hill preference on top (computed on first use, never stored). */
+const hillyLeastCosts = new WeakMap<RoutingNetwork, Map<string, Float32Array>>();
 
 /**
  * The edges whose cost a query may raise above the least cost (`Costing.mayCostMoreThanLeast`),
@@ -115,7 +123,7 @@ export interface ModeFacts {
 }
 
 /** The table `compute` makes for this graph and key, made on the first call and kept with the graph. */
-function perGraphAndMetric<K extends string, T>(cache: WeakMap<RoutingNetwork, Map<K, T>>, network: RoutingNetwork, metric: K, compute: () => T): T {
+function perGraphAndMetric<T>(cache: WeakMap<RoutingNetwork, Map<string, T>>, network: RoutingNetwork, metric: string, compute: () => T): T {
   let tables = cache.get(network);
   if (!tables) {
     tables = new Map();
@@ -139,8 +147,14 @@ export abstract class Costing {
   readonly avoidsHills: boolean;
   /** The edge flag of the edges the profile may use. */
   readonly usableFlag: number;
-  /** The metric stores its tables, whose least costs are single precision. */
+  /** Cycling: the bicycle type (bicycle-types.ts); `hybrid` for walking and when the request names none. */
+  readonly bicycleType: BicycleType;
+  /** The metric has cost tables, whose least costs are single precision: stored in the graph for `hybrid`, computed on first use for another type. */
   private readonly storesTables: boolean;
+  /** What the tables of this costing are kept under with the graph: the metric, and the bicycle type unless `hybrid`. */
+  private readonly tableKey: string;
+  /** Multiplier on the hill preference's climbing cost (`BicycleTypeProfile.climbWeight`). */
+  private readonly climbWeight: number;
   /** `leastCostTable()`, fetched on the first `edgeCost` (undefined until then). */
   private leastCosts: Float32Array | null | undefined = undefined;
   /** `turnTable()`, fetched on the first `turnCost` (undefined until then). */
@@ -167,6 +181,9 @@ export abstract class Costing {
     this.metric = mode.metric;
     this.avoidsHills = mode.avoidsHills;
     this.storesTables = STORED_COST_METRICS.includes(mode.metric);
+    this.bicycleType = options.bicycleType ?? DEFAULT_BICYCLE_TYPE;
+    this.tableKey = this.bicycleType === DEFAULT_BICYCLE_TYPE ? mode.metric : `${mode.metric}:${this.bicycleType}`;
+    this.climbWeight = BICYCLE_TYPE_PROFILES[this.bicycleType].climbWeight;
     this.minSecondsPerMetre = mode.minSecondsPerMetre;
     this.costlier = mode.costlier;
     this.turnsReadGeometry = mode.turnsReadGeometry;
@@ -183,6 +200,14 @@ export abstract class Costing {
    */
   metricShares(): readonly MetricShare[] {
     return [{ metric: this.metric, share: 1 }];
+  }
+
+  /**
+   * Metres per second the profile travels `edge` at in its own way (durations in answers): the
+   * profile's speed (speeds.ts), for cycling the bicycle type's by surface and grade.
+   */
+  ridingSpeedOn(_edge: number): number {
+    return speedOf(this.options.profile);
   }
 
   /** Can be travelled in the profile's own way: for cycling, ridden rather than pushed. */
@@ -210,9 +235,10 @@ export abstract class Costing {
    * `leastEdgeCost` and `turnCost`.
    */
   tables(): MetricTables | null {
-    return perGraphAndMetric(metricTables, this.network, this.metric, () => {
+    return perGraphAndMetric(metricTables, this.network, this.tableKey, () => {
       if (!this.storesTables) return null;
-      return storedMetricTables(this.network.graph, this.metric, COSTING_FINGERPRINT) ?? this.computeTables();
+      const stored = this.bicycleType === DEFAULT_BICYCLE_TYPE ? storedMetricTables(this.network.graph, this.metric, COSTING_FINGERPRINT) : null;
+      return stored ?? this.computeTables();
     });
   }
 
@@ -223,7 +249,7 @@ export abstract class Costing {
   leastCostTable(): Float32Array | null {
     const flat = this.tables()?.leastCost ?? null;
     if (!this.avoidsHills || flat === null) return flat;
-    return perGraphAndMetric(hillyLeastCosts, this.network, this.metric, () => {
+    return perGraphAndMetric(hillyLeastCosts, this.network, this.tableKey, () => {
       const table = new Float32Array(flat.length);
       for (let edge = 0; edge < table.length; edge++) table[edge] = this.leastEdgeCost(edge);
       return table;
@@ -268,22 +294,25 @@ export abstract class Costing {
   }
 
   /** `leastEdgeCost` without the hill preference and in double precision: what the metric's landmark bounds are computed from. */
-  private flatEdgeCost(edge: number): number {
+  protected flatEdgeCost(edge: number): number {
     const graph = this.network.graph;
     const flags = graph.edgeFlags[edge]!;
     if (!(flags & this.usableFlag)) return Infinity;
-    return this.travelSeconds(flags, graph.edgeLength[edge]!);
+    return this.travelSeconds(edge, flags, graph.edgeLength[edge]!);
   }
 
-  /** The mode's cost of `length` metres of a usable edge with edge flags `flags`, by day and with every closure open. */
-  protected abstract travelSeconds(flags: number, length: number): number;
+  /**
+   * The mode's cost of `length` metres of usable `edge` (its edge flags `flags`), by day and with
+   * every closure open (Infinity where the bicycle type never goes).
+   */
+  protected abstract travelSeconds(edge: number, flags: number, length: number): number;
 
   /** `climbSeconds` of the edge: its segment's climb in the edge's direction (the descent for a reversed edge). */
   private climbPenalty(edge: number): number {
     const graph = this.network.graph;
     const segment = graph.edgeSegment[edge]!;
     const ascent = (graph.edgeFlags[edge]! & EDGE_REVERSED ? graph.segmentDescent[segment]! : graph.segmentAscent[segment]!) / 10;
-    return climbSeconds(ascent, graph.edgeLength[edge]!);
+    return climbSeconds(ascent, graph.edgeLength[edge]!) * this.climbWeight;
   }
 
   /**

@@ -44,11 +44,17 @@ export class GradedSafetyCosting extends Costing {
     this.supersafeShare = safety;
   }
 
+  /** Each metric's own shares (scaled for a bicycle type other than `hybrid`) times its part of the blend. */
   override metricShares(): readonly MetricShare[] {
     return [
-      { metric: this.direct.metric, share: this.directShare },
-      { metric: this.supersafe.metric, share: this.supersafeShare },
+      ...this.direct.metricShares().map(({ metric, share }) => ({ metric, share: share * this.directShare })),
+      ...this.supersafe.metricShares().map(({ metric, share }) => ({ metric, share: share * this.supersafeShare })),
     ];
+  }
+
+  /** The bicycle type's speed on the edge (both metrics ride one bicycle). */
+  override ridingSpeedOn(edge: number): number {
+    return this.direct.ridingSpeedOn(edge);
   }
 
   override travelsNormally(edge: number): boolean {
@@ -77,8 +83,8 @@ export class GradedSafetyCosting extends Costing {
     return this.directShare * this.direct.turnCost(from, to) + this.supersafeShare * this.supersafe.turnCost(from, to);
   }
 
-  protected override travelSeconds(flags: number, length: number): number {
-    return this.directShare * this.direct.travelSeconds(flags, length) + this.supersafeShare * this.supersafe.travelSeconds(flags, length);
+  protected override travelSeconds(edge: number, flags: number, length: number): number {
+    return this.directShare * this.direct.travelSeconds(edge, flags, length) + this.supersafeShare * this.supersafe.travelSeconds(edge, flags, length);
   }
 
   protected override transitionSeconds(from: number, to: number, node: number, arriving: number, leaving: number, busiest: number): number {

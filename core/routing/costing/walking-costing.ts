@@ -35,7 +35,7 @@ export class WalkingCosting extends Costing {
     return this.tabledLeastEdgeCost(edge);
   }
 
-  protected override travelSeconds(flags: number, length: number): number {
+  protected override travelSeconds(_edge: number, flags: number, length: number): number {
     return (length / WALKING_SPEED_MPS) * (walkKindOf(flags) === WALK_CARRIAGEWAY ? WALK_CARRIAGEWAY_FACTOR : 1);
   }
 

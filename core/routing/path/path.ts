@@ -110,11 +110,13 @@ export function appendPositions(line: Position[], points: readonly Position[]): 
 }
 
 /**
- * The path of a search result. `ridingSpeed` (metres per second) times the ridden edges of a
- * cycling path: 15 km/h by default, an e-bike's 22 km/h for rented e-bikes; pushed stretches and
+ * The path of a search result. `ridingSpeed` (metres per second, a number or each edge's) times
+ * the ridden edges of a cycling path: 15 km/h by default, the bicycle type's speed by surface and
+ * grade (`Costing.ridingSpeedOn`), an e-bike's 22 km/h for rented e-bikes; pushed stretches and
  * walking paths are always at walking pace.
  */
-export function buildPath(network: RoutingNetwork, result: SearchResult, profile: Profile, ridingSpeed: number = speedOf(profile)): RoutedPath {
+export function buildPath(network: RoutingNetwork, result: SearchResult, profile: Profile, ridingSpeed: number | ((edge: number) => number) = speedOf(profile)): RoutedPath {
+  const speedOn = typeof ridingSpeed === 'number' ? () => ridingSpeed : ridingSpeed;
   const graph = network.graph;
   const edges: PathEdge[] = [];
   const last = result.edges.length - 1;
@@ -148,7 +150,7 @@ export function buildPath(network: RoutingNetwork, result: SearchResult, profile
       ref: graph.string(graph.segmentRef[segment]!),
       roundabout: (flags & EDGE_ROUNDABOUT) !== 0,
       pushed,
-      duration: length / (pushed || profile === 'walking' ? WALKING_SPEED_MPS : ridingSpeed),
+      duration: length / (pushed || profile === 'walking' ? WALKING_SPEED_MPS : speedOn(edge)),
       flags,
     });
   });

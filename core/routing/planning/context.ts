@@ -1,3 +1,4 @@
+import { DEFAULT_BICYCLE_TYPE, type BicycleType } from '../costing/bicycle-types.ts';
 import type { City } from '../../cities/index.ts';
 import type { LonLat, Position } from '../../geo.ts';
 import type { LocatedReports } from '../avoidances/locate-avoidances.ts';
@@ -45,6 +46,8 @@ export interface CostingChoice {
    * decides, and `supersafe` is ignored.
    */
   safety?: number;
+  /** Cycling: the bicycle type (costing/bicycle-types.ts); `hybrid` when absent. */
+  bicycleType?: BicycleType;
 }
 
 export function costingFor(context: RoutingContext, choice: CostingChoice): Costing {
@@ -57,6 +60,7 @@ export function costingFor(context: RoutingContext, choice: CostingChoice): Cost
     {
       profile: choice.profile, supersafe: cycling && supersafe, night: cycling && choice.night, departureMinute: context.departure.localMinute,
       avoidHills: cycling && choice.avoidHills === true,
+      ...(cycling && choice.bicycleType !== undefined && choice.bicycleType !== DEFAULT_BICYCLE_TYPE ? { bicycleType: choice.bicycleType } : {}),
       ...(safety !== undefined && isGradedSafety(safety) ? { safety } : {}),
     },
     cycling ? (context.reports?.overlay ?? null) : null,

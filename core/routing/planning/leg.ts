@@ -35,7 +35,7 @@ export interface LegOptions {
   language: Language;
   /** Cycling: only leave the start within 45 degrees of this bearing (spec 4.1). */
   bearing?: number;
-  /** Metres per second of the ridden edges (an e-bike's 22 km/h); the profile's own speed by default. */
+  /** Metres per second of the ridden edges (a rented e-bike's 22 km/h); by default the costing's (`Costing.ridingSpeedOn`). */
   ridingSpeed?: number;
   /** The states the request's searches may still settle (budget.ts); unlimited when absent. */
   allowance?: SearchAllowance;
@@ -205,7 +205,7 @@ export function routeLeg(costing: Costing, context: RoutingContext, from: Snap, 
 export function legOfResult(costing: Costing, from: Snap, to: Snap, result: SearchResult, options: LegOptions, statesSettled: number): PlannedLeg {
   const network = costing.network;
   const profile = costing.options.profile;
-  const path = buildPath(network, result, profile, options.ridingSpeed);
+  const path = buildPath(network, result, profile, options.ridingSpeed ?? ((edge) => costing.ridingSpeedOn(edge)));
   const steps = buildSteps(network, (edge) => costing.usable(edge), path, { profile, language: options.language });
   return {
     path,

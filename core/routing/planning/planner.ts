@@ -2,6 +2,7 @@ import type { LonLat, Position } from '../../geo.ts';
 import type { Profile } from '../../graph/profiles.ts';
 import type { Language } from '../../language.ts';
 import type { Costing } from '../costing/costing.ts';
+import { DEFAULT_BICYCLE_TYPE, type BicycleType } from '../costing/bicycle-types.ts';
 import { DIRECT_SAFETY, SUPERSAFE_SAFETY } from '../costing/safety.ts';
 import type { Disruption } from '../disruptions/disruptions.ts';
 import type { Snap } from '../snap/snap.ts';
@@ -43,6 +44,11 @@ export interface RoutePreferences {
    * supersafe route itself when absent. Direct routes stay direct.
    */
   safety?: number;
+  /**
+   * Beyond the spec: the bicycle type (`bicycle_type`, costing/bicycle-types.ts) every cycling
+   * route of the request is planned for; `hybrid`, the spec's rider, when absent.
+   */
+  bicycleType?: BicycleType;
 }
 
 /** Which of a request's routes: the mode and, cycling, supersafe or direct, on a rented bike its no-ride zones and speed. */
@@ -101,12 +107,13 @@ export class RoutePlanner {
   /** The costing of a variant, made once per request (per no-ride mask for rented bikes). */
   costing(variant: RouteVariant): Costing {
     const safety = variant.supersafe ? (this.preferences.safety ?? SUPERSAFE_SAFETY) : DIRECT_SAFETY;
-    const kind = variant.profile === 'walking' ? 'walking' : `safety ${safety}`;
+    const bicycleType = this.preferences.bicycleType ?? DEFAULT_BICYCLE_TYPE;
+    const kind = variant.profile === 'walking' ? 'walking' : `safety ${safety} ${bicycleType}`;
     const noRide = variant.noRide ?? null;
     const key = `${kind}:${noRide ? this.maskId(noRide) : ''}`;
     let costing = this.costings.get(key);
     if (!costing) {
-      costing = costingFor(this.context, { profile: variant.profile, supersafe: variant.supersafe, safety, night: this.night, noRide, avoidHills: this.preferences.avoidHills });
+      costing = costingFor(this.context, { profile: variant.profile, supersafe: variant.supersafe, safety, night: this.night, noRide, avoidHills: this.preferences.avoidHills, bicycleType });
       this.costings.set(key, costing);
     }
     return costing;

@@ -22,6 +22,8 @@ export class CostStillToCome {
   private readonly scale: number;
   private readonly landmarkBound: Pick<LandmarkBound, 'fromNode' | 'separated'> | null;
   private readonly potential: HierarchyPotential | null;
+  /** The share of the metric's hierarchy potential that bounds the costing's costs (below 1 for a bicycle type other than `hybrid`). */
+  private readonly potentialShare: number;
   private readonly edgeHead: Uint32Array;
   private readonly nodeBound: Float32Array;
   /**
@@ -50,8 +52,11 @@ export class CostStillToCome {
     // One metric's costs take its hierarchy where the router holds one. Costs that are a weighted
     // sum of several metrics' (Costing.metricShares: the graded safety costing) take the same sum
     // of each metric's landmark bound.
+    // A bicycle type other than `hybrid` takes one metric's bounds at a share below 1 (a lower bound still).
     const shares = costing.metricShares();
+    const whole = shares.length === 1 && shares[0]!.share === 1;
     const hierarchy = shares.length === 1 ? workspace.hierarchies[shares[0]!.metric] : undefined;
+    this.potentialShare = shares.length === 1 ? shares[0]!.share : 1;
     this.potential = hierarchy && targets.length > 0
       ? new HierarchyPotential(hierarchy, workspace.potentialBuffers(graph.nodeCount), targetSeeds(costing, targets))
       : null;
@@ -64,11 +69,11 @@ export class CostStillToCome {
         : null;
     });
     this.landmarkBound = bounds.length > 0 && bounds.every((bound) => bound !== null)
-      ? (shares.length === 1 ? bounds[0]! : new SharedLandmarkBound(bounds, shares.map(({ share }) => share)))
+      ? (whole ? bounds[0]! : new SharedLandmarkBound(bounds, shares.map(({ share }) => share)))
       : null;
     this.separated = this.landmarkBound?.separated ?? false;
-    // A combination of metrics goes without the edge's own share (a lower bound still), as does a hierarchy.
-    const landmarks = this.potential === null && shares.length === 1 ? workspace.landmarks[shares[0]!.metric] : undefined;
+    // A combination of metrics, or a share of one, goes without the edge's own share (a lower bound still), as does a hierarchy.
+    const landmarks = this.potential === null && whole ? workspace.landmarks[shares[0]!.metric] : undefined;
     this.leaveHalfSeconds = landmarks ? landmarks.leaveHalfSeconds : null;
   }
 
@@ -87,7 +92,7 @@ export class CostStillToCome {
    * it out spares every node's coordinates and a square root.
    */
   fromNode(node: number): number {
-    if (this.potential !== null) return this.workspace.keepBound(node, this.potential.at(node));
+    if (this.potential !== null) return this.workspace.keepBound(node, this.potentialShare === 1 ? this.potential.at(node) : this.potential.at(node) * this.potentialShare);
     const landmarks = this.landmarkBound !== null ? this.landmarkBound.fromNode(node, -1) : -1;
     if (landmarks >= 0) return this.workspace.keepBound(node, landmarks);
     const network = this.costing.network;
