@@ -31,6 +31,8 @@ export interface TypeFeatures {
   duration: number;
   ascent: number;
   unpaved: number;
+  /** Unpaved metres but for the first and last edge: the ways the coordinates themselves lie on, which no route can leave out. */
+  unpavedBetweenEnds: number;
   cobbles: number;
   rough: number;
   /** Flights of steps (EDGE_STEPS edges) along the route. */
@@ -44,10 +46,11 @@ export interface TypeFeatures {
 /** The features of a path (`TypeFeatures`). */
 export function typeFeatures(network: RoutingNetwork, path: RoutedPath): TypeFeatures {
   const graph = network.graph;
-  const features: TypeFeatures = { metres: path.distance, duration: path.duration, ascent: path.ascent, unpaved: 0, cobbles: 0, rough: 0, steps: 0, narrowBarriers: 0, narrowWays: 0 };
+  const features: TypeFeatures = { metres: path.distance, duration: path.duration, ascent: path.ascent, unpaved: 0, unpavedBetweenEnds: 0, cobbles: 0, rough: 0, steps: 0, narrowBarriers: 0, narrowWays: 0 };
   path.edges.forEach((edge, index) => {
     const ride = graph.segmentRideFlags[edge.segment]!;
     if (ride & SEGMENT_UNPAVED) features.unpaved += edge.length;
+    if (ride & SEGMENT_UNPAVED && index > 0 && index < path.edges.length - 1) features.unpavedBetweenEnds += edge.length;
     if (ride & SEGMENT_COBBLES) features.cobbles += edge.length;
     if (ride & SEGMENT_ROUGH) features.rough += edge.length;
     if (ride & SEGMENT_NARROW) features.narrowWays += edge.length;

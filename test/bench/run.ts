@@ -21,7 +21,8 @@
  * (test/bench/alternatives.ts; BENCH_ALTERNATIVES_PAIRS per city, default 100).
  * `graded-safety` the graded safety preference swept on every city's route-quality pairs
  * (test/bench/graded-safety.ts; BENCH_QUALITY_PAIRS pairs, the frontier on the first
- * BENCH_GRADED_FRONTIER_PAIRS, default 100).
+ * BENCH_GRADED_FRONTIER_PAIRS, default 100). `bicycle-types` every bicycle type on every city's
+ * seeded pairs (test/bench/bicycle-types.ts; BENCH_BICYCLE_TYPE_PAIRS per city, default 200).
  */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -45,6 +46,7 @@ import { ALTERNATIVES_DEPARTURE, alternativesContext, seededPairs } from '../sup
 import { ROUTE_BUDGET } from '../../core/routing/planning/budget.ts';
 import { EVENING_DEPARTURE, measurePairs, summarise } from './route-quality.ts';
 import { gradedSafetySection } from './graded-safety.ts';
+import { bicycleTypesSection } from './bicycle-types.ts';
 import {
   compareWithGraphology, cyclingNodes, loadMeasured, measureQueries, percentile, randomPairs, supersafeEffect, type LoadedForBench,
 } from './measure.ts';
@@ -58,6 +60,7 @@ const QUALITY_SEED = 2026;
 const GRADED_FRONTIER_PAIRS = Number(process.env.BENCH_GRADED_FRONTIER_PAIRS ?? 100);
 const WALKING_PAIRS = Number(process.env.BENCH_WALKING_PAIRS ?? 200);
 const ALTERNATIVES_PAIRS = Number(process.env.BENCH_ALTERNATIVES_PAIRS ?? 100);
+const BICYCLE_TYPE_PAIRS = Number(process.env.BENCH_BICYCLE_TYPE_PAIRS ?? 200);
 const BUDGET_REQUESTS = Number(process.env.BENCH_BUDGET_REQUESTS ?? 40);
 const BUDGET_STATES = (process.env.BENCH_BUDGET_STATES ?? String(ROUTE_BUDGET.statesSettled)).split(',').map(Number);
 const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? 'routing,quality').split(',').map((section) => section.trim()));
@@ -310,6 +313,10 @@ async function main(): Promise<void> {
   if (SECTIONS.has('graded-safety')) {
     gradedSafetySection(emit, table, { count: QUALITY_PAIRS, seed: QUALITY_SEED, frontierPairs: GRADED_FRONTIER_PAIRS });
     await writeSection('graded-safety');
+  }
+  if (SECTIONS.has('bicycle-types')) {
+    bicycleTypesSection(emit, table, { count: BICYCLE_TYPE_PAIRS, seed: QUALITY_SEED });
+    await writeSection('bicycle-types');
   }
   if (SECTIONS.has('city-scale')) {
     emit('## Routing at city scale');

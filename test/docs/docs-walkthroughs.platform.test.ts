@@ -155,6 +155,14 @@ describe('the README walk-throughs', () => {
     expect([fastest, balanced, quietest].map((route: any) => Math.round(route.busy_shared / 100) / 10)).toEqual([1.7, 1.0, 0.4]);
   }, 180_000);
 
+  it('bicycle types: the same trip for four bicycles, each timed at its own speeds; road and e-bike go round', async () => {
+    const { outputs } = await runs(named('bicycle-types'));
+    const [hybrid, road, cargo, ebike] = outputs.slice(-4).map((output) => jsonLines(output)[0]);
+    expect([hybrid, road, cargo, ebike].map((route: any) => route.bicycle_type)).toEqual(['hybrid', 'road', 'cargo', 'ebike']);
+    expect([hybrid, road, cargo, ebike].map((route: any) => Math.round(route.metres / 100) / 10)).toEqual([7.9, 8.5, 7.9, 8.5]);
+    expect([hybrid, road, cargo, ebike].map((route: any) => Math.round(route.seconds / 60))).toEqual([32, 30, 43, 24]);
+  }, 180_000);
+
   it.each([
     ['idempotent report', 200],
     ['idempotent ride', 201],
