@@ -164,4 +164,13 @@ export function bicycleTypesSection(emit: (line?: string) => void, table: (rows:
     }
   }
   table(rows);
+  emit();
+  emit(
+    'Reading the table: unpaved metres include those of the ways the pairs\' own nodes lie on, which no route can leave out (Los Angeles\' pairs start or end on unpaved paths; ' +
+      'test/routing/bicycle-types.test.ts counts only the ways between the ends); a road route\'s unpaved metres between the ends are none wherever a paved route at most 1.3 times as long exists (the test checks each seeded pair). ' +
+      'Cobbles + rough is where the road bike\'s avoidance shows most (New York\'s Belgian-block streets). A cargo bike crosses no steps, narrow barrier or narrow way; where only such a passage joins a pair it has no route. ' +
+      'Durations follow the types\' speeds (an e-bike about 0.7 of hybrid\'s; in hilly San Francisco a road bike gains less and a cargo bike loses more). ' +
+      'The other types\' searches cost more CPU than hybrid\'s (up to about twice in New York): their bounds are hybrid\'s scaled down by the least cost ratio (docs/routing.md, "Bicycle types"), which settles more states, ' +
+      'and their cost tables are computed ones, not the graph\'s stored ones.',
+  );
 }
