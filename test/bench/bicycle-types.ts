@@ -123,7 +123,7 @@ export function bicycleTypesSection(emit: (line?: string) => void, table: (rows:
   );
   emit();
   const rows = [[
-    'City', 'Metric', 'Pairs', 'Unpaved km: hybrid / road / mountain', 'Cobbles + rough km: hybrid / road', 'Steps / narrow barriers / narrow-way m: hybrid / cargo',
+    'City', 'Metric', 'Pairs', 'Unpaved km (between the ends): hybrid / road / mountain', 'Cobbles + rough km: hybrid / road', 'Steps / narrow barriers / narrow-way m: hybrid / cargo',
     'Cargo: no route', 'Length vs hybrid: road / mountain / cargo / ebike', 'Duration vs hybrid: road / mountain / cargo / ebike', 'Climb m: hybrid / ebike', `CPU ms p50 per route: ${BICYCLE_TYPES.join(' / ')}`,
   ]];
   for (const city of cityIds) {
@@ -150,7 +150,7 @@ export function bicycleTypesSection(emit: (line?: string) => void, table: (rows:
         city,
         supersafe ? 'supersafe' : 'direct',
         String(pairs.length),
-        `${km(total(pairs, 'hybrid', 'unpaved'))} / ${km(total(pairs, 'road', 'unpaved'))} / ${km(total(pairs, 'mountain', 'unpaved'))}`,
+        (['hybrid', 'road', 'mountain'] as const).map((type) => `${km(total(pairs, type, 'unpaved'))} (${km(total(pairs, type, 'unpavedBetweenEnds'))})`).join(' / '),
         `${km(total(pairs, 'hybrid', 'cobbles') + total(pairs, 'hybrid', 'rough'))} / ${km(total(pairs, 'road', 'cobbles') + total(pairs, 'road', 'rough'))}`,
         `${total(pairs, 'hybrid', 'steps')} / ${total(pairs, 'hybrid', 'narrowBarriers')} / ${Math.round(total(pairs, 'hybrid', 'narrowWays'))}; ` +
           `${total(pairs, 'cargo', 'steps')} / ${total(pairs, 'cargo', 'narrowBarriers')} / ${Math.round(total(pairs, 'cargo', 'narrowWays'))}`,
@@ -166,11 +166,11 @@ export function bicycleTypesSection(emit: (line?: string) => void, table: (rows:
   table(rows);
   emit();
   emit(
-    'Reading the table: unpaved metres include those of the ways the pairs\' own nodes lie on, which no route can leave out (Los Angeles\' pairs start or end on unpaved paths; ' +
-      'test/routing/bicycle-types.test.ts counts only the ways between the ends); a road route\'s unpaved metres between the ends are none wherever a paved route at most 1.3 times as long exists (the test checks each seeded pair). ' +
+    'Reading the table: unpaved metres include those of the ways the pairs\' own nodes lie on, which no route can leave out (Los Angeles\' pairs start or end on unpaved paths); ' +
+      'in brackets those of the ways between the ends alone, as test/routing/bicycle-types.test.ts counts them. A road route\'s unpaved metres between the ends are none wherever a paved route at most 1.3 times as long exists (the test checks each seeded pair). ' +
       'Cobbles + rough is where the road bike\'s avoidance shows most (New York\'s Belgian-block streets). A cargo bike crosses no steps, narrow barrier or narrow way; where only such a passage joins a pair it has no route. ' +
       'Durations follow the types\' speeds (an e-bike about 0.7 of hybrid\'s; in hilly San Francisco a road bike gains less and a cargo bike loses more). ' +
-      'The other types\' searches cost more CPU than hybrid\'s (up to about twice in New York): their bounds are hybrid\'s scaled down by the least cost ratio (docs/routing.md, "Bicycle types"), which settles more states, ' +
+      'The other types\' searches cost more CPU than hybrid\'s (up to about three times in New York): their bounds are hybrid\'s scaled down by the least cost ratio (docs/routing.md, "Bicycle types"), which settles more states, ' +
       'and their cost tables are computed ones, not the graph\'s stored ones.',
   );
 }
