@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { cityIds, type CityId } from '../../core/cities/index.ts';
 import { localMinutes } from '../../core/local-time.ts';
-import { EDGE_CYCLING, SEGMENT_UNPAVED } from '../../core/graph/flags.ts';
-import { BICYCLE_TYPES, type BicycleType } from '../../core/routing/costing/bicycle-types.ts';
+import { EDGE_CYCLING, SEGMENT_COBBLES, SEGMENT_ROUGH, SEGMENT_UNPAVED } from '../../core/graph/flags.ts';
+import { BICYCLE_TYPE_PROFILES, BICYCLE_TYPES, ridingSpeed, type BicycleType } from '../../core/routing/costing/bicycle-types.ts';
 import { createCosting } from '../../core/routing/costing/create-costing.ts';
 import { costingFor } from '../../core/routing/planning/context.ts';
 import { planWaypoints } from '../../core/routing/planning/leg.ts';
@@ -34,6 +34,30 @@ function pairsOf(city: CityId, supersafe: boolean): TypedPair[] {
   if (!pairsCache.has(key)) pairsCache.set(key, typedPairs(city, realGraph(city), { count: 40, seed: 31, supersafe }));
   return pairsCache.get(key)!;
 }
+
+describe('the speeds by type, surface and grade', () => {
+  const kmh = (type: BicycleType, rideFlags: number, ascent: number, descent: number) => ridingSpeed(BICYCLE_TYPE_PROFILES[type], rideFlags, 100, ascent, descent) * 3.6;
+
+  it('keep hybrid at the spec\'s 15 km/h on any surface and grade', () => {
+    for (const [flags, ascent, descent] of [[0, 0, 0], [SEGMENT_UNPAVED | SEGMENT_ROUGH, 8, 0], [SEGMENT_COBBLES, 0, 12]] as const) expect(kmh('hybrid', flags, ascent, descent)).toBeCloseTo(15, 9);
+  });
+
+  it('slow every other type uphill down to its floor, speed it downhill up to its cap, and slow it on rough ground', () => {
+    expect(kmh('road', 0, 0, 0)).toBeCloseTo(18, 9);
+    expect(kmh('road', 0, 5, 0)).toBeCloseTo(18 * (1 - 0.06 * 5), 9);
+    expect(kmh('road', 0, 25, 0)).toBeCloseTo(18 * 0.35, 9);
+    expect(kmh('road', 0, 0, 5)).toBeCloseTo(18 * 1.15, 9);
+    expect(kmh('road', 0, 0, 20)).toBeCloseTo(18 * 1.3, 9);
+    expect(kmh('road', SEGMENT_UNPAVED, 0, 0)).toBeCloseTo(18 * 0.6, 9);
+    // The worst surface decides: rough cobbles ride as rough.
+    expect(kmh('cargo', SEGMENT_COBBLES | SEGMENT_ROUGH, 0, 0)).toBeCloseTo(12 * 0.6, 9);
+    // An e-bike barely slows uphill and does not speed up downhill (its assistance stops at its speed).
+    expect(kmh('ebike', 0, 6, 0)).toBeCloseTo(22 * (1 - 0.015 * 6), 9);
+    expect(kmh('ebike', 0, 0, 6)).toBeCloseTo(22, 9);
+    // The net grade: a segment that climbs and descends alike is level.
+    expect(kmh('mountain', 0, 4, 4)).toBeCloseTo(14, 9);
+  });
+});
 
 describe('the hybrid bicycle type', () => {
   it('is the spec\'s costing: every edge and turn costs what it costs without a type, under the same bounds', () => {
