@@ -166,14 +166,21 @@ describe('route metrics', () => {
     expect(planned()).toEqual([london('cycling-supersafe'), london('cycling-direct')]);
   });
 
-  it('say why a route is null, whichever endpoint planned it', async () => {
-    const heathrow: Trip = { ...trip, end: [-0.4543, 51.47] };
-    await directionsRoute(heathrow, true);
-    await explained(heathrow);
-    await multiModal(heathrow);
+  it.each([
+    // Heathrow: in London, far from the mapped roads.
+    ['outside_coverage', [-0.4543, 51.47]],
+    // The City: a London extract no street joins to Bloomsbury's.
+    ['not_connected', [-0.09, 51.515]],
+  ] as const)('say why a route is null, the reason its answer gives (%s), whichever endpoint planned it', async (reason, end) => {
+    const unroutable: Trip = { ...trip, end: [...end] };
+    const answer = await directionsRoute(unroutable, true);
+    expect(answer.route).toBeNull();
+    expect(answer.metadata.no_route_reason).toBe(reason);
+    await explained(unroutable);
+    await multiModal(unroutable);
     const nulls = recorded.filter((entry) => entry.name === 'RoutesNull');
     // Directions' one route, explain's two, multi-modal's two Personal ones.
-    expect(nulls).toEqual(Array(5).fill({ name: 'RoutesNull', dimensions: { City: 'london', Reason: 'unsnappable' } }));
+    expect(nulls).toEqual(Array(5).fill({ name: 'RoutesNull', dimensions: { City: 'london', Reason: reason } }));
     expect(planned()).toEqual([]);
   });
 });
