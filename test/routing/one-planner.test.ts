@@ -1,5 +1,4 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CityId } from '../../core/cities/index.ts';
 import type { LonLat } from '../../core/geo.ts';
 import { BikeShareView } from '../../functions/bikeshare/loader.ts';
 import { explainSupersafe } from '../../functions/explain/explain.ts';
@@ -9,13 +8,10 @@ import { multiModalRequest } from '../../functions/multimodal/request.ts';
 import type { PlannerSources } from '../../functions/multimodal/sources.ts';
 import type * as metrics from '../../platform/metrics.ts';
 import { planDirections } from '../../functions/directions/directions.ts';
-import type * as graphStore from '../../functions/graphs/graph-store.ts';
-import type { LoadedGraph } from '../../functions/graphs/graph-store.ts';
-import type * as reportOverlay from '../../functions/graphs/report-overlay.ts';
 import { directionsRequest } from '../../functions/directions/request.ts';
 import { FIXED_NOW } from '../support/clock.ts';
 import { randomNodeLocation, seededRandom } from './real-graphs.ts';
-import { cachedRealGraph } from '../support/real-graph-mocks.ts';
+import { cachedRealGraph } from '../support/real-graph-cache.ts';
 
 /**
  * Directions, explain-supersafe and multi-modal plan a route one way (core/routing/planning/
@@ -24,14 +20,8 @@ import { cachedRealGraph } from '../support/real-graph-mocks.ts';
  * options, on the real graphs; and every route any of them plans is recorded in the metrics.
  */
 
-vi.mock('../../functions/graphs/graph-store.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof graphStore>()),
-  cityGraph: async (city: CityId) => (await import('../support/real-graph-mocks.ts')).cachedRealGraph(city),
-}));
-vi.mock('../../functions/graphs/report-overlay.ts', async (importOriginal) => {
-  const actual = await importOriginal<typeof reportOverlay>();
-  return { ...actual, cityOverlay: async (loaded: LoadedGraph) => actual.buildOverlay(loaded, []) };
-});
+vi.mock('../../functions/graphs/graph-store.ts', async (importOriginal) => (await import('../support/real-graph-mocks.ts')).graphStoreOnRealGraphs(importOriginal));
+vi.mock('../../functions/graphs/report-overlay.ts', async (importOriginal) => (await import('../support/real-graph-mocks.ts')).reportOverlayOf(importOriginal));
 const recorded = vi.hoisted(() => [] as { name: string; dimensions: Record<string, string> }[]);
 vi.mock('../../platform/metrics.ts', async (importOriginal) => {
   const actual = await importOriginal<typeof metrics>();
