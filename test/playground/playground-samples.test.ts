@@ -16,11 +16,14 @@ import { realGraph } from '../routing/real-graphs.ts';
 
 /** The playground tests' and screenshots' departure: mid-morning on a Monday in June, city time. */
 const DEPARTURE = '2026-06-15T10:30';
-/** At most this share of either route's length runs where the other does. */
-const MOST_SHARED = 0.6;
+/**
+ * Less than this share of either route's length runs where the other does. London's earlier
+ * sample shared 55 % and its second line was hardly visible; the samples now share at most 12 %.
+ */
+const MOST_SHARED = 0.5;
 
 describe("the playground's sample routes", () => {
-  it.each(Object.keys(sampleRoutes) as CityId[])('%s: the supersafe and the direct route share under 60 percent of their length', (id) => {
+  it.each(Object.keys(sampleRoutes) as CityId[])('%s: the supersafe and the direct route share under half of their length', (id) => {
     const city = cities[id];
     const pair = sampleRoutes[id];
     const context = { city, loaded: realGraph(id), departure: departureIn(city.timeZone, DEPARTURE, new Date(0)), reports: null };
