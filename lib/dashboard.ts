@@ -73,7 +73,7 @@ function routingWidgets(city: CityId): IWidget[] {
   const sum = { statistic: 'Sum', period: PERIOD };
   const p95 = { statistic: 'p95', period: PERIOD };
   return [
-    graph(`${city}: routes planned (by costing) and null (by reason)`, [
+    graph(`${city}: routes planned (by costing) and null (by no_route_reason)`, [
       catalogueMetricSearch('RoutesPlanned', { City: city }, sum),
       catalogueMetricSearch('RoutesNull', { City: city }, sum),
     ]),

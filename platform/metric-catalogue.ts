@@ -31,7 +31,7 @@ export interface MetricDefinition {
 
 export const metricCatalogue = {
   RoutesPlanned: { unit: 'Count', dimensions: ['City', 'Costing'], purpose: 'Legs planned with a route, by any endpoint that plans routes' },
-  RoutesNull: { unit: 'Count', dimensions: ['City', 'Reason'], purpose: 'Routes planned null (directions, explain-supersafe, multi-modal legs), by why' },
+  RoutesNull: { unit: 'Count', dimensions: ['City', 'Reason'], purpose: 'Routes planned null (directions, explain-supersafe, multi-modal legs), by the reason the answer gives (no_route_reason)' },
   SnapFailures: { unit: 'Count', dimensions: ['City'], purpose: 'Coordinates that could not be snapped to the graph' },
   SearchTime: { unit: 'Milliseconds', dimensions: ['City', 'Costing'], purpose: 'Time to snap, search and guide one route (all its legs where a directions request has stops)' },
   StatesSettled: { unit: 'Count', dimensions: ['City', 'Costing'], purpose: 'Search states settled for one leg' },

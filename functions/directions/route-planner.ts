@@ -28,13 +28,15 @@ export function routePlanner(context: RoutingContext, preferences: RoutePreferen
 
 /**
  * What a route's planning tells operators: legs planned, their search effort and time; or why
- * the route is null (a coordinate too far from any usable way, or no way between them).
+ * the route is null, as the answer tells the rider (`metadata.no_route_reason`: one of
+ * core/routing/planning/leg.ts `NO_ROUTE_REASONS`).
  */
-function recordPlannedRoute(city: City, { costing, snaps, legs, milliseconds }: PlannedRoute): void {
+function recordPlannedRoute(city: City, { costing, snaps, legs, noRoute, milliseconds }: PlannedRoute): void {
   const unsnapped = snaps.filter((snap) => snap === null).length;
   if (unsnapped > 0) recordMetric('SnapFailures', unsnapped, { City: city.id });
   if (!legs) {
-    recordMetric('RoutesNull', 1, { City: city.id, Reason: unsnapped > 0 ? 'unsnappable' : 'unreachable' });
+    // Planning gives a null route its reason; only a planner that broke that rule would leave it out.
+    if (noRoute) recordMetric('RoutesNull', 1, { City: city.id, Reason: noRoute.reason });
     return;
   }
   const dimensions = { City: city.id, Costing: costing.metric };

@@ -50,7 +50,7 @@ const UNLISTED_PATHS_NOTE =
 
 const descriptions: Record<ApiName, { title: string; description: string }> = {
   base: {
-    title: 'Spoke {base_url}: routing, reports, rider login',
+    title: 'Spoke API: routing, reports, rider login',
     description: [
       'Cycling and walking directions, multi-modal options, the explanation of the safer route, road reports, and the OAuth 2.1 authorization server through which third-party apps act for riders.',
       '',
@@ -66,7 +66,7 @@ const descriptions: Record<ApiName, { title: string; description: string }> = {
     ].join('\n'),
   },
   app: {
-    title: 'Spoke {app_base_url}: riders, rides, bike share, events',
+    title: 'Spoke app API: riders, rides, bike share, events',
     description: [
       'The signed-in rider\'s profile, photo, ride history and statistics, user search, bike-share availability near a point, and cycling events near a point.',
       '',

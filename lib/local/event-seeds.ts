@@ -118,7 +118,7 @@ export const SEED_EVENTS: readonly SeedEvent[] = [
     description: 'An evening ride from the British Museum to Euston on lit streets. Lights on, hi-vis welcome.',
     destination: 'british-museum',
     categories: ['Night ride', 'Sightseeing'],
-    via: [[-0.127, 51.5194], [-0.1335, 51.5282]],
+    via: [[-0.127, 51.5194], [-0.1335, 51.527]],
     schedule: { group: 'coming up', weekday: FRIDAY, at: { hour: 19, minute: 30 }, hours: 3 },
   },
   {

@@ -1,12 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { CityId } from '../../core/cities/index.ts';
 import { planDirections, type DirectionsBody } from '../../functions/directions/directions.ts';
 import { directionsBody } from '../../functions/directions/request.ts';
 import { explainSupersafe, type ExplainBody } from '../../functions/explain/explain.ts';
 import { explainRequest } from '../../functions/explain/request.ts';
-import type * as graphStore from '../../functions/graphs/graph-store.ts';
-import type { LoadedGraph } from '../../functions/graphs/graph-store.ts';
-import type * as reportOverlay from '../../functions/graphs/report-overlay.ts';
 import { FIXED_NOW } from '../support/clock.ts';
 
 /**
@@ -15,14 +11,8 @@ import { FIXED_NOW } from '../support/clock.ts';
  * lists at that place, measured as directions answers it; without the field, with the direct route.
  */
 
-vi.mock('../../functions/graphs/graph-store.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof graphStore>()),
-  cityGraph: async (city: CityId) => (await import('../support/real-graph-mocks.ts')).cachedRealGraph(city),
-}));
-vi.mock('../../functions/graphs/report-overlay.ts', async (importOriginal) => {
-  const actual = await importOriginal<typeof reportOverlay>();
-  return { ...actual, cityOverlay: async (loaded: LoadedGraph) => actual.buildOverlay(loaded, []) };
-});
+vi.mock('../../functions/graphs/graph-store.ts', async (importOriginal) => (await import('../support/real-graph-mocks.ts')).graphStoreOnRealGraphs(importOriginal));
+vi.mock('../../functions/graphs/report-overlay.ts', async (importOriginal) => (await import('../support/real-graph-mocks.ts')).reportOverlayOf(importOriginal));
 
 const bloomsbury = { coordinates: [[-0.1337, 51.5246], [-0.1246, 51.5219]], departure_time: '2026-06-15T12:00' };
 

@@ -8,12 +8,9 @@ import { explainSupersafe, type ExplainBody } from '../../functions/explain/expl
 import { explainRequest } from '../../functions/explain/request.ts';
 import type { RouteFigures } from '../../functions/explain/figures.ts';
 import { AVOID_MIN_METRES, COSTS, explain, LIT_MIN_POINTS, routeText, SIGNED_MIN_METRES, TEMPLATES, type Cost, type Template } from '../../functions/explain/sentence.ts';
-import type * as graphStore from '../../functions/graphs/graph-store.ts';
-import type { LoadedGraph } from '../../functions/graphs/graph-store.ts';
-import type * as reportOverlay from '../../functions/graphs/report-overlay.ts';
 import { randomNodeLocation, seededRandom } from '../routing/real-graphs.ts';
 import { FIXED_NOW } from '../support/clock.ts';
-import { cachedRealGraph } from '../support/real-graph-mocks.ts';
+import { cachedRealGraph } from '../support/real-graph-cache.ts';
 
 /**
  * POST /explain-supersafe/ (spec 4.3) on real routes: its sentence never claims what the figures
@@ -24,14 +21,8 @@ import { cachedRealGraph } from '../support/real-graph-mocks.ts';
  * extra distance and minutes. San Francisco's pairs are also explained with the hill preference.
  */
 
-vi.mock('../../functions/graphs/graph-store.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof graphStore>()),
-  cityGraph: async (city: CityId) => (await import('../support/real-graph-mocks.ts')).cachedRealGraph(city),
-}));
-vi.mock('../../functions/graphs/report-overlay.ts', async (importOriginal) => {
-  const actual = await importOriginal<typeof reportOverlay>();
-  return { ...actual, cityOverlay: async (loaded: LoadedGraph) => actual.buildOverlay(loaded, []) };
-});
+vi.mock('../../functions/graphs/graph-store.ts', async (importOriginal) => (await import('../support/real-graph-mocks.ts')).graphStoreOnRealGraphs(importOriginal));
+vi.mock('../../functions/graphs/report-overlay.ts', async (importOriginal) => (await import('../support/real-graph-mocks.ts')).reportOverlayOf(importOriginal));
 
 const DAY = '2026-06-15T12:00';
 const NIGHT = '2026-01-15T23:00';

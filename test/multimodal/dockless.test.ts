@@ -1,19 +1,15 @@
 import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import { describe, expect, it, vi } from 'vitest';
-import type { CityId } from '../../core/cities/index.ts';
 import { haversineMetres, type LonLat } from '../../core/geo.ts';
 import { CYCLING_SPEED_MPS, EBIKE_SPEED_MPS, WALKING_SPEED_MPS } from '../../core/routing/costing/speeds.ts';
 import type { Geofencing } from '../../functions/bikeshare/model.ts';
 import { mayPark, samplePolyline, ZoneRules } from '../../functions/multimodal/geofencing.ts';
 import type { MultiModalOption, OptionLeg } from '../../functions/multimodal/response.ts';
-import type * as graphStore from '../../functions/graphs/graph-store.ts';
-import type { LoadedGraph } from '../../functions/graphs/graph-store.ts';
-import type * as reportOverlay from '../../functions/graphs/report-overlay.ts';
 import { randomNodeLocation, seededRandom } from '../routing/real-graphs.ts';
 import { recordedSnapshot } from '../support/bikeshare.ts';
 import { memorySources } from '../support/multimodal.ts';
 import { handMadeSystem, plan, vehicle } from '../support/multimodal-plan.ts';
-import { cachedRealGraph } from '../support/real-graph-mocks.ts';
+import { cachedRealGraph } from '../support/real-graph-cache.ts';
 import { geofencingFeed, square } from '../support/zones.ts';
 
 /**
@@ -23,14 +19,8 @@ import { geofencingFeed, square } from '../support/zones.ts';
  * 2.x and 3.x rules alike.
  */
 
-vi.mock('../../functions/graphs/graph-store.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof graphStore>()),
-  cityGraph: async (city: CityId) => (await import('../support/real-graph-mocks.ts')).cachedRealGraph(city),
-}));
-vi.mock('../../functions/graphs/report-overlay.ts', async (importOriginal) => {
-  const actual = await importOriginal<typeof reportOverlay>();
-  return { ...actual, cityOverlay: async (loaded: LoadedGraph) => actual.buildOverlay(loaded, []) };
-});
+vi.mock('../../functions/graphs/graph-store.ts', async (importOriginal) => (await import('../support/real-graph-mocks.ts')).graphStoreOnRealGraphs(importOriginal));
+vi.mock('../../functions/graphs/report-overlay.ts', async (importOriginal) => (await import('../support/real-graph-mocks.ts')).reportOverlayOf(importOriginal));
 
 const start: LonLat = [-0.1337, 51.5246];
 const end: LonLat = [-0.1246, 51.5219];

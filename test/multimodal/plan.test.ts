@@ -1,5 +1,4 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { CityId } from '../../core/cities/index.ts';
 import { haversineMetres, type LonLat } from '../../core/geo.ts';
 import { sharedDataPath } from '../../lib/local/paths.ts';
 import { CYCLING_SPEED_MPS, EBIKE_SPEED_MPS, WALKING_SPEED_MPS } from '../../core/routing/costing/speeds.ts';
@@ -12,9 +11,6 @@ import { compileParkingDatasets } from '../../functions/multimodal/parking/datas
 import { SpotIndex } from '../../functions/multimodal/parking/spots.ts';
 import { multiModalRequest } from '../../functions/multimodal/request.ts';
 import type { AvoidanceItem } from '../../core/report-avoidances.ts';
-import type * as graphStore from '../../functions/graphs/graph-store.ts';
-import type { LoadedGraph } from '../../functions/graphs/graph-store.ts';
-import type * as reportOverlay from '../../functions/graphs/report-overlay.ts';
 import { DEMO_CUSTOM_ROUTES } from '../../lib/local/custom-route-seeds.ts';
 import { FIXED_NOW } from '../support/clock.ts';
 import { recordedSnapshot } from '../support/bikeshare.ts';
@@ -29,14 +25,8 @@ import { handMadeBays, PLACES } from '../support/parking.ts';
  */
 
 const reports = vi.hoisted(() => ({ items: [] as AvoidanceItem[] }));
-vi.mock('../../functions/graphs/graph-store.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof graphStore>()),
-  cityGraph: async (city: CityId) => (await import('../support/real-graph-mocks.ts')).cachedRealGraph(city),
-}));
-vi.mock('../../functions/graphs/report-overlay.ts', async (importOriginal) => {
-  const actual = await importOriginal<typeof reportOverlay>();
-  return { ...actual, cityOverlay: async (loaded: LoadedGraph) => actual.buildOverlay(loaded, reports.items) };
-});
+vi.mock('../../functions/graphs/graph-store.ts', async (importOriginal) => (await import('../support/real-graph-mocks.ts')).graphStoreOnRealGraphs(importOriginal));
+vi.mock('../../functions/graphs/report-overlay.ts', async (importOriginal) => (await import('../support/real-graph-mocks.ts')).reportOverlayOf(importOriginal, () => reports.items));
 
 const bloomsbury = { start: [-0.1337, 51.5246], end: [-0.1246, 51.5219] } as const;
 const manhattan = { start: [-74.006, 40.7128], end: [-73.9899, 40.6955] } as const;

@@ -52,7 +52,7 @@ describe('metrics on the local platform', () => {
       expect(series(rows, 'StatesSettled', city)!.sum).toBeGreaterThan(0);
       expect(series(rows, 'SearchTime', city)).toMatchObject({ unit: 'Milliseconds', samples: 1 });
     }
-    expect(series(rows, 'RoutesNull', { City: 'london', Reason: 'unsnappable' })).toMatchObject({ sum: 1 });
+    expect(series(rows, 'RoutesNull', { City: 'london', Reason: 'outside_coverage' })).toMatchObject({ sum: 1 });
     expect(series(rows, 'SnapFailures', { City: 'london' })).toMatchObject({ sum: 1 });
     expect(series(rows, 'AuthorizerRefusals', { Reason: 'invalid' })).toMatchObject({ sum: 1 });
     expect(series(rows, 'RateLimitRefusals', { Plan: 'free' })).toMatchObject({ sum: 1 });

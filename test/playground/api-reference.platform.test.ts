@@ -16,8 +16,11 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function openReference(api: 'base' | 'app') {
-  const page = await browser.newPage();
+// The callbacks of page.evaluate run in the page.
+declare const document: any;
+
+async function openReference(api: 'base' | 'app', viewport?: { width: number; height: number }) {
+  const page = await browser.newPage(viewport ? { viewport } : {});
   const loaded: string[] = [];
   const blocked: string[] = [];
   const failures: string[] = [];
@@ -57,8 +60,35 @@ describe('the API reference in the playground', () => {
     // and the page logs no error. The policy refuses one thing only: Redoc's probe for `eval`,
     // which it answers by building its search index without a worker.
     expect(blocked).toEqual([]);
-    expect(violations).toEqual(['script-src eval']);
+    // The page reports a violation through an exposed function, which may answer after the text shows.
+    await expect.poll(() => violations, { timeout: 10_000 }).toEqual(['script-src eval']);
     expect(failures).toEqual([]);
+    await page.close();
+  });
+
+  // A desktop window, where the title shares its column with Redoc's copy button, and a phone's.
+  it.each([
+    ['base', 1280, platform.base_url, 'Spoke API: routing, reports, rider login'],
+    ['app', 1280, platform.app_base_url, 'Spoke app API: riders, rides, bike share, events'],
+    ['base', 360, platform.base_url, 'Spoke API: routing, reports, rider login'],
+    ['app', 360, platform.app_base_url, 'Spoke app API: riders, rides, bike share, events'],
+  ] as const)('titles the %s API in words, its version on one line, %i px wide', async (api, width, baseUrl, title) => {
+    const { version } = ((await (await fetch(`${baseUrl}/openapi.json`)).json()) as { info: { version: string } }).info;
+    const { page } = await openReference(api, { width, height: 800 });
+    const heading = page.locator('h1').first();
+    await heading.waitFor({ timeout: 30_000 });
+    expect(await heading.textContent()).toBe(`${title} (${version})`);
+    // The lines the version's characters are drawn on, and whether the heading overflows its box.
+    const layout = await heading.evaluate((h1: any, versionText: string) => {
+      const text = h1.firstChild;
+      const start = text.data.lastIndexOf(versionText);
+      const range = document.createRange();
+      range.setStart(text, start);
+      range.setEnd(text, start + versionText.length);
+      const tops = new Set([...range.getClientRects()].map((rect: any) => Math.round(rect.top)));
+      return { versionLines: tops.size, overflows: h1.scrollWidth > h1.clientWidth + 1 };
+    }, `(${version})`);
+    expect(layout).toEqual({ versionLines: 1, overflows: false });
     await page.close();
   });
 

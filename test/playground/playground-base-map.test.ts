@@ -22,9 +22,9 @@ import {
   OPENING_VIEW_STEP_METRES,
   simplifyLine,
   SIMPLIFY_TOLERANCE_METRES,
-  type BaseMap,
 } from '../../lib/local/playground/base-map.ts';
 import { sampleRoutes } from '../../lib/local/playground/samples.ts';
+import { decodedLines, distanceToLineMetres } from '../support/base-map-coverage.ts';
 import { realGraphBytes } from '../routing/real-graphs.ts';
 
 /**
@@ -35,23 +35,6 @@ import { realGraphBytes } from '../routing/real-graphs.ts';
 
 const graph = openGraph(realGraphBytes('london'));
 const map = baseMapOf(graph);
-
-/** The features' lines in degrees, decoded as the page decodes them. */
-function decodedLines(baseMap: BaseMap): [number, number][][] {
-  const lines: [number, number][][] = [];
-  let coord = 0;
-  for (let feature = 0; feature < baseMap.segments.count; feature++) {
-    let [lon, lat] = baseMap.origin;
-    const line: [number, number][] = [];
-    for (let point = 0; point < baseMap.segments.points[feature]!; point++) {
-      lon += baseMap.segments.coords[coord++]!;
-      lat += baseMap.segments.coords[coord++]!;
-      line.push([lon / baseMap.scale, lat / baseMap.scale]);
-    }
-    lines.push(line);
-  }
-  return lines;
-}
 
 /** The segments a route can use, in graph order, with the flags of their cycling edge, else walking edge. */
 function usableSegments(source: Graph) {
@@ -64,22 +47,6 @@ function usableSegments(source: Graph) {
     else if (walking !== undefined) segments.push({ segment, flags: walking, cycling: false });
   }
   return segments;
-}
-
-function distanceToLineMetres(projection: LocalProjection, point: [number, number], line: [number, number][]): number {
-  const px = projection.x(point[0]);
-  const py = projection.y(point[1]);
-  let best = Infinity;
-  for (let index = 0; index + 1 < line.length; index++) {
-    const ax = projection.x(line[index]![0]);
-    const ay = projection.y(line[index]![1]);
-    const dx = projection.x(line[index + 1]![0]) - ax;
-    const dy = projection.y(line[index + 1]![1]) - ay;
-    const lengthSquared = dx * dx + dy * dy;
-    const along = lengthSquared === 0 ? 0 : Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / lengthSquared));
-    best = Math.min(best, Math.hypot(px - ax - along * dx, py - ay - along * dy));
-  }
-  return best;
 }
 
 describe('the playground base map', () => {

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AvoidanceItem } from '../../core/report-avoidances.ts';
 import { UNKNOWN_ENDPOINT } from '../../functions/http/errors.ts';
@@ -10,7 +11,7 @@ import { dynamo } from '../../platform/aws.ts';
 import { tableName } from '../../platform/resources.ts';
 import { PLAYGROUND_KEY_LIMITS } from '../../lib/local/seed.ts';
 import { MESSAGES } from '../../lib/local/playground/web/messages.js';
-import { launchChromium } from '../support/browser.ts';
+import { launchChromium, screenshotDir } from '../support/browser.ts';
 import { gpxPoints, gpxSchemaProblems } from '../support/gpx-schema.ts';
 import { awayFromWindowEdge, call, newKey, platform, runAdmin, useLocalAws } from '../support/running-platform.ts';
 
@@ -157,11 +158,11 @@ async function directionsAnswers(opened: Opened, count: number, after: number): 
 /** Which card an answer is drawn on: the safer card asks `supersafe: true` or, at another grade, `safety`. */
 const variantOf = (answer: Opened['answers'][number]) => (answer.request.profile === 'walking' ? 'walking' : answer.request.supersafe === false ? 'direct' : 'supersafe');
 
-/** What the page shows for a distance, as dom.js formats it (a decimal comma in Spanish). */
+/** What the page shows for a distance, as dom.js formats it (a decimal comma in Spanish, a no-break space before the unit). */
 function metres(value: number, language: 'en' | 'es' = 'en'): string {
-  if (value < 1000) return `${Math.round(value)} m`;
+  if (value < 1000) return `${Math.round(value)}\u00a0m`;
   const kilometres = (value / 1000).toFixed(value < 10_000 ? 1 : 0);
-  return `${language === 'es' ? kilometres.replace('.', ',') : kilometres} km`;
+  return `${language === 'es' ? kilometres.replace('.', ',') : kilometres}\u00a0km`;
 }
 
 /** Checks the route cards and the turn-by-turn list against the API's answers. */
@@ -213,9 +214,37 @@ async function layoutFaults(page: Page): Promise<Record<string, unknown>> {
       attributionOverScale: overlap(box('.leaflet-control-attribution'), box('.leaflet-control-scale')),
       clippedBarLabels: all('.bar-label').filter((label) => label.scrollWidth > label.clientWidth || lineCount(label) > 1).map((label) => label.textContent),
       wrappedProfileFigures: all('.profile-figures > span').filter((figure) => lineCount(figure) > 1).map((figure) => figure.textContent),
+      overflowingProfileFigures: all('.profile-figures').filter((figures) => figures.scrollWidth > figures.clientWidth + 1).map((figures) => figures.textContent),
       clippedCityNames: shown < needed ? [...city.options].map((option: { text: string }) => option.text) : [],
+      // Each event's distance ("a 491 m") on one line: a figure never parted from its unit.
+      splitEventDistances: all('.events .meta').filter((meta) => {
+        const text = meta.firstChild;
+        const figure = /\d[\d.,]*\s(k?m)$/.exec(text?.data ?? '');
+        if (!figure) return false;
+        const range = document.createRange();
+        range.setStart(text, figure.index);
+        range.setEnd(text, text.data.length);
+        return new Set([...range.getClientRects()].map((rect: Box) => Math.round(rect.top))).size > 1;
+      }).map((meta) => meta.textContent),
     };
   });
+}
+
+/** What `layoutFaults` finds on a page laid out right. */
+const NO_LAYOUT_FAULTS = { attributionOverScale: false, clippedBarLabels: [], wrappedProfileFigures: [], overflowingProfileFigures: [], clippedCityNames: [], splitEventDistances: [] };
+
+/** Waits for the base map's tiles in view to be drawn, so a screenshot shows the streets. */
+async function tilesDrawn(page: Page): Promise<void> {
+  await page.locator('#map:not([data-moving])').waitFor();
+  await page.waitForFunction(() => document.querySelectorAll('.leaflet-tile-pane .leaflet-tile:not(.leaflet-tile-loaded)').length === 0);
+}
+
+/** Saves a screenshot of the page, or of one element, under `screenshotDir()`, and says where. */
+async function saveScreenshot(target: Page | Locator, name: string): Promise<string> {
+  const path = join(screenshotDir(), name);
+  await rm(path, { force: true });
+  await target.screenshot({ path });
+  return path;
 }
 
 describe('the map playground', () => {
@@ -375,10 +404,10 @@ describe('the map playground', () => {
     expect(await page.locator('.route-card[data-variant="supersafe"] .bar-label').allTextContents()).toEqual(['tranquila', 'vía ciclista', 'moderada', 'con tráfico', 'compartida', 'a pie']);
     expect(await page.locator('#status .city-coverage').textContent()).toBe(MESSAGES.es['coverage.london']);
     expect(await page.locator('#status .city-facts').textContent()).toMatch(/^[\d.]+ calles y caminos · datos de alumbrado · alturas de un modelo de elevación · grafo london-/);
-    expect(await page.locator('.route-card[data-variant="supersafe"] .elevation .climb').textContent()).toMatch(/^subida \d+ m · bajada \d+ m$/);
+    expect(await page.locator('.route-card[data-variant="supersafe"] .elevation .climb').textContent()).toMatch(/^subida \d+\u00a0m · bajada \d+\u00a0m$/);
     // The longer Spanish words neither wrap nor hide: each safety label and elevation figure on
     // one line and whole, the attribution clear of the scale bar, every city's name whole.
-    expect(await layoutFaults(page)).toEqual({ attributionOverScale: false, clippedBarLabels: [], wrappedProfileFigures: [], clippedCityNames: [] });
+    expect(await layoutFaults(page)).toEqual(NO_LAYOUT_FAULTS);
     expect(await page.locator('.legend h2').allTextContents()).toEqual(['Clases de seguridad', 'En el mapa']);
     expect(await page.locator('.legend [data-kind="busy"] .legend-label').textContent()).toBe('Calle con mucho tráfico');
     expect(await page.locator('.legend [data-mark="route-selected"] .legend-label').textContent()).toBe('Ruta elegida, con sus clases de seguridad');
@@ -402,6 +431,38 @@ describe('the map playground', () => {
     // Each cue can be spoken where the browser has speech synthesis.
     const speech = await page.evaluate(() => 'speechSynthesis' in window);
     expect(await page.getByRole('button', { name: `Decir: ${cues[0]}`, includeHidden: true }).count()).toBe(speech ? 1 : 0);
+  });
+
+  it.each([
+    ['en', 'Bikes & events'],
+    ['es', 'Bicis y eventos'],
+  ] as const)('lays out the routes, their elevation profiles and the events list without faults (%s), and leaves screenshots of them', async (language, nearbyTab) => {
+    await mkdir(screenshotDir(), { recursive: true });
+    const opened = await open('london');
+    const { page } = opened;
+    await page.locator('#language').selectOption(language);
+    await page.locator('#sample').click();
+    const answers = await directionsAnswers(opened, 2, 0);
+    await expectRoutesShown(page, answers, language);
+    await tilesDrawn(page);
+    expect(await layoutFaults(page)).toEqual(NO_LAYOUT_FAULTS);
+    const saved = [await saveScreenshot(page, `playground-london-${language}-routes.png`)];
+    // The safer route's card, its elevation profile under its figures.
+    const card = page.locator('.route-card', { has: page.locator('.elevation') }).first();
+    await card.scrollIntoViewIfNeeded();
+    expect(await layoutFaults(page)).toEqual(NO_LAYOUT_FAULTS);
+    saved.push(await saveScreenshot(card, `playground-london-${language}-elevation.png`));
+
+    await page.getByRole('tab', { name: nearbyTab }).click();
+    await page.locator('#show-events').check();
+    const latestEvents = () => opened.answers.filter((answer) => answer.path === '/events/nearby/').at(-1);
+    await expect.poll(async () => (await page.locator('.events li').count()) === latestEvents()?.body.events.length, { timeout: 15_000 }).toBe(true);
+    expect(latestEvents()!.body.events.length).toBeGreaterThan(0);
+    await tilesDrawn(page);
+    expect(await layoutFaults(page)).toEqual(NO_LAYOUT_FAULTS);
+    saved.push(await saveScreenshot(page, `playground-london-${language}-events.png`));
+    // Each screenshot is a picture of something, written by this run.
+    for (const path of saved) expect((await stat(path)).size, path).toBeGreaterThan(5_000);
   });
 
   it('routes at night on lit streets and shows the night map, and by day again', async () => {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CityId } from '../../core/cities/index.ts';
-import { haversineMetres, type LonLat, type Position } from '../../core/geo.ts';
+import type { LonLat, Position } from '../../core/geo.ts';
 import type { Costing } from '../../core/routing/costing/costing.ts';
 import { PenaltyOverlay } from '../../core/routing/costing/penalty-overlay.ts';
 import { RouteBudgetExceededError } from '../../core/routing/errors.ts';
@@ -13,6 +13,7 @@ import { RoutePlanner } from '../../core/routing/planning/planner.ts';
 import { routeBody } from '../../core/routing/planning/route-body.ts';
 import { buildOverlay } from '../../functions/graphs/report-overlay.ts';
 import { alternativesContext, plannerFor, seededPairs } from '../support/alternative-routes.ts';
+import { sharedLengthFraction } from '../support/shared-length.ts';
 import { referenceCost } from './reference-search.ts';
 
 /**
@@ -32,30 +33,6 @@ interface Planned {
   costing: Costing;
   route: PlannedLeg;
   alternatives: AlternativeLeg[];
-}
-
-/** Undirected pieces of a line between consecutive positions, with their metres. */
-function pieces(line: readonly Position[]): Map<string, number> {
-  const found = new Map<string, number>();
-  for (let i = 1; i < line.length; i++) {
-    const [a, b] = [line[i - 1]!, line[i]!];
-    const key = [a.join(','), b.join(',')].sort().join(' ');
-    found.set(key, (found.get(key) ?? 0) + haversineMetres(a[0], a[1], b[0], b[1]));
-  }
-  return found;
-}
-
-/** The share of `line`'s length that `other` also covers, from the geometry alone. */
-function sharedShare(line: readonly Position[], other: readonly Position[]): number {
-  const mine = pieces(line);
-  const theirs = pieces(other);
-  let shared = 0;
-  let total = 0;
-  for (const [key, metres] of mine) {
-    total += metres;
-    shared += Math.min(metres, theirs.get(key) ?? 0);
-  }
-  return shared / total;
 }
 
 /** A leg's cost at the costing, edge by edge: each edge's cost for the part travelled and each turn's. */
@@ -112,7 +89,7 @@ describe.each(CITIES)('alternative routes in %s', (city) => {
         alternatives.forEach(({ leg, sharedShare: reported }, index) => {
           const line = geometryOf(leg);
           const better = [route, ...alternatives.slice(0, index).map((alternative) => alternative.leg)].map(geometryOf);
-          const measured = Math.max(...better.map((other) => sharedShare(line, other)));
+          const measured = Math.max(...better.map((other) => sharedLengthFraction(line, other)));
           expect(measured).toBeLessThanOrEqual(ALTERNATIVES.maxSharedShare + 0.02);
           expect(Math.abs(measured - reported)).toBeLessThan(0.05);
         });

@@ -11,8 +11,6 @@ import { projectRoot } from '../../lib/project-root.ts';
 import { graphOutputDir } from '../../lib/local/paths.ts';
 import type { RouteBody } from '../../core/routing/planning/route-body.ts';
 import { planDirections, type DirectionsBody } from '../../functions/directions/directions.ts';
-import type * as graphStore from '../../functions/graphs/graph-store.ts';
-import type * as reportOverlay from '../../functions/graphs/report-overlay.ts';
 import { directionsRequest } from '../../functions/directions/request.ts';
 
 /**
@@ -24,14 +22,8 @@ import { directionsRequest } from '../../functions/directions/request.ts';
  */
 
 // The endpoint's code, on the same graph file and with no accepted reports.
-vi.mock('../../functions/graphs/graph-store.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof graphStore>()),
-  cityGraph: async (city: CityId) => (await import('../support/real-graph-mocks.ts')).cachedRealGraph(city),
-}));
-vi.mock('../../functions/graphs/report-overlay.ts', async (importOriginal) => {
-  const actual = await importOriginal<typeof reportOverlay>();
-  return { ...actual, cityOverlay: async (loaded: Parameters<typeof actual.buildOverlay>[0]) => actual.buildOverlay(loaded, []) };
-});
+vi.mock('../../functions/graphs/graph-store.ts', async (importOriginal) => (await import('../support/real-graph-mocks.ts')).graphStoreOnRealGraphs(importOriginal));
+vi.mock('../../functions/graphs/report-overlay.ts', async (importOriginal) => (await import('../support/real-graph-mocks.ts')).reportOverlayOf(importOriginal));
 
 const SCRIPT = join(projectRoot, 'test/routing/plan-from-graph-file.ts');
 const { importBoundaries } = (await import(pathToFileURL(join(projectRoot, 'eslint.config.js')).href)) as { importBoundaries: { core: { forbiddenPackages: RegExp[] } } };

@@ -1,10 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { CityId } from '../../core/cities/index.ts';
 import type { Position } from '../../core/geo.ts';
 import { gpxDocument, heightsAlong, type GpxDocument } from '../../core/routing/export/gpx.ts';
 import { planDirections, type DirectionsBody } from '../../functions/directions/directions.ts';
-import type * as graphStore from '../../functions/graphs/graph-store.ts';
-import type * as reportOverlay from '../../functions/graphs/report-overlay.ts';
 import { directionsRequest } from '../../functions/directions/request.ts';
 import { gpxPoints, gpxSchemaProblems } from '../support/gpx-schema.ts';
 
@@ -16,14 +13,8 @@ import { gpxPoints, gpxSchemaProblems } from '../support/gpx-schema.ts';
  * request's language, and hostile names kept as text.
  */
 
-vi.mock('../../functions/graphs/graph-store.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof graphStore>()),
-  cityGraph: async (city: CityId) => (await import('../support/real-graph-mocks.ts')).cachedRealGraph(city),
-}));
-vi.mock('../../functions/graphs/report-overlay.ts', async (importOriginal) => {
-  const actual = await importOriginal<typeof reportOverlay>();
-  return { ...actual, cityOverlay: async (loaded: Parameters<typeof actual.buildOverlay>[0]) => actual.buildOverlay(loaded, []) };
-});
+vi.mock('../../functions/graphs/graph-store.ts', async (importOriginal) => (await import('../support/real-graph-mocks.ts')).graphStoreOnRealGraphs(importOriginal));
+vi.mock('../../functions/graphs/report-overlay.ts', async (importOriginal) => (await import('../support/real-graph-mocks.ts')).reportOverlayOf(importOriginal));
 
 const DEPARTURE = new Date('2026-06-15T17:30:00Z');
 /** Union Square to Lombard Street: San Francisco's USGS model covers it, and it climbs. */

@@ -5,9 +5,6 @@ import { describe, expect, it, vi } from 'vitest';
 import type { CityId } from '../../core/cities/index.ts';
 import { planDirections, type RouteBody } from '../../functions/directions/directions.ts';
 import { directionsRequest } from '../../functions/directions/request.ts';
-import type * as graphStore from '../../functions/graphs/graph-store.ts';
-import type { LoadedGraph } from '../../functions/graphs/graph-store.ts';
-import type * as reportOverlay from '../../functions/graphs/report-overlay.ts';
 import type { BannerText, Step } from '../../core/routing/guidance/steps.ts';
 
 /**
@@ -21,19 +18,10 @@ import type { BannerText, Step } from '../../core/routing/guidance/steps.ts';
  *   UPDATE_GOLDEN=1 npx vitest run test/routing/guidance-golden.test.ts
  */
 
-vi.mock('../../functions/graphs/graph-store.ts', async (importOriginal) => {
-  const actual = await importOriginal<typeof graphStore>();
-  return {
-    ...actual,
-    cityGraph: async (city: CityId) => (await import('./real-graphs.ts')).realGraph(city),
-  };
-});
+vi.mock('../../functions/graphs/graph-store.ts', async (importOriginal) => (await import('../support/real-graph-mocks.ts')).graphStoreOnRealGraphs(importOriginal));
 
 // No accepted road reports in these routes.
-vi.mock('../../functions/graphs/report-overlay.ts', async (importOriginal) => {
-  const actual = await importOriginal<typeof reportOverlay>();
-  return { ...actual, cityOverlay: async (loaded: LoadedGraph) => actual.buildOverlay(loaded, []) };
-});
+vi.mock('../../functions/graphs/report-overlay.ts', async (importOriginal) => (await import('../support/real-graph-mocks.ts')).reportOverlayOf(importOriginal));
 
 const goldenDir = join(dirname(fileURLToPath(import.meta.url)), 'golden');
 const updating = process.env.UPDATE_GOLDEN === '1';

@@ -1,5 +1,4 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CityId } from '../../core/cities/index.ts';
 import type { LonLat } from '../../core/geo.ts';
 import { BikeShareView } from '../../functions/bikeshare/loader.ts';
 import { explainSupersafe } from '../../functions/explain/explain.ts';
@@ -9,13 +8,10 @@ import { multiModalRequest } from '../../functions/multimodal/request.ts';
 import type { PlannerSources } from '../../functions/multimodal/sources.ts';
 import type * as metrics from '../../platform/metrics.ts';
 import { planDirections } from '../../functions/directions/directions.ts';
-import type * as graphStore from '../../functions/graphs/graph-store.ts';
-import type { LoadedGraph } from '../../functions/graphs/graph-store.ts';
-import type * as reportOverlay from '../../functions/graphs/report-overlay.ts';
 import { directionsRequest } from '../../functions/directions/request.ts';
 import { FIXED_NOW } from '../support/clock.ts';
 import { randomNodeLocation, seededRandom } from './real-graphs.ts';
-import { cachedRealGraph } from '../support/real-graph-mocks.ts';
+import { cachedRealGraph } from '../support/real-graph-cache.ts';
 
 /**
  * Directions, explain-supersafe and multi-modal plan a route one way (core/routing/planning/
@@ -24,14 +20,8 @@ import { cachedRealGraph } from '../support/real-graph-mocks.ts';
  * options, on the real graphs; and every route any of them plans is recorded in the metrics.
  */
 
-vi.mock('../../functions/graphs/graph-store.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof graphStore>()),
-  cityGraph: async (city: CityId) => (await import('../support/real-graph-mocks.ts')).cachedRealGraph(city),
-}));
-vi.mock('../../functions/graphs/report-overlay.ts', async (importOriginal) => {
-  const actual = await importOriginal<typeof reportOverlay>();
-  return { ...actual, cityOverlay: async (loaded: LoadedGraph) => actual.buildOverlay(loaded, []) };
-});
+vi.mock('../../functions/graphs/graph-store.ts', async (importOriginal) => (await import('../support/real-graph-mocks.ts')).graphStoreOnRealGraphs(importOriginal));
+vi.mock('../../functions/graphs/report-overlay.ts', async (importOriginal) => (await import('../support/real-graph-mocks.ts')).reportOverlayOf(importOriginal));
 const recorded = vi.hoisted(() => [] as { name: string; dimensions: Record<string, string> }[]);
 vi.mock('../../platform/metrics.ts', async (importOriginal) => {
   const actual = await importOriginal<typeof metrics>();
@@ -166,14 +156,21 @@ describe('route metrics', () => {
     expect(planned()).toEqual([london('cycling-supersafe'), london('cycling-direct')]);
   });
 
-  it('say why a route is null, whichever endpoint planned it', async () => {
-    const heathrow: Trip = { ...trip, end: [-0.4543, 51.47] };
-    await directionsRoute(heathrow, true);
-    await explained(heathrow);
-    await multiModal(heathrow);
+  it.each([
+    // Heathrow: in London, far from the mapped roads.
+    ['outside_coverage', [-0.4543, 51.47]],
+    // The City: a London extract no street joins to Bloomsbury's.
+    ['not_connected', [-0.09, 51.515]],
+  ] as const)('say why a route is null, the reason its answer gives (%s), whichever endpoint planned it', async (reason, end) => {
+    const unroutable: Trip = { ...trip, end: [...end] };
+    const answer = await directionsRoute(unroutable, true);
+    expect(answer.route).toBeNull();
+    expect(answer.metadata.no_route_reason).toBe(reason);
+    await explained(unroutable);
+    await multiModal(unroutable);
     const nulls = recorded.filter((entry) => entry.name === 'RoutesNull');
     // Directions' one route, explain's two, multi-modal's two Personal ones.
-    expect(nulls).toEqual(Array(5).fill({ name: 'RoutesNull', dimensions: { City: 'london', Reason: 'unsnappable' } }));
+    expect(nulls).toEqual(Array(5).fill({ name: 'RoutesNull', dimensions: { City: 'london', Reason: reason } }));
     expect(planned()).toEqual([]);
   });
 });

@@ -40,9 +40,10 @@ export const byId = (id) => document.getElementById(id);
 
 /** "850 m", "1.4 km" ("1,4 km" in Spanish), "12 km". */
 export function metres(value) {
-  if (value < 1000) return `${Math.round(value)} m`;
+  // A no-break space: a figure and its unit stay on one line wherever the text wraps ("a 491 m").
+  if (value < 1000) return `${Math.round(value)}\u00a0m`;
   const kilometres = (value / 1000).toFixed(value < 10_000 ? 1 : 0);
-  return `${language() === 'es' ? kilometres.replace('.', ',') : kilometres} km`;
+  return `${language() === 'es' ? kilometres.replace('.', ',') : kilometres}\u00a0km`;
 }
 
 /** A count with the language's thousands separator. */
