@@ -552,6 +552,28 @@ describe('the map playground', () => {
     expect(await card.locator('.card-note').textContent()).toBe(MESSAGES.en['plan.gradedNote']);
   });
 
+  it('plans both cards and the sentence for the bicycle the Bicycle select names, and leaves hybrid out of the requests', async () => {
+    const opened = await open('new-york');
+    const { page } = opened;
+    await page.getByRole('button', { name: 'Sample route' }).click();
+    const first = await directionsAnswers(opened, 2, 0);
+    for (const answer of first) expect(answer.request).not.toHaveProperty('bicycle_type');
+    const before = opened.answers.length;
+    await page.getByLabel('Bicycle').selectOption('cargo');
+    const cargo = await directionsAnswers(opened, 2, before);
+    expect(cargo.map(variantOf).sort()).toEqual(['direct', 'supersafe']);
+    for (const answer of cargo) {
+      expect(answer.request).toMatchObject({ bicycle_type: 'cargo' });
+      expect(answer.body.metadata).toMatchObject({ bicycle_type: 'cargo' });
+    }
+    await expect.poll(() => opened.answers.slice(before).find((answer) => answer.path === '/explain-supersafe/')?.request.bicycle_type).toBe('cargo');
+    await expectRoutesShown(page, cargo);
+    // A cargo bike is timed at its own, slower speed: the card shows the answer's duration, longer than the hybrid's.
+    const hybridSafer = first.find((answer) => variantOf(answer) === 'supersafe')!;
+    const cargoSafer = cargo.find((answer) => variantOf(answer) === 'supersafe')!;
+    expect(cargoSafer.body.route.duration).toBeGreaterThan(hybridSafer.body.route.duration);
+  });
+
   it('draws each route\'s elevation profile in San Francisco, and plans again avoiding hills when asked', async () => {
     const opened = await open('sf-bay');
     const { page } = opened;

@@ -44,7 +44,7 @@ class Playground {
       stops: [],
       tab: 'route',
       ...saved,
-      options: { profile: 'cycling', language: 'en', night: 'auto', departure: '', avoidHills: false, alternatives: false, safety: 'quietest', ...saved?.options },
+      options: { profile: 'cycling', language: 'en', night: 'auto', departure: '', avoidHills: false, alternatives: false, safety: 'quietest', bicycle: 'hybrid', ...saved?.options },
       city,
     };
     this.waypointNames = [];
@@ -141,7 +141,7 @@ class Playground {
       input.checked = input.value === this.state.options.profile;
       input.addEventListener('change', () => this.setOption('profile', input.value));
     }
-    for (const id of ['language', 'night', 'departure', 'safety']) {
+    for (const id of ['language', 'night', 'departure', 'safety', 'bicycle']) {
       const control = byId(id);
       control.value = this.state.options[id];
       control.addEventListener('change', () => this.setOption(id, control.value));

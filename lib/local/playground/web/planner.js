@@ -113,6 +113,8 @@ export class Planner {
     if (cycling && options.departure) common.departure_time = options.departure;
     if (cycling && options.night !== 'auto') common.nighttime = options.night === 'night';
     if (cycling && options.avoidHills) common.avoid_hills = true;
+    // Beyond the spec: hybrid is the spec's rider, so it is left out and the requests stay the spec's.
+    if (cycling && options.bicycle && options.bicycle !== 'hybrid') common.bicycle_type = options.bicycle;
     // The safer card is the route at the chosen grade (`safety`); quietest is the spec's supersafe request.
     this.safety = cycling ? (options.safety ?? 'quietest') : 'quietest';
     const graded = this.safety !== 'quietest' ? { safety: this.safety } : {};
@@ -131,6 +133,7 @@ export class Planner {
             ...(common.departure_time ? { departure_time: common.departure_time } : {}),
             ...(common.nighttime !== undefined ? { nighttime: common.nighttime } : {}),
             ...(common.avoid_hills ? { avoid_hills: true } : {}),
+            ...(common.bicycle_type ? { bicycle_type: common.bicycle_type } : {}),
             ...graded,
           })
         : null,
