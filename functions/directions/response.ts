@@ -184,7 +184,7 @@ export const directionsResponse = z
       no_route_reason: z.enum(NO_ROUTE_REASONS).optional().meta({
         description:
           'Beyond the spec, with `route: null` only: why. `outside_coverage`: a coordinate is outside the area the city\'s map covers or more than 250 m from any way the profile may use; ' +
-          '`not_connected`: two consecutive coordinates lie in networks no way joins at any hour; `closed_at_departure`: the networks join, but no way between them is open at the departure (closures, time rules, accepted reports).',
+          '`not_connected`: two consecutive coordinates lie in networks no way joins at any hour; `closed_at_departure`: the networks join, but no way between them is open at the departure (closures, time rules, accepted reports); `impassable_for_bicycle_type`: every way between them has steps, a narrow barrier or a narrow passage the request\'s `bicycle_type` never takes (a cargo bike), where a hybrid would have a route.',
         ...beyondTheSpec,
       }),
       no_route_message: z.string().optional().meta({ description: 'Beyond the spec, with `no_route_reason`: the reason as one sentence in the request\'s language, naming the coordinates (counted from 1).', ...beyondTheSpec }),

@@ -8,6 +8,7 @@ import { costingFor } from '../../core/routing/planning/context.ts';
 import { planWaypoints } from '../../core/routing/planning/leg.ts';
 import { findRoute } from '../../core/routing/search/search.ts';
 import { positionsAt, snap } from '../../core/routing/snap/snap.ts';
+import { noRouteMessage } from '../../functions/directions/no-route.ts';
 import { directionsBody, routePreferencesOf } from '../../functions/directions/request.ts';
 import { typedPairs, typeFeatures, type TypedPair } from '../bench/bicycle-types.ts';
 import { benchContext } from '../bench/route-quality.ts';
@@ -145,6 +146,24 @@ describe('the cargo bicycle type', () => {
       return hybrid.steps + hybrid.narrowBarriers > 0 && pair.routes[typeIndex('cargo')] !== null;
     });
     expect(crossed.length).toBeGreaterThan(3);
+  });
+});
+
+describe('a leg no cargo bike can ride', () => {
+  it('answers why: impassable for the bicycle type where a hybrid has a route, in both languages', () => {
+    // Seeded pairs where hybrid routes and cargo has none (steps or narrow barriers are the only way).
+    const blocked = cityIds.flatMap((city) => pairsOf(city, true).map((pair) => ({ city, pair })))
+      .filter(({ pair }) => pair.routes[typeIndex('hybrid')] !== null && pair.routes[typeIndex('cargo')] === null);
+    expect(blocked.length).toBeGreaterThan(0);
+    for (const { city, pair } of blocked) {
+      const context = benchContext(city, realGraph(city));
+      const plan = (bicycleType: BicycleType) => planWaypoints(costingFor(context, { profile: 'cycling', supersafe: true, night: false, bicycleType }), context, [pair.from, pair.to], { language: 'en' });
+      expect(plan('cargo').noRoute).toEqual({ reason: 'impassable_for_bicycle_type', index: 0 });
+      expect(plan('hybrid').legs).not.toBeNull();
+    }
+    const noRoute = { reason: 'impassable_for_bicycle_type', index: 0 } as const;
+    expect(noRouteMessage('en', noRoute)).toContain('a hybrid bicycle would have a route');
+    expect(noRouteMessage('es', noRoute)).toContain('una bicicleta híbrida tendría ruta');
   });
 });
 

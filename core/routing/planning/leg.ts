@@ -1,5 +1,6 @@
 import type { LonLat, Position } from '../../geo.ts';
 import type { Language } from '../../language.ts';
+import { BICYCLE_TYPE_PROFILES } from '../costing/bicycle-types.ts';
 import type { Costing } from '../costing/costing.ts';
 import { createCosting } from '../costing/create-costing.ts';
 import { DIRECT_SAFETY, gradesUpTo, isGradedSafety, SAFETY_TIE_METRES, SUPERSAFE_SAFETY } from '../costing/safety.ts';
@@ -230,10 +231,11 @@ export interface PlannedWaypoints {
 
 /**
  * Why no route was planned: a coordinate too far from every way the profile may use (outside the
- * covered area), two consecutive coordinates in networks no way joins at any hour, or joined
- * networks with no way open between them at the departure (closures, time rules, reports).
+ * covered area), two consecutive coordinates in networks no way joins at any hour, joined
+ * networks with no way open between them at the departure (closures, time rules, reports), or
+ * joined only by ways the request's bicycle never takes (a cargo bike: steps, narrow barriers).
  */
-export const NO_ROUTE_REASONS = ['outside_coverage', 'not_connected', 'closed_at_departure'] as const;
+export const NO_ROUTE_REASONS = ['outside_coverage', 'not_connected', 'closed_at_departure', 'impassable_for_bicycle_type'] as const;
 export type NoRouteReason = (typeof NO_ROUTE_REASONS)[number];
 
 export interface NoRoute {
@@ -244,15 +246,25 @@ export interface NoRoute {
 
 /**
  * Why a leg between two snapped points found no route: its ends in separate networks by the
- * landmark tables of the costing's (first) metric, else closed at the departure.
+ * landmark tables of the costing's (first) metric; else, for a bicycle that never takes some ways,
+ * a route the spec's rider (hybrid) would have at this departure; else closed at the departure.
  */
-function noLegReason(costing: Costing, workspace: SearchWorkspace, from: Snap, to: Snap): NoRouteReason {
-  const landmarks = workspace.landmarks[costing.metricShares()[0]!.metric];
-  if (!landmarks) return 'closed_at_departure';
-  const graph = costing.network.graph;
-  const { sources, targets } = legPositions(costing, from, to);
-  const separated = endsSeparated(landmarks, sources.map((source) => graph.edgeHead[source.edge]!), targets.map((target) => graph.edgeTail[target.edge]!));
-  return separated ? 'not_connected' : 'closed_at_departure';
+function noLegReason(costing: Costing, context: RoutingContext, from: Snap, to: Snap, options: LegOptions): NoRouteReason {
+  const landmarks = context.loaded.workspace.landmarks[costing.metricShares()[0]!.metric];
+  if (landmarks) {
+    const graph = costing.network.graph;
+    const { sources, targets } = legPositions(costing, from, to);
+    if (endsSeparated(landmarks, sources.map((source) => graph.edgeHead[source.edge]!), targets.map((target) => graph.edgeTail[target.edge]!))) return 'not_connected';
+  }
+  return hybridWouldRoute(costing, context, from, to, options) ? 'impassable_for_bicycle_type' : 'closed_at_departure';
+}
+
+/** Whether a costing's bicycle never takes some ways and the same request for a hybrid has a route (one more search, on a leg that has none). */
+function hybridWouldRoute(costing: Costing, context: RoutingContext, from: Snap, to: Snap, options: LegOptions): boolean {
+  const never = BICYCLE_TYPE_PROFILES[costing.bicycleType].never;
+  if (!never.steps && !never.narrow) return false;
+  const { bicycleType: _ignored, ...hybrid } = costing.options;
+  return routeLeg(createCosting(costing.network, hybrid, costing.overlay, costing.noRide), context, from, to, options) !== null;
 }
 
 /** Where a coordinate joins the network, as a leg's start or end: `snapPoint`, or a planner's remembered answer. */
@@ -282,7 +294,7 @@ export function planWaypoints(
   for (let index = 0; index < last; index++) {
     const bearing = index === 0 ? options.bearing : undefined;
     const leg = routeLeg(costing, context, snaps[index]!, arrivals[index + 1]!, { ...options, bearing });
-    if (!leg) return { snaps, legs: null, noRoute: { reason: noLegReason(costing, context.loaded.workspace, snaps[index]!, arrivals[index + 1]!), index } };
+    if (!leg) return { snaps, legs: null, noRoute: { reason: noLegReason(costing, context, snaps[index]!, arrivals[index + 1]!, { ...options, bearing }), index } };
     legs.push(leg);
   }
   // A waypoint is where the route met it: the start of the first leg, then the end of each leg.
