@@ -31,6 +31,30 @@ export class RoutingNetwork {
     this.openCore = storedOpenCore(graph) ?? computeOpenCore(graph);
   }
 
+  /**
+   * Per edge, where it arrives at its head: its place among the edges arriving there (`inEdges`
+   * from `firstIn[head]`, the low byte) and its row in the head's turn matrix (the high byte: the
+   * arriving edges with a turn row before it; see `turnBase`). What the search reads for every
+   * state it settles; derived from the graph on the first search (2 bytes per edge), since
+   * counting along `inEdges` each time reads several other edges' flags.
+   */
+  arrivals(): Uint16Array {
+    if (this.arrivalPlaces) return this.arrivalPlaces;
+    const { nodeCount, edgeCount, firstIn, inEdges, edgeFlags } = this.graph;
+    const places = new Uint16Array(edgeCount);
+    for (let node = 0; node < nodeCount; node++) {
+      let row = 0;
+      for (let i = firstIn[node]!, place = 0; i < firstIn[node + 1]!; i++, place++) {
+        const edge = inEdges[i]!;
+        places[edge] = place | (row << 8);
+        if (edgeFlags[edge]! & this.turnRowFlags) row++;
+      }
+    }
+    return (this.arrivalPlaces = places);
+  }
+
+  private arrivalPlaces: Uint16Array | undefined;
+
   nodeLon(node: number): number {
     return this.graph.nodeCoords[2 * node]! / COORDINATE_SCALE;
   }
