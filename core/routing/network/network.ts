@@ -121,16 +121,14 @@ export class RoutingNetwork {
    * Where the turns out of `edge` sit in a stored turn table: the turn onto `next` (an edge
    * leaving the edge's head) is entry `turnBase(edge) + next`; NaN for an edge without a turn row
    * (one no stored metric may use). Node v's turns form a matrix (docs/graph-format.md): a row per
-   * arriving edge with a turn row, a column per leaving edge. The search inlines this.
+   * arriving edge with a turn row, a column per leaving edge (the row: `arrivals`). The search inlines this.
    */
   turnBase(edge: number): number {
     const graph = this.graph;
     if (!(graph.edgeFlags[edge]! & this.turnRowFlags)) return NaN;
     const node = graph.edgeHead[edge]!;
-    let row = 0;
-    for (let i = graph.firstIn[node]!; graph.inEdges[i] !== edge; i++) if (graph.edgeFlags[graph.inEdges[i]!]! & this.turnRowFlags) row++;
     const first = graph.firstOut[node]!;
-    return graph.turnRowFirst[node]! + row * (graph.firstOut[node + 1]! - first) - first;
+    return graph.turnRowFirst[node]! + (this.arrivals()[edge]! >> 8) * (graph.firstOut[node + 1]! - first) - first;
   }
 
   private bearingBetween(edge: number, i: number, j: number): number {
