@@ -34,7 +34,8 @@ export class RoutingNetwork {
   /**
    * Per edge, where it arrives at its head: its place among the edges arriving there (`inEdges`
    * from `firstIn[head]`, the low byte) and its row in the head's turn matrix (the high byte: the
-   * arriving edges with a turn row before it; see `turnBase`). What the search reads for every
+   * arriving edges with a turn row before it; see `turnBase`): each fits a byte, since the builder
+   * refuses a node with more than MAX_ARRIVING_EDGES (search/workspace.ts). What the search reads for every
    * state it settles; derived from the graph on the first search (2 bytes per edge), since
    * counting along `inEdges` each time reads several other edges' flags.
    */
