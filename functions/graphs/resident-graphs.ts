@@ -9,8 +9,11 @@ import type { CityId } from '../../core/cities/index.ts';
 /**
  * Bytes the router derives beside a graph file's own per directed edge (the search's buffers: the
  * file holds the open core and the cost and landmark tables, read in place): 10 B measured on the
- * tiled 10 x 10 city (docs/benchmarks.md, "Router memory at city scale"), rounded up with room for
- * a query's own caches.
+ * tiled 10 x 10 city (docs/benchmarks.md, "Router memory at city scale"), before the search's
+ * 2 B per edge of where each edge arrives at its head (`RoutingNetwork.arrivals`), rounded up with
+ * room for a query's own caches. The 5.3-million-edge metro, whose potential buffers add about
+ * 5.4 B per edge, measures 18 B ("Routing at metro scale"): the 2 B over are 10 MB there, within
+ * RUNTIME_RESERVE_MB.
  */
 export const DERIVED_BYTES_PER_EDGE = 16;
 

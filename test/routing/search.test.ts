@@ -52,6 +52,26 @@ describe('edge-based A* against a plain Dijkstra on the real graphs', () => {
   }
 });
 
+describe('where each edge arrives at its head', () => {
+  it('is, for every edge of New York, its place among the edges arriving there and the count of those before it with a turn row', () => {
+    const network = realGraph('new-york').network;
+    const { nodeCount, firstIn, inEdges, edgeFlags } = network.graph;
+    const arrivals = network.arrivals();
+    let wrong = 0;
+    let laterRows = 0;
+    for (let node = 0; node < nodeCount; node++) {
+      const arriving = Array.from(inEdges.subarray(firstIn[node]!, firstIn[node + 1]!));
+      arriving.forEach((edge, place) => {
+        const row = arriving.slice(0, place).filter((before) => edgeFlags[before]! & network.turnRowFlags).length;
+        if (arrivals[edge] !== (place | (row << 8))) wrong++;
+        if (row > 0) laterRows++;
+      });
+    }
+    expect(wrong).toBe(0);
+    expect(laterRows).toBeGreaterThan(10_000);
+  });
+});
+
 describe('the cost tables the graph stores', () => {
   it('hold for every turn of New York what the costing\'s rules say, per profile and mode', () => {
     const network = realGraph('new-york').network;

@@ -31,6 +31,31 @@ export class RoutingNetwork {
     this.openCore = storedOpenCore(graph) ?? computeOpenCore(graph);
   }
 
+  /**
+   * Per edge, where it arrives at its head: its place among the edges arriving there (`inEdges`
+   * from `firstIn[head]`, the low byte) and its row in the head's turn matrix (the high byte: the
+   * arriving edges with a turn row before it; see `turnBase`): each fits a byte, since the builder
+   * refuses a node with more than MAX_ARRIVING_EDGES (search/workspace.ts). What the search reads for every
+   * state it settles; derived from the graph on the first search (2 bytes per edge), since
+   * counting along `inEdges` each time reads several other edges' flags.
+   */
+  arrivals(): Uint16Array {
+    if (this.arrivalPlaces) return this.arrivalPlaces;
+    const { nodeCount, edgeCount, firstIn, inEdges, edgeFlags } = this.graph;
+    const places = new Uint16Array(edgeCount);
+    for (let node = 0; node < nodeCount; node++) {
+      let row = 0;
+      for (let i = firstIn[node]!, place = 0; i < firstIn[node + 1]!; i++, place++) {
+        const edge = inEdges[i]!;
+        places[edge] = place | (row << 8);
+        if (edgeFlags[edge]! & this.turnRowFlags) row++;
+      }
+    }
+    return (this.arrivalPlaces = places);
+  }
+
+  private arrivalPlaces: Uint16Array | undefined;
+
   nodeLon(node: number): number {
     return this.graph.nodeCoords[2 * node]! / COORDINATE_SCALE;
   }
@@ -97,16 +122,14 @@ export class RoutingNetwork {
    * Where the turns out of `edge` sit in a stored turn table: the turn onto `next` (an edge
    * leaving the edge's head) is entry `turnBase(edge) + next`; NaN for an edge without a turn row
    * (one no stored metric may use). Node v's turns form a matrix (docs/graph-format.md): a row per
-   * arriving edge with a turn row, a column per leaving edge. The search inlines this.
+   * arriving edge with a turn row, a column per leaving edge (the row: `arrivals`). The search inlines this.
    */
   turnBase(edge: number): number {
     const graph = this.graph;
     if (!(graph.edgeFlags[edge]! & this.turnRowFlags)) return NaN;
     const node = graph.edgeHead[edge]!;
-    let row = 0;
-    for (let i = graph.firstIn[node]!; graph.inEdges[i] !== edge; i++) if (graph.edgeFlags[graph.inEdges[i]!]! & this.turnRowFlags) row++;
     const first = graph.firstOut[node]!;
-    return graph.turnRowFirst[node]! + row * (graph.firstOut[node + 1]! - first) - first;
+    return graph.turnRowFirst[node]! + (this.arrivals()[edge]! >> 8) * (graph.firstOut[node + 1]! - first) - first;
   }
 
   private bearingBetween(edge: number, i: number, j: number): number {

@@ -153,80 +153,120 @@ export interface PotentialSeed {
   cost: number;
 }
 
+/** Where `PotentialBuffers.perNode` holds a node's climb and its bound, after 2 × node. */
+const CLIMBED = 0;
+const POTENTIAL = 1;
+
 /** Per-node buffers of the potential, sized for one graph and reused by its queries (reset from the nodes each touched). */
 export class PotentialBuffers {
-  /** The climb from the targets: least cost from each node it reached down to them. */
-  readonly climbed: Float64Array;
-  /** The node's bound, -1 until asked. */
-  readonly potential: Float64Array;
-  private readonly climbedNodes: number[] = [];
-  private readonly potentialNodes: number[] = [];
+  /**
+   * Per node two entries side by side (one memory read brings both): at 2 × node, the climb from
+   * the targets' least cost from the node down to them (Infinity where it did not reach it); at
+   * 2 × node + 1, the node's bound, -1 until asked.
+   */
+  readonly perNode: Float64Array;
+  private climbedNodes = new Int32Array(1024);
+  private climbedCount = 0;
+  private potentialNodes = new Int32Array(1024);
+  private potentialCount = 0;
   readonly heap = new MinHeap(1024);
 
-  constructor(nodeCount: number) {
-    this.climbed = new Float64Array(nodeCount).fill(Infinity);
-    this.potential = new Float64Array(nodeCount).fill(-1);
+  constructor(readonly nodeCount: number) {
+    this.perNode = new Float64Array(2 * nodeCount);
+    for (let node = 0; node < nodeCount; node++) {
+      this.perNode[CLIMBED + 2 * node] = Infinity;
+      this.perNode[POTENTIAL + 2 * node] = -1;
+    }
   }
 
   reset(): void {
-    for (const node of this.climbedNodes) this.climbed[node] = Infinity;
-    for (const node of this.potentialNodes) this.potential[node] = -1;
-    this.climbedNodes.length = 0;
-    this.potentialNodes.length = 0;
+    for (let i = 0; i < this.climbedCount; i++) this.perNode[CLIMBED + 2 * this.climbedNodes[i]!] = Infinity;
+    for (let i = 0; i < this.potentialCount; i++) this.perNode[POTENTIAL + 2 * this.potentialNodes[i]!] = -1;
+    this.climbedCount = 0;
+    this.potentialCount = 0;
     this.heap.clear();
   }
 
+  climbed(node: number): number {
+    return this.perNode[CLIMBED + 2 * node]!;
+  }
+
   reach(node: number, cost: number): void {
-    if (this.climbed[node] === Infinity) this.climbedNodes.push(node);
-    this.climbed[node] = cost;
+    if (this.perNode[CLIMBED + 2 * node] === Infinity) {
+      if (this.climbedCount === this.climbedNodes.length) this.climbedNodes = grown(this.climbedNodes);
+      this.climbedNodes[this.climbedCount++] = node;
+    }
+    this.perNode[CLIMBED + 2 * node] = cost;
   }
 
   keep(node: number, bound: number): number {
-    this.potentialNodes.push(node);
-    this.potential[node] = bound;
+    if (this.potentialCount === this.potentialNodes.length) this.potentialNodes = grown(this.potentialNodes);
+    this.potentialNodes[this.potentialCount++] = node;
+    this.perNode[POTENTIAL + 2 * node] = bound;
     return bound;
   }
 }
 
+/** The list twice as long, its entries kept. */
+function grown(list: Int32Array): Int32Array<ArrayBuffer> {
+  const longer = new Int32Array(list.length * 2);
+  longer.set(list);
+  return longer;
+}
+
 /** One query's bound: the least cost from any node to the targets in the metric's lower-bound graph. */
 export class HierarchyPotential {
+  private readonly perNode: Float64Array;
+  private readonly upFirst: Uint32Array;
+  private readonly upHead: Uint32Array;
+  private readonly upWeight: Float32Array;
+
   constructor(
-    private readonly arcs: ContractedArcs,
+    arcs: ContractedArcs,
     private readonly buffers: PotentialBuffers,
     seeds: readonly PotentialSeed[],
   ) {
     buffers.reset();
-    const { climbed, heap } = buffers;
+    const { perNode, heap } = buffers;
     const { downFirst, downTail, downWeight } = arcs;
     for (const { node, cost } of seeds) {
-      if (cost >= climbed[node]!) continue;
+      if (cost >= buffers.climbed(node)) continue;
       buffers.reach(node, cost);
       heap.push(cost, node);
     }
     while (heap.size > 0) {
       const reached = heap.peekKey();
       const node = heap.pop();
-      if (reached > climbed[node]!) continue;
+      if (reached > perNode[CLIMBED + 2 * node]!) continue;
       for (let i = downFirst[node]!, end = downFirst[node + 1]!; i < end; i++) {
         const higher = downTail[i]!;
         const total = reached + downWeight[i]!;
-        if (total < climbed[higher]!) {
+        if (total < perNode[CLIMBED + 2 * higher]!) {
           buffers.reach(higher, total);
           heap.push(total, higher);
         }
       }
     }
+    // Read on every node the search asks about: held here rather than looked up through the buffers and arcs.
+    this.perNode = perNode;
+    ({ upFirst: this.upFirst, upHead: this.upHead, upWeight: this.upWeight } = arcs);
   }
 
   /** The node's least cost to the targets (Infinity where it cannot reach them). */
   at(node: number): number {
-    const known = this.buffers.potential[node]!;
-    if (known >= 0) return known;
-    const { upFirst, upHead, upWeight } = this.arcs;
-    let bound = this.buffers.climbed[node]!;
+    const known = this.perNode[POTENTIAL + 2 * node]!;
+    return known >= 0 ? known : this.computeAt(node);
+  }
+
+  private computeAt(node: number): number {
+    const { upFirst, upHead, upWeight } = this;
+    const perNode = this.perNode;
+    let bound = perNode[CLIMBED + 2 * node]!;
     // The nodes above are asked first; a path upward is as long as the hierarchy is deep.
     for (let i = upFirst[node]!, end = upFirst[node + 1]!; i < end; i++) {
-      const through = upWeight[i]! + this.at(upHead[i]!);
+      const above = upHead[i]!;
+      const known = perNode[POTENTIAL + 2 * above]!;
+      const through = upWeight[i]! + (known >= 0 ? known : this.computeAt(above));
       if (through < bound) bound = through;
     }
     return this.buffers.keep(node, bound);

@@ -49,7 +49,7 @@ export function findRoute(
   workspace.startQuery(graph.nodeCount);
   if (stats) stats.settled = 0;
   const { cost, parent, heap, viaWays } = workspace;
-  const { edgeHead, firstOut, firstIn, inEdges, edgeFlags } = graph;
+  const { edgeHead, firstOut } = graph;
   const stillToCome = new CostStillToCome(costing, workspace, sources, targets, targetPoint);
   // Ends in two separate networks (regions of the landmark tables): no route, and nothing to search.
   if (stillToCome.separated) return null;
@@ -64,8 +64,8 @@ export function findRoute(
   // Turn costs from the metric's stored table (each node's turns a matrix, RoutingNetwork.turnBase,
   // inlined below); the overlay's removed turns checked apart.
   const turnTable = costing.turnTable();
-  const { turnRowFlags } = costing.network;
   const { turnRowFirst } = graph;
+  const arrivals = costing.network.arrivals();
   // The heuristic's per-node cache, read here on the hot path (stillToCome.afterEdge, inlined).
   const { nodeBound } = workspace;
   const { leaveHalfSeconds } = stillToCome;
@@ -112,11 +112,9 @@ export function findRoute(
     const endNext = firstOut[node + 1]!;
     // The edge's place among the edges arriving at the node (the parent it gives the states it
     // reaches), and its row in the node's turn matrix: the arriving edges with a row before it.
-    let arrival = 0;
-    let row = 0;
-    for (let i = firstIn[node]!; inEdges[i] !== edge; i++, arrival++) if (edgeFlags[inEdges[i]!]! & turnRowFlags) row++;
-    const reachedFrom = via >= 0 ? PARENT_VIA : arrival;
-    const turnBase = turnTable !== null ? turnRowFirst[node]! + row * (endNext - firstNext) - firstNext : 0;
+    const place = arrivals[edge]!;
+    const reachedFrom = via >= 0 ? PARENT_VIA : place & 0xff;
+    const turnBase = turnTable !== null ? turnRowFirst[node]! + (place >> 8) * (endNext - firstNext) - firstNext : 0;
 
     for (let next = firstNext; next < endNext; next++) {
       const costlier = everyCostlier || (closures !== null && closures[next] !== 0) || (reports !== null && reports[next] === 1);

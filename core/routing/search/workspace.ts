@@ -92,7 +92,7 @@ export class SearchWorkspace {
 
   /** The hierarchy potential's per-node buffers, allocated on the first query that uses a hierarchy. */
   potentialBuffers(nodeCount: number): PotentialBuffers {
-    if (this.potential?.climbed.length !== nodeCount) this.potential = new PotentialBuffers(nodeCount);
+    if (this.potential?.nodeCount !== nodeCount) this.potential = new PotentialBuffers(nodeCount);
     return this.potential;
   }
 
