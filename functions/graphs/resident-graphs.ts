@@ -9,13 +9,17 @@ import type { CityId } from '../../core/cities/index.ts';
 /**
  * Bytes the router derives beside a graph file's own per directed edge (the search's buffers: the
  * file holds the open core and the cost and landmark tables, read in place): 10 B measured on the
- * tiled 10 x 10 city (docs/benchmarks.md, "Router memory at city scale"), before the search's
- * 2 B per edge of where each edge arrives at its head (`RoutingNetwork.arrivals`), rounded up with
- * room for a query's own caches. The 5.3-million-edge metro, whose potential buffers add about
- * 5.4 B per edge, measures 18 B ("Routing at metro scale"): the 2 B over are 10 MB there, within
- * RUNTIME_RESERVE_MB.
+ * tiled 10 x 10 city (docs/benchmarks.md, "Router memory at city scale"), before the hierarchy
+ * potential's buffers (about 5.4 B per edge) and where each edge arrives at its head (2 B,
+ * `RoutingNetwork.arrivals`); the 5.3-million-edge metro measures 18 B ("Routing at metro scale").
  */
-export const DERIVED_BYTES_PER_EDGE = 16;
+export const DERIVED_BYTES_PER_EDGE = 18;
+/**
+ * What the bicycle types other than hybrid compute on first use per metric (costing.ts: a least
+ * cost per edge and a turn table; docs/routing.md, "Bicycle types"), all eight sets of them: 39.2 B
+ * per directed edge measured on New York and 48.8 B on London, rounded up.
+ */
+export const BICYCLE_TYPE_BYTES_PER_EDGE = 50;
 
 /**
  * Memory a function keeps besides its graphs' resident bytes: Node (about 130 MB) and what a load
@@ -26,7 +30,7 @@ export const DERIVED_BYTES_PER_EDGE = 16;
 export const RUNTIME_RESERVE_MB = 600;
 
 /** What a loaded graph holds: its file's bytes, read in place, plus what the router derives. */
-export const residentBytes = (fileBytes: number, edgeCount: number): number => fileBytes + edgeCount * DERIVED_BYTES_PER_EDGE;
+export const residentBytes = (fileBytes: number, edgeCount: number): number => fileBytes + edgeCount * (DERIVED_BYTES_PER_EDGE + BICYCLE_TYPE_BYTES_PER_EDGE);
 
 /**
  * The graphs' budget in bytes: GRAPH_MEMORY_BUDGET_MB when set, else the Lambda function's memory

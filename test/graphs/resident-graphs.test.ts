@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DERIVED_BYTES_PER_EDGE, graphMemoryBudget, residentBytes, ResidentGraphs, RUNTIME_RESERVE_MB } from '../../functions/graphs/resident-graphs.ts';
+import { BICYCLE_TYPE_BYTES_PER_EDGE, DERIVED_BYTES_PER_EDGE, graphMemoryBudget, residentBytes, ResidentGraphs, RUNTIME_RESERVE_MB } from '../../functions/graphs/resident-graphs.ts';
 
 const MB = 2 ** 20;
 
 describe('resident graphs', () => {
   it('counts a graph as its file plus what the router derives per edge', () => {
-    expect(residentBytes(670 * MB, 7_306_500)).toBe(670 * MB + 7_306_500 * DERIVED_BYTES_PER_EDGE);
+    expect(residentBytes(670 * MB, 7_306_500)).toBe(670 * MB + 7_306_500 * (DERIVED_BYTES_PER_EDGE + BICYCLE_TYPE_BYTES_PER_EDGE));
   });
 
   it('takes the budget from GRAPH_MEMORY_BUDGET_MB, else the function memory less the reserve, else none', () => {
