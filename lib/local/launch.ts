@@ -10,7 +10,7 @@ import { queues, type QueueDefinition } from '../../platform/resources.ts';
 import { RIDER_SESSION_USAGE_KEY_ENV_VAR } from '../../platform/deployment-settings.ts';
 import { useCityInvoker } from '../../functions/dispatch/city-invoker.ts';
 import { startLocalBikeShare } from './bikeshare.ts';
-import { inProcessCityInvoker } from './city-routers.ts';
+import { inProcessCityInvoker, shortTripsWhileIdleInProcess } from './city-routers.ts';
 import { cityRouterThreads } from './city-router-threads.ts';
 import { createGatewayServer } from './gateway.ts';
 import { CONSENT_CLIENT_ID, LocalIdentityProvider, RIDER_APP_CLIENT_ID, RIDER_APP_REDIRECT_URI, type LocalUser } from './identity-provider.ts';
@@ -98,7 +98,8 @@ export interface LocalPlatformOptions {
    * Where the cities' routing functions run: each in a worker thread of its own (default), as each
    * runs in its own containers in AWS, so a heavy request for one city delays neither another
    * city's requests nor the gateway (lib/local/city-router-threads.ts); or in this thread, for a
-   * caller that times or inspects them in process.
+   * caller that times or inspects them in process. In threads, a short directions trip asked while
+   * no routing invocation is running runs in this thread (city-routers.ts `shortTripsWhileIdleInProcess`).
    */
   cityRouters?: CityRouterPlacement;
   log?: (line: string) => void;
@@ -201,7 +202,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     if (options.cityRouters === 'in-process') useCityInvoker(inProcessCityInvoker(load));
     else {
       const routers = cityRouterThreads({ onMetrics: metricsLog.append, log });
-      useCityInvoker(routers.invoker);
+      useCityInvoker(shortTripsWhileIdleInProcess(routers.invoker, inProcessCityInvoker(load)));
       stops.push(() => routers.stop());
     }
     const testClock = options.testClock ?? false;
