@@ -9,9 +9,11 @@ import { riderSignInTriggerEntry } from '../../platform/endpoints.ts';
 import { queues, type QueueDefinition } from '../../platform/resources.ts';
 import { RIDER_SESSION_USAGE_KEY_ENV_VAR } from '../../platform/deployment-settings.ts';
 import { useCityInvoker } from '../../functions/dispatch/city-invoker.ts';
+import { useDynamoTransport } from '../../platform/aws.ts';
 import { startLocalBikeShare } from './bikeshare.ts';
 import { inProcessCityInvoker, shortTripsWhileIdleInProcess } from './city-routers.ts';
 import { cityRouterThreads } from './city-router-threads.ts';
+import { inProcessDynamoTransport } from './dynamo-in-process.ts';
 import { createGatewayServer } from './gateway.ts';
 import { CONSENT_CLIENT_ID, LocalIdentityProvider, RIDER_APP_CLIENT_ID, RIDER_APP_REDIRECT_URI, type LocalUser } from './identity-provider.ts';
 import { enableConcurrentInvocations, invoke } from './invocations.ts';
@@ -169,6 +171,8 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     }
     const dynamo = await startDynamo(join(options.stateDir, 'dynamodb'), target('dynamodb'));
     stops.push(() => dynamo.close());
+    // This thread's functions reach the endpoint by a call; the cities' threads, over HTTP.
+    useDynamoTransport(inProcessDynamoTransport(dynamo.listener));
     const s3 = await startS3(join(options.stateDir, 's3'), target('s3'));
     stops.push(() => s3.server.close());
 
