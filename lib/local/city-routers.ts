@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { CityId } from '../../core/cities/index.ts';
 import { straightLineMetres } from '../../core/routing/planning/budget.ts';
 import type { CityInvoker } from '../../functions/dispatch/city-invoker.ts';
 import { routedPointsOf } from '../../functions/dispatch/routed-city.ts';
@@ -51,15 +52,18 @@ export function isShortTrip(event: APIGatewayProxyEvent): boolean {
  * to this one, each waking a thread on the other core; in this thread the same function answers
  * with none of them. Whenever another routing invocation is running, or the trip is longer, the
  * call goes to its city's thread as before, so a heavy request never holds this thread and the
- * requests beside it are spread over the cores.
+ * requests beside it are spread over the cores. A city whose request runs here has its thread
+ * started all the same (`startThread`), so that the first request sent to it beside another does
+ * not wait for the thread's cold start.
  */
-export function shortTripsWhileIdleInProcess(threads: CityInvoker, inProcess: CityInvoker): CityInvoker {
+export function shortTripsWhileIdleInProcess(threads: CityInvoker, inProcess: CityInvoker, startThread: (city: CityId) => void): CityInvoker {
   let running = 0;
   return async (city, event) => {
-    const invoker = running === 0 && isShortTrip(event) ? inProcess : threads;
+    const here = running === 0 && isShortTrip(event);
+    if (here) startThread(city);
     running++;
     try {
-      return await invoker(city, event);
+      return await (here ? inProcess : threads)(city, event);
     } finally {
       running--;
     }

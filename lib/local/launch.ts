@@ -206,7 +206,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     if (options.cityRouters === 'in-process') useCityInvoker(inProcessCityInvoker(load));
     else {
       const routers = cityRouterThreads({ onMetrics: metricsLog.append, log });
-      useCityInvoker(shortTripsWhileIdleInProcess(routers.invoker, inProcessCityInvoker(load)));
+      useCityInvoker(shortTripsWhileIdleInProcess(routers.invoker, inProcessCityInvoker(load), routers.start));
       stops.push(() => routers.stop());
     }
     const testClock = options.testClock ?? false;

@@ -43,20 +43,22 @@ describe('the cities’ routing functions in threads, short trips in this thread
   /** Stand-in invokers that record where each call went and answer when released. */
   function placements() {
     const calls: { where: 'thread' | 'in-process'; release: (answer: APIGatewayProxyResult) => void; fail: (error: Error) => void }[] = [];
+    const started: CityId[] = [];
     const stand = (where: 'thread' | 'in-process'): CityInvoker => () =>
       new Promise((resolve, reject) => calls.push({ where, release: resolve, fail: reject }));
-    const invoker = shortTripsWhileIdleInProcess(stand('thread'), stand('in-process'));
-    return { calls, invoker };
+    const invoker = shortTripsWhileIdleInProcess(stand('thread'), stand('in-process'), (city) => started.push(city));
+    return { calls, started, invoker };
   }
   const city: CityId = 'new-york';
   const ok = { statusCode: 200, body: '{}' };
   const short = directions([WASHINGTON_SQUARE, UNION_SQUARE]);
   const long = directions([CITY_HALL, CENTRAL_PARK_NORTH]);
 
-  it('runs a short trip in this thread when no routing invocation is running', async () => {
-    const { calls, invoker } = placements();
+  it("runs a short trip in this thread when no routing invocation is running, and starts the city's thread for later", async () => {
+    const { calls, started, invoker } = placements();
     const answered = invoker(city, short);
     expect(calls.map((call) => call.where)).toEqual(['in-process']);
+    expect(started).toEqual([city]);
     calls[0]!.release(ok);
     expect(await answered).toEqual(ok);
   });
