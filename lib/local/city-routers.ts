@@ -30,7 +30,7 @@ export function inProcessCityInvoker(load: ModuleLoader): CityInvoker {
 
 /**
  * The longest directions request (the straight lines between its coordinates, added up) that may
- * run in the platform's own thread. Planning 5 km takes a few milliseconds of CPU in any profile
+ * run in the platform's own thread. Planning 5 km takes milliseconds of CPU in any profile
  * (docs/benchmarks.md, "Compute budget per request": 25 coordinates over 19 km take 10 to 50 ms),
  * so a request another city's caller might wait behind stays far under issue 34's 100 ms.
  */
