@@ -1,4 +1,4 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { LambdaClient } from '@aws-sdk/client-lambda';
 import { S3Client } from '@aws-sdk/client-s3';
@@ -8,7 +8,8 @@ import { tracedClient } from './tracing.ts';
 /**
  * AWS SDK clients shared by a container's invocations. They are the same clients in AWS and in
  * the local platform: locally only the endpoints differ, through the SDK's own
- * `AWS_ENDPOINT_URL_DYNAMODB`, `AWS_ENDPOINT_URL_S3` and `AWS_ENDPOINT_URL_SQS` variables.
+ * `AWS_ENDPOINT_URL_DYNAMODB`, `AWS_ENDPOINT_URL_S3` and `AWS_ENDPOINT_URL_SQS` variables, and in
+ * the local platform's own thread DynamoDB's transport (`useDynamoTransport`).
  * Created on first use so the environment is read after the local platform has set it. Their
  * calls are traced in Lambda (tracing.ts); the document client shares its plain client's.
  */
@@ -19,9 +20,23 @@ let s3Client: S3Client | undefined;
 let sqsClient: SQSClient | undefined;
 let lambdaClient: LambdaClient | undefined;
 
+let dynamoTransport: DynamoDBClientConfig['requestHandler'];
+
+/**
+ * The local platform only, as it starts: the transport its DynamoDB clients send requests with,
+ * instead of HTTP to the endpoint (lib/local/dynamo-in-process.ts: the endpoint is in the same
+ * process). Requests are built, signed and read as over HTTP. The clients are made again on next
+ * use, with this transport and the endpoint's address as the environment then gives it.
+ */
+export function useDynamoTransport(transport: NonNullable<DynamoDBClientConfig['requestHandler']>): void {
+  dynamoTransport = transport;
+  dynamoDbClient = undefined;
+  documentClient = undefined;
+}
+
 /** The plain client under `dynamo()`, for libraries that marshal items themselves (Powertools idempotency). */
 export function dynamoClient(): DynamoDBClient {
-  dynamoDbClient ??= tracedClient(new DynamoDBClient({}));
+  dynamoDbClient ??= tracedClient(new DynamoDBClient(dynamoTransport ? { requestHandler: dynamoTransport } : {}));
   return dynamoDbClient;
 }
 

@@ -45,10 +45,15 @@ function jsonOf(text: string | null): unknown {
   }
 }
 
-/** The city whose routing function serves this request of the routing endpoint `endpointId`. */
-export function routedCity(endpointId: string, event: APIGatewayProxyEvent): CityId {
+/** The points a request of the routing endpoint `endpointId` routes between, read from its body by the endpoint's schema; null when the body is not valid. */
+export function routedPointsOf(endpointId: string, event: APIGatewayProxyEvent): readonly LonLat[] | null {
   const pointsOf = routedPoints[endpointId];
   if (!pointsOf) throw new Error(`${endpointId} is not a routing endpoint (functions/dispatch/routed-city.ts)`);
-  const points = pointsOf(jsonOf(rawBody(event)));
+  return pointsOf(jsonOf(rawBody(event)));
+}
+
+/** The city whose routing function serves this request of the routing endpoint `endpointId`. */
+export function routedCity(endpointId: string, event: APIGatewayProxyEvent): CityId {
+  const points = routedPointsOf(endpointId, event);
   return (points && cityForCoordinates(points)?.id) ?? UNROUTED_REQUEST_CITY;
 }

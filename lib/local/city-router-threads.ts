@@ -38,6 +38,8 @@ interface CityThread {
 
 export interface CityRouterThreads {
   readonly invoker: CityInvoker;
+  /** Starts the city's thread if it has none, without invoking it: its cold start then happens before a request waits for it. */
+  start(city: CityId): void;
   /** Ends every city's thread; invocations still running fail. */
   stop(): Promise<void>;
 }
@@ -91,6 +93,9 @@ export function cityRouterThreads({ onMetrics, log, entry = cityRouterEntry }: C
 
   return {
     invoker,
+    start: (city) => {
+      if (!stopped && !threads.has(city)) start(city);
+    },
     stop: async () => {
       stopped = true;
       await Promise.all([...threads.values()].map((thread) => thread.worker.terminate()));

@@ -9,9 +9,11 @@ import { riderSignInTriggerEntry } from '../../platform/endpoints.ts';
 import { queues, type QueueDefinition } from '../../platform/resources.ts';
 import { RIDER_SESSION_USAGE_KEY_ENV_VAR } from '../../platform/deployment-settings.ts';
 import { useCityInvoker } from '../../functions/dispatch/city-invoker.ts';
+import { useDynamoTransport } from '../../platform/aws.ts';
 import { startLocalBikeShare } from './bikeshare.ts';
-import { inProcessCityInvoker } from './city-routers.ts';
+import { inProcessCityInvoker, shortTripsWhileIdleInProcess } from './city-routers.ts';
 import { cityRouterThreads } from './city-router-threads.ts';
+import { inProcessDynamoTransport } from './dynamo-in-process.ts';
 import { createGatewayServer } from './gateway.ts';
 import { CONSENT_CLIENT_ID, LocalIdentityProvider, RIDER_APP_CLIENT_ID, RIDER_APP_REDIRECT_URI, type LocalUser } from './identity-provider.ts';
 import { enableConcurrentInvocations, invoke } from './invocations.ts';
@@ -98,7 +100,8 @@ export interface LocalPlatformOptions {
    * Where the cities' routing functions run: each in a worker thread of its own (default), as each
    * runs in its own containers in AWS, so a heavy request for one city delays neither another
    * city's requests nor the gateway (lib/local/city-router-threads.ts); or in this thread, for a
-   * caller that times or inspects them in process.
+   * caller that times or inspects them in process. In threads, a short directions trip asked while
+   * no routing invocation is running runs in this thread (city-routers.ts `shortTripsWhileIdleInProcess`).
    */
   cityRouters?: CityRouterPlacement;
   log?: (line: string) => void;
@@ -168,6 +171,8 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     }
     const dynamo = await startDynamo(join(options.stateDir, 'dynamodb'), target('dynamodb'));
     stops.push(() => dynamo.close());
+    // This thread's functions reach the endpoint by a call; the cities' threads, over HTTP.
+    useDynamoTransport(inProcessDynamoTransport(dynamo.listener));
     const s3 = await startS3(join(options.stateDir, 's3'), target('s3'));
     stops.push(() => s3.server.close());
 
@@ -201,7 +206,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     if (options.cityRouters === 'in-process') useCityInvoker(inProcessCityInvoker(load));
     else {
       const routers = cityRouterThreads({ onMetrics: metricsLog.append, log });
-      useCityInvoker(routers.invoker);
+      useCityInvoker(shortTripsWhileIdleInProcess(routers.invoker, inProcessCityInvoker(load), routers.start));
       stops.push(() => routers.stop());
     }
     const testClock = options.testClock ?? false;

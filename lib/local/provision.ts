@@ -7,6 +7,7 @@ import {
   type KeySchemaElement,
 } from '@aws-sdk/client-dynamodb';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { USAGE_KEY_SECRETS_FILE_ENV_VAR } from '../../platform/deployment-settings.ts';
 import {
@@ -85,6 +86,16 @@ async function ensureTable(client: DynamoDBClient, table: TableDefinition, name 
         : {}),
     }),
   );
+  await untilTableActive(client, name);
+}
+
+/**
+ * Waits for a table just created to be ACTIVE, as DynamoDB's callers must: dynalite makes it so a
+ * moment after creating it, and the platform's own thread, which reaches dynalite without a socket
+ * (dynamo-in-process.ts), could otherwise write to it before.
+ */
+export async function untilTableActive(client: DynamoDBClient, name: string): Promise<void> {
+  while ((await client.send(new DescribeTableCommand({ TableName: name }))).Table?.TableStatus !== 'ACTIVE') await sleep(5);
 }
 
 async function ensureBucket(client: S3Client, bucket: BucketDefinition): Promise<void> {

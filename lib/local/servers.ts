@@ -45,9 +45,10 @@ export async function closeServer(server: Server): Promise<void> {
  * dynalite persisting under `directory`, so a restart keeps keys, riders and reports, behind the
  * proxy that adds `TransactWriteItems` (dynamo-transactions.ts). The endpoint the functions use is
  * the proxy's, which calls dynalite's request listener in process; dynalite also listens on a
- * loopback port of its own, for the steps of transactions. `close` stops both.
+ * loopback port of its own, for the steps of transactions. `listener` is the endpoint's request
+ * listener, for callers in this process (dynamo-in-process.ts). `close` stops both.
  */
-export async function startDynamo(directory: string, target: ListenTarget): Promise<{ port: number; close(): Promise<void> }> {
+export async function startDynamo(directory: string, target: ListenTarget): Promise<{ port: number; listener: RequestListener; close(): Promise<void> }> {
   await mkdir(directory, { recursive: true });
   const store = dynalite({ path: directory, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 }) as Server;
   answerOnlyLocalRequests(store, { pagesOfAnyOrigin: false });
@@ -67,6 +68,7 @@ export async function startDynamo(directory: string, target: ListenTarget): Prom
   }
   return {
     port,
+    listener: proxy.listener,
     close: async () => {
       await closeServer(server);
       proxy.close();
