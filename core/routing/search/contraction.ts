@@ -100,12 +100,17 @@ class ArcLists {
     this.length[node] = length + 1;
   }
 
-  /** Removes the arc at `index` of the node's list, moving the list's last arc there. */
-  removeAt(node: number, index: number): void {
+  /** Removes the node's arc to `other`, moving the list's last arc into its place. */
+  remove(node: number, other: number): void {
     const start = this.start[node]!;
-    const last = start + --this.length[node]!;
-    this.other[start + index] = this.other[last]!;
-    this.weight[start + index] = this.weight[last]!;
+    const last = start + this.length[node]! - 1;
+    for (let i = start; i <= last; i++) {
+      if (this.other[i] !== other) continue;
+      this.other[i] = this.other[last]!;
+      this.weight[i] = this.weight[last]!;
+      this.length[node]!--;
+      return;
+    }
   }
 
   /** Drops the node's list and frees its room. */
@@ -292,19 +297,11 @@ class ContractionGraph {
     this.reached.length = 0;
   }
 
-  /** Removes the contracted node from its neighbours' lists, then its own lists. */
+  /** Removes the contracted node from its neighbours' lists. */
   detach(node: number): void {
-    const remove = (lists: ArcLists, owner: number, other: number) => {
-      const start = lists.start[owner]!;
-      for (let i = 0, length = lists.length[owner]!; i < length; i++) {
-        if (lists.other[start + i] !== other) continue;
-        lists.removeAt(owner, i);
-        return;
-      }
-    };
     const { outs, ins } = this;
-    for (let i = outs.start[node]!, end = i + outs.length[node]!; i < end; i++) remove(ins, outs.other[i]!, node);
-    for (let i = ins.start[node]!, end = i + ins.length[node]!; i < end; i++) remove(outs, ins.other[i]!, node);
+    for (let i = outs.start[node]!, end = i + outs.length[node]!; i < end; i++) ins.remove(outs.other[i]!, node);
+    for (let i = ins.start[node]!, end = i + ins.length[node]!; i < end; i++) outs.remove(ins.other[i]!, node);
   }
 }
 
@@ -355,9 +352,10 @@ class ArcRows {
     const other = new Uint32Array(this.size);
     const weight = new Float32Array(this.size);
     for (let node = 0; node < nodeCount; node++) {
-      const from = this.at[node]!;
-      other.set(this.other.subarray(from, from + this.count[node]!), first[node]!);
-      weight.set(this.weight.subarray(from, from + this.count[node]!), first[node]!);
+      for (let from = this.at[node]!, to = first[node]!, end = first[node + 1]!; to < end; from++, to++) {
+        other[to] = this.other[from]!;
+        weight[to] = this.weight[from]!;
+      }
     }
     return { first, other, weight };
   }
@@ -387,6 +385,7 @@ function contractInOrder(arcs: WeightedArcs): { up: ArcRows; down: ArcRows } {
   const up = new ArcRows(nodeCount, arcs.head.length);
   const down = new ArcRows(nodeCount, arcs.head.length);
   let contractions = 0;
+  const neighbourLists = [outs, ins];
   while (queue.size > 0) {
     const key = queue.peekKey();
     const node = queue.pop();
@@ -407,7 +406,7 @@ function contractInOrder(arcs: WeightedArcs): { up: ArcRows; down: ArcRows } {
     down.add(node, ins);
     graph.detach(node);
     contractions++;
-    for (const lists of [outs, ins]) {
+    for (const lists of neighbourLists) {
       for (let i = lists.start[node]!, end = i + lists.length[node]!; i < end; i++) {
         const neighbour = lists.other[i]!;
         if (countedBy[neighbour] === contractions) continue;
