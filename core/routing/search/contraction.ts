@@ -51,22 +51,146 @@ export function float32Below(value: number): number {
   return Math.fround(value * (1 - 2 ** -23));
 }
 
-/** A node's remaining arcs while the graph is contracted: [other node, weight, other node, weight, …]. */
-type ArcList = number[];
+/**
+ * Every node's remaining arcs while the graph is contracted, in two shared typed arrays rather
+ * than a JS array per node (which cost some 200 bytes a node before its first arc). A node's arcs
+ * are a block of its own, [start, start + length) with room up to start + capacity; a block that
+ * fills moves to the end with twice the room (as OSRM's DynamicGraph does), and when the end
+ * reaches the storage's, the blocks in use are packed to the front, into bigger storage only if
+ * packing would leave little room. A list keeps its order through moves and packing: arcs are
+ * appended at its end and removed by moving its last arc into the gap.
+ */
+class ArcLists {
+  /** The other endpoint of each arc. */
+  other: Uint32Array;
+  weight: Float64Array;
+  readonly start: Uint32Array;
+  readonly length: Uint32Array;
+  private readonly capacity: Uint32Array;
+  /** Where the next moved block goes: storage beyond it is free. */
+  private end = 0;
+  /** The capacity of the blocks in use (what packing keeps). */
+  private held = 0;
+
+  /** Room for each node's `degree` arcs, in node order. */
+  constructor(degree: Uint32Array) {
+    const nodeCount = degree.length;
+    this.start = new Uint32Array(nodeCount);
+    this.length = new Uint32Array(nodeCount);
+    this.capacity = new Uint32Array(nodeCount);
+    for (let node = 0; node < nodeCount; node++) {
+      this.start[node] = this.end;
+      this.capacity[node] = degree[node]!;
+      this.end += degree[node]!;
+    }
+    this.held = this.end;
+    if (nodeCount >= 2 ** 26 || this.end >= 2 ** 25) throw new Error('A graph too big to contract');
+    // Room for the first shortcuts before the first packing.
+    const size = Math.max(1024, Math.ceil(this.end * 1.5));
+    this.other = new Uint32Array(size);
+    this.weight = new Float64Array(size);
+  }
+
+  push(node: number, other: number, weight: number): void {
+    const length = this.length[node]!;
+    if (length === this.capacity[node]) this.move(node, Math.max(4, 2 * length));
+    const at = this.start[node]! + length;
+    this.other[at] = other;
+    this.weight[at] = weight;
+    this.length[node] = length + 1;
+  }
+
+  /** Removes the node's arc to `other`, moving the list's last arc into its place. */
+  remove(node: number, other: number): void {
+    const start = this.start[node]!;
+    const last = start + this.length[node]! - 1;
+    for (let i = start; i <= last; i++) {
+      if (this.other[i] !== other) continue;
+      this.other[i] = this.other[last]!;
+      this.weight[i] = this.weight[last]!;
+      this.length[node]!--;
+      return;
+    }
+  }
+
+  /** Drops the node's list and frees its room. */
+  clear(node: number): void {
+    this.held -= this.capacity[node]!;
+    this.length[node] = 0;
+    this.capacity[node] = 0;
+  }
+
+  /** Gives the node's block room for `capacity` arcs at the end of the storage. */
+  private move(node: number, capacity: number): void {
+    if (this.end + capacity > this.other.length) this.pack(capacity);
+    const from = this.start[node]!;
+    const length = this.length[node]!;
+    this.other.copyWithin(this.end, from, from + length);
+    this.weight.copyWithin(this.end, from, from + length);
+    this.held += capacity - this.capacity[node]!;
+    this.start[node] = this.end;
+    this.capacity[node] = capacity;
+    this.end += capacity;
+  }
+
+  /** Packs the blocks in use to the front (in the order they lie), leaving room for `needed` more. */
+  private pack(needed: number): void {
+    const nodeCount = this.start.length;
+    // Blocks in storage order: start and node in one double each, sorted natively (exact while
+    // the storage stays below 2^27 arcs and the graph below 2^26 nodes: see the constructor).
+    const order = new Float64Array(nodeCount);
+    let blocks = 0;
+    for (let node = 0; node < nodeCount; node++) if (this.capacity[node]! > 0) order[blocks++] = this.start[node]! * 2 ** 26 + node;
+    const inOrder = order.subarray(0, blocks).sort();
+    const wanted = this.held + needed;
+    const grow = wanted > 0.75 * this.other.length;
+    if (grow && wanted * 1.5 >= 2 ** 27) throw new Error('A graph too big to contract');
+    const other = grow ? new Uint32Array(Math.ceil(wanted * 1.5)) : this.other;
+    const weight = grow ? new Float64Array(other.length) : this.weight;
+    let at = 0;
+    for (const key of inOrder) {
+      const node = key % 2 ** 26;
+      const from = this.start[node]!;
+      const length = this.length[node]!;
+      if (grow) {
+        other.set(this.other.subarray(from, from + length), at);
+        weight.set(this.weight.subarray(from, from + length), at);
+      } else {
+        other.copyWithin(at, from, from + length);
+        weight.copyWithin(at, from, from + length);
+      }
+      this.start[node] = at;
+      at += this.capacity[node]!;
+    }
+    this.other = other;
+    this.weight = weight;
+    this.end = at;
+  }
+}
 
 class ContractionGraph {
-  readonly outs: ArcList[];
-  readonly ins: ArcList[];
+  readonly outs: ArcLists;
+  readonly ins: ArcLists;
   private readonly distance: Float64Array;
   private readonly reached: number[] = [];
   private readonly heap = new MinHeap(256);
   /** Marks the out-neighbours a witness search looks for: those with the current `stamp`. */
   private readonly targetStamp: Uint32Array;
   private stamp = 0;
+  /** The shortcuts one contraction adds once its witness searches are done: [tail, head, weight, …]. */
+  private readonly pending: number[] = [];
 
   constructor(readonly nodeCount: number, arcs: WeightedArcs) {
-    this.outs = Array.from({ length: nodeCount }, () => []);
-    this.ins = Array.from({ length: nodeCount }, () => []);
+    const outDegree = new Uint32Array(nodeCount);
+    const inDegree = new Uint32Array(nodeCount);
+    for (let tail = 0; tail < nodeCount; tail++) {
+      for (let i = arcs.first[tail]!; i < arcs.first[tail + 1]!; i++) {
+        outDegree[tail]!++;
+        inDegree[arcs.head[i]!]!++;
+      }
+    }
+    this.outs = new ArcLists(outDegree);
+    this.ins = new ArcLists(inDegree);
     this.distance = new Float64Array(nodeCount).fill(Infinity);
     this.targetStamp = new Uint32Array(nodeCount);
     for (let tail = 0; tail < nodeCount; tail++) {
@@ -77,18 +201,19 @@ class ContractionGraph {
   /** Adds tail→head, or lowers the weight of the arc there already. */
   addArc(tail: number, head: number, weight: number): void {
     if (tail === head || weight === Infinity) return;
-    const out = this.outs[tail]!;
-    for (let i = 0; i < out.length; i += 2) {
-      if (out[i] !== head) continue;
-      if (weight < out[i + 1]!) {
-        out[i + 1] = weight;
-        const into = this.ins[head]!;
-        for (let j = 0; j < into.length; j += 2) if (into[j] === tail) into[j + 1] = weight;
+    const { outs, ins } = this;
+    const outStart = outs.start[tail]!;
+    for (let i = outStart, end = outStart + outs.length[tail]!; i < end; i++) {
+      if (outs.other[i] !== head) continue;
+      if (weight < outs.weight[i]!) {
+        outs.weight[i] = weight;
+        const inStart = ins.start[head]!;
+        for (let j = inStart, inEnd = inStart + ins.length[head]!; j < inEnd; j++) if (ins.other[j] === tail) ins.weight[j] = weight;
       }
       return;
     }
-    out.push(head, weight);
-    this.ins[head]!.push(tail, weight);
+    outs.push(tail, head, weight);
+    ins.push(head, tail, weight);
   }
 
   /**
@@ -97,29 +222,31 @@ class ContractionGraph {
    * once every out-neighbour is settled; a search to rank candidates (`add` false) gives up sooner.
    */
   shortcuts(node: number, add: boolean): number {
-    const ins = this.ins[node]!;
-    const outs = this.outs[node]!;
-    if (ins.length === 0 || outs.length === 0) return 0;
+    const { outs, ins, pending } = this;
+    const inStart = ins.start[node]!;
+    const inEnd = inStart + ins.length[node]!;
+    const outStart = outs.start[node]!;
+    const outEnd = outStart + outs.length[node]!;
+    if (inStart === inEnd || outStart === outEnd) return 0;
     let count = 0;
-    const pending: number[] = [];
-    for (let i = 0; i < ins.length; i += 2) {
-      const from = ins[i]!;
-      const toNode = ins[i + 1]!;
+    for (let i = inStart; i < inEnd; i++) {
+      const from = ins.other[i]!;
+      const toNode = ins.weight[i]!;
       let farthest = -1;
       let targets = 0;
       this.stamp++;
-      for (let j = 0; j < outs.length; j += 2) {
-        if (outs[j] === from) continue;
-        farthest = Math.max(farthest, toNode + outs[j + 1]!);
-        this.targetStamp[outs[j]!] = this.stamp;
+      for (let j = outStart; j < outEnd; j++) {
+        if (outs.other[j] === from) continue;
+        farthest = Math.max(farthest, toNode + outs.weight[j]!);
+        this.targetStamp[outs.other[j]!] = this.stamp;
         targets++;
       }
       if (targets === 0) continue;
       this.witnessSearch(from, node, farthest, targets, add ? WITNESS_SETTLE_LIMIT : RANKING_SETTLE_LIMIT);
-      for (let j = 0; j < outs.length; j += 2) {
-        const to = outs[j]!;
+      for (let j = outStart; j < outEnd; j++) {
+        const to = outs.other[j]!;
         if (to === from) continue;
-        const through = toNode + outs[j + 1]!;
+        const through = toNode + outs.weight[j]!;
         if (this.distance[to]! <= through) continue;
         count++;
         if (add) pending.push(from, to, through);
@@ -128,6 +255,7 @@ class ContractionGraph {
     }
     // Added after the searches, so that no search sees a shortcut past the node it avoids.
     for (let i = 0; i < pending.length; i += 3) this.addArc(pending[i]!, pending[i + 1]!, pending[i + 2]!);
+    pending.length = 0;
     return count;
   }
 
@@ -150,11 +278,11 @@ class ContractionGraph {
       if (key > distance[node]!) continue;
       settled++;
       if (targetStamp[node] === stamp && --targetsLeft === 0) break;
-      const out = outs[node]!;
-      for (let i = 0; i < out.length; i += 2) {
-        const next = out[i]!;
+      const start = outs.start[node]!;
+      for (let i = start, end = start + outs.length[node]!; i < end; i++) {
+        const next = outs.other[i]!;
         if (next === avoid) continue;
-        const total = key + out[i + 1]!;
+        const total = key + outs.weight[i]!;
         if (total < distance[next]!) {
           if (distance[next] === Infinity) reached.push(next);
           distance[next] = total;
@@ -171,63 +299,82 @@ class ContractionGraph {
 
   /** Removes the contracted node from its neighbours' lists. */
   detach(node: number): void {
-    const remove = (list: ArcList, other: number) => {
-      for (let i = 0; i < list.length; i += 2) {
-        if (list[i] !== other) continue;
-        list[i] = list[list.length - 2]!;
-        list[i + 1] = list[list.length - 1]!;
-        list.length -= 2;
-        return;
-      }
-    };
-    const outs = this.outs[node]!;
-    const ins = this.ins[node]!;
-    for (let i = 0; i < outs.length; i += 2) remove(this.ins[outs[i]!]!, node);
-    for (let i = 0; i < ins.length; i += 2) remove(this.outs[ins[i]!]!, node);
+    const { outs, ins } = this;
+    for (let i = outs.start[node]!, end = i + outs.length[node]!; i < end; i++) ins.remove(outs.other[i]!, node);
+    for (let i = ins.start[node]!, end = i + ins.length[node]!; i < end; i++) outs.remove(ins.other[i]!, node);
   }
 }
 
-/** Arcs gathered per node as the nodes are contracted, then laid out as compressed rows. */
+/**
+ * Arcs gathered per node as the nodes are contracted (each node's at once, when it is
+ * contracted), then laid out as compressed rows. Kept in typed arrays of twice the room they need
+ * at most, rather than JS arrays of tens of millions of numbers.
+ */
 class ArcRows {
-  private readonly owner: number[] = [];
-  private readonly other: number[] = [];
-  private readonly weight: number[] = [];
+  private other: Uint32Array;
+  private weight: Float32Array;
+  private size = 0;
+  /** Where each node's arcs begin in `other` and `weight`, and how many it has. */
+  private readonly at: Uint32Array;
+  private readonly count: Uint32Array;
 
-  add(node: number, list: ArcList): void {
-    for (let i = 0; i < list.length; i += 2) {
-      this.owner.push(node);
-      this.other.push(list[i]!);
-      this.weight.push(list[i + 1]!);
+  constructor(nodeCount: number, expectedArcs: number) {
+    this.at = new Uint32Array(nodeCount);
+    this.count = new Uint32Array(nodeCount);
+    this.other = new Uint32Array(Math.max(1024, expectedArcs));
+    this.weight = new Float32Array(this.other.length);
+  }
+
+  /** The node's arcs: those of its list in `lists`, stored in single precision. */
+  add(node: number, lists: ArcLists): void {
+    const length = lists.length[node]!;
+    if (this.size + length > this.other.length) {
+      const other = new Uint32Array(Math.max(2 * this.other.length, this.size + length));
+      const weight = new Float32Array(other.length);
+      other.set(this.other.subarray(0, this.size));
+      weight.set(this.weight.subarray(0, this.size));
+      this.other = other;
+      this.weight = weight;
+    }
+    this.at[node] = this.size;
+    this.count[node] = length;
+    const start = lists.start[node]!;
+    for (let i = 0; i < length; i++) {
+      this.other[this.size] = lists.other[start + i]!;
+      this.weight[this.size++] = float32Below(lists.weight[start + i]!);
     }
   }
 
-  rows(nodeCount: number): { first: Uint32Array; other: Uint32Array; weight: Float32Array } {
+  rows(): { first: Uint32Array; other: Uint32Array; weight: Float32Array } {
+    const nodeCount = this.at.length;
     const first = new Uint32Array(nodeCount + 1);
-    for (const node of this.owner) first[node + 1]!++;
-    for (let node = 0; node < nodeCount; node++) first[node + 1]! += first[node]!;
-    const at = first.slice(0, nodeCount);
-    const other = new Uint32Array(this.owner.length);
-    const weight = new Float32Array(this.owner.length);
-    this.owner.forEach((node, i) => {
-      const place = at[node]!++;
-      other[place] = this.other[i]!;
-      weight[place] = float32Below(this.weight[i]!);
-    });
+    for (let node = 0; node < nodeCount; node++) first[node + 1] = first[node]! + this.count[node]!;
+    const other = new Uint32Array(this.size);
+    const weight = new Float32Array(this.size);
+    for (let node = 0; node < nodeCount; node++) {
+      for (let from = this.at[node]!, to = first[node]!, end = first[node + 1]!; to < end; from++, to++) {
+        other[to] = this.other[from]!;
+        weight[to] = this.weight[from]!;
+      }
+    }
     return { first, other, weight };
   }
 }
 
-/** Contracts every node of the graph; answers the hierarchy's upward and downward arcs. */
-export function contractGraph(arcs: WeightedArcs): ContractedArcs {
+/** Contracts every node of the graph in turn: the arcs up and down from each, gathered as it goes. */
+function contractInOrder(arcs: WeightedArcs): { up: ArcRows; down: ArcRows } {
   const nodeCount = arcs.first.length - 1;
   const graph = new ContractionGraph(nodeCount, arcs);
+  const { outs, ins } = graph;
   const contractedNeighbours = new Uint32Array(nodeCount);
   const depth = new Uint32Array(nodeCount);
   const contracted = new Uint8Array(nodeCount);
   const priority = new Float64Array(nodeCount);
   const stale = new Uint8Array(nodeCount);
+  /** The contraction (1-based) that last counted the node as a neighbour. */
+  const countedBy = new Uint32Array(nodeCount);
   const priorityOf = (node: number): number => {
-    const removed = (graph.outs[node]!.length + graph.ins[node]!.length) / 2;
+    const removed = outs.length[node]! + ins.length[node]!;
     return 2 * (graph.shortcuts(node, false) - removed) + contractedNeighbours[node]! + depth[node]!;
   };
   const queue = new MinHeap(nodeCount);
@@ -235,8 +382,10 @@ export function contractGraph(arcs: WeightedArcs): ContractedArcs {
     priority[node] = priorityOf(node);
     queue.push(priority[node]!, node);
   }
-  const up = new ArcRows();
-  const down = new ArcRows();
+  const up = new ArcRows(nodeCount, arcs.head.length);
+  const down = new ArcRows(nodeCount, arcs.head.length);
+  let contractions = 0;
+  const neighbourLists = [outs, ins];
   while (queue.size > 0) {
     const key = queue.peekKey();
     const node = queue.pop();
@@ -253,21 +402,32 @@ export function contractGraph(arcs: WeightedArcs): ContractedArcs {
     }
     graph.shortcuts(node, true);
     contracted[node] = 1;
-    up.add(node, graph.outs[node]!);
-    down.add(node, graph.ins[node]!);
+    up.add(node, outs);
+    down.add(node, ins);
     graph.detach(node);
-    const neighbours = new Set<number>();
-    for (const list of [graph.outs[node]!, graph.ins[node]!]) for (let i = 0; i < list.length; i += 2) neighbours.add(list[i]!);
-    graph.outs[node] = [];
-    graph.ins[node] = [];
-    for (const neighbour of neighbours) {
-      contractedNeighbours[neighbour]!++;
-      depth[neighbour] = Math.max(depth[neighbour]!, depth[node]! + 1);
-      stale[neighbour] = 1;
+    contractions++;
+    for (const lists of neighbourLists) {
+      for (let i = lists.start[node]!, end = i + lists.length[node]!; i < end; i++) {
+        const neighbour = lists.other[i]!;
+        if (countedBy[neighbour] === contractions) continue;
+        countedBy[neighbour] = contractions;
+        contractedNeighbours[neighbour]!++;
+        depth[neighbour] = Math.max(depth[neighbour]!, depth[node]! + 1);
+        stale[neighbour] = 1;
+      }
     }
+    outs.clear(node);
+    ins.clear(node);
   }
-  const upRows = up.rows(nodeCount);
-  const downRows = down.rows(nodeCount);
+  return { up, down };
+}
+
+/** Contracts every node of the graph; answers the hierarchy's upward and downward arcs. */
+export function contractGraph(arcs: WeightedArcs): ContractedArcs {
+  // The contraction's lists are gone by the time the rows are laid out.
+  const { up, down } = contractInOrder(arcs);
+  const upRows = up.rows();
+  const downRows = down.rows();
   return {
     upFirst: upRows.first, upHead: upRows.other, upWeight: upRows.weight,
     downFirst: downRows.first, downTail: downRows.other, downWeight: downRows.weight,
