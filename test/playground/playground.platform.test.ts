@@ -566,7 +566,8 @@ describe('the map playground', () => {
       expect(answer.request).toMatchObject({ bicycle_type: 'cargo' });
       expect(answer.body.metadata).toMatchObject({ bicycle_type: 'cargo' });
     }
-    await expect.poll(() => opened.answers.slice(before).find((answer) => answer.path === '/explain-supersafe/')?.request.bicycle_type).toBe('cargo');
+    // The sentence's request waits on the cargo bike's cost tables, computed on its first route: longer than a poll's default second on a busy machine.
+    await expect.poll(() => opened.answers.slice(before).find((answer) => answer.path === '/explain-supersafe/')?.request.bicycle_type, { timeout: 30_000 }).toBe('cargo');
     await expectRoutesShown(page, cargo);
     // A cargo bike is timed at its own, slower speed: the card shows the answer's duration, longer than the hybrid's.
     const hybridSafer = first.find((answer) => variantOf(answer) === 'supersafe')!;
