@@ -81,7 +81,10 @@ export function inProcessDynamoTransport(listener: RequestListener) {
     metadata: { handlerProtocol: 'http/1.1' },
     handle(request: SdkHttpRequest): Promise<{ response: SdkHttpResponse }> {
       return new Promise((resolve) => {
-        const body = typeof request.body === 'string' ? Buffer.from(request.body) : Buffer.from(request.body ?? new Uint8Array());
+        // The SDK's JSON body is a Uint8Array whose valueOf answers a string (and warns once):
+        // Buffer.from(array) would call it, so the bytes are viewed through the array's buffer.
+        const raw: unknown = request.body;
+        const body = typeof raw === 'string' ? Buffer.from(raw) : raw instanceof Uint8Array ? Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength) : Buffer.alloc(0);
         const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name.toLowerCase(), value]));
         const incoming = Object.assign(Readable.from(body.length ? [body] : []), { headers, method: request.method, url: requestTarget(request) });
         const response = new ResponseRecorder((answer) => resolve({ response: answer }));
