@@ -6,14 +6,12 @@ import { BICYCLE_TYPE_PROFILES, BICYCLE_TYPES, ridingSpeed, type BicycleType } f
 import { createCosting } from '../../core/routing/costing/create-costing.ts';
 import { costingFor } from '../../core/routing/planning/context.ts';
 import { planWaypoints } from '../../core/routing/planning/leg.ts';
-import { findRoute } from '../../core/routing/search/search.ts';
-import { positionsAt, snap } from '../../core/routing/snap/snap.ts';
 import { noRouteMessage } from '../../functions/directions/no-route.ts';
 import { directionsBody, routePreferencesOf } from '../../functions/directions/request.ts';
 import { typedPairs, typeFeatures, type TypedPair } from '../bench/bicycle-types.ts';
 import { benchContext } from '../bench/route-quality.ts';
-import { randomNodeLocation, realGraph, seededRandom } from './real-graphs.ts';
-import { referenceCost } from './reference-search.ts';
+import { realGraph, seededRandom } from './real-graphs.ts';
+import { expectSearchMatchesReference } from './reference-search.ts';
 
 /**
  * The bicycle types (core/routing/costing/bicycle-types.ts) on the real graphs: `hybrid` is the
@@ -104,17 +102,7 @@ describe('every bicycle type', () => {
         const variant = [{ supersafe: true }, { supersafe: false }, { supersafe: false, safety: 0.5 }, { supersafe: true, avoidHills: true }][(attempt + Math.floor(attempt / 4)) % 4]!;
         const costing = createCosting(network, { profile: 'cycling', night: false, departureMinute, bicycleType, ...variant });
         expect(costing.metricShares().every(({ share }) => share > 0 && share <= 1)).toBe(true);
-        const usable = (edge: number) => costing.usable(edge);
-        const from = snap(network, usable, randomNodeLocation(network, random));
-        const to = snap(network, usable, randomNodeLocation(network, random));
-        if (!from || !to) continue;
-        const sources = positionsAt(network, usable, from);
-        const targets = positionsAt(network, usable, to);
-        const found = findRoute(costing, loaded.workspace, sources, targets, to.location);
-        const expected = referenceCost(costing, sources, targets);
-        if (expected === Infinity) expect(found).toBeNull();
-        else expect(found!.cost, `${city} ${attempt} ${bicycleType}`).toBeCloseTo(expected, 6);
-        compared++;
+        if (expectSearchMatchesReference(costing, loaded, random, `${city} ${attempt} ${bicycleType}`)) compared++;
       }
       expect(compared).toBe(12);
     });

@@ -6,12 +6,10 @@ import { gradesUpTo, plannedSafety, SAFETY_TIE_METRES } from '../../core/routing
 import { localMinutes } from '../../core/local-time.ts';
 import { costingFor } from '../../core/routing/planning/context.ts';
 import { planWaypoints } from '../../core/routing/planning/leg.ts';
-import { findRoute } from '../../core/routing/search/search.ts';
-import { positionsAt, snap } from '../../core/routing/snap/snap.ts';
 import { monotonicityViolations, splitViolations, sweepPairs, SWEPT_GRADES } from '../bench/graded-safety.ts';
 import { benchContext } from '../bench/route-quality.ts';
-import { randomNodeLocation, realGraph, seededRandom } from './real-graphs.ts';
-import { referenceCost } from './reference-search.ts';
+import { realGraph, seededRandom } from './real-graphs.ts';
+import { expectSearchMatchesReference } from './reference-search.ts';
 
 /**
  * The graded safety preference (core/routing/costing/safety.ts, graded-costing.ts) on the real
@@ -64,17 +62,7 @@ describe('the graded costing', () => {
       let compared = 0;
       for (let attempt = 0; compared < 24 && attempt < 100; attempt++) {
         const costing = createCosting(network, { profile: 'cycling', supersafe: false, night: attempt % 2 === 1, departureMinute, safety: [0.25, 0.5, 0.75, 0.3][attempt % 4]! });
-        const usable = (edge: number) => costing.usable(edge);
-        const from = snap(network, usable, randomNodeLocation(network, random));
-        const to = snap(network, usable, randomNodeLocation(network, random));
-        if (!from || !to) continue;
-        const sources = positionsAt(network, usable, from);
-        const targets = positionsAt(network, usable, to);
-        const found = findRoute(costing, loaded.workspace, sources, targets, to.location);
-        const expected = referenceCost(costing, sources, targets);
-        if (expected === Infinity) expect(found).toBeNull();
-        else expect(found!.cost, `${city} ${attempt}`).toBeCloseTo(expected, 6);
-        compared++;
+        if (expectSearchMatchesReference(costing, loaded, random, `${city} ${attempt}`)) compared++;
       }
       expect(compared).toBe(24);
     });

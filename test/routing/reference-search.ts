@@ -3,6 +3,11 @@ import { RESTRICTION_SAME_CYCLEWAY } from '../../core/graph/flags.ts';
 import { isWindowActive } from '../../core/graph/rules.ts';
 import { MinHeap } from '../../core/routing/search/heap.ts';
 import type { EdgePosition } from '../../core/routing/search/workspace.ts';
+import { findRoute } from '../../core/routing/search/search.ts';
+import { positionsAt, snap } from '../../core/routing/snap/snap.ts';
+import type { LoadedGraph } from '../../functions/graphs/graph-store.ts';
+import { expect } from 'vitest';
+import { randomNodeLocation } from './real-graphs.ts';
 
 /**
  * A plain edge-based Dijkstra written independently of the router: no heuristic, and turn
@@ -71,4 +76,23 @@ export function referenceCost(costing: Costing, sources: EdgePosition[], targets
     }
   }
   return answer;
+}
+
+/**
+ * One random pair of the graph routed by the search and by `referenceCost`: expects the same cost
+ * (or no route from either). False when a random point did not snap, so nothing was compared.
+ */
+export function expectSearchMatchesReference(costing: Costing, loaded: LoadedGraph, random: () => number, label: string): boolean {
+  const { network } = loaded;
+  const usable = (edge: number) => costing.usable(edge);
+  const from = snap(network, usable, randomNodeLocation(network, random));
+  const to = snap(network, usable, randomNodeLocation(network, random));
+  if (!from || !to) return false;
+  const sources = positionsAt(network, usable, from);
+  const targets = positionsAt(network, usable, to);
+  const found = findRoute(costing, loaded.workspace, sources, targets, to.location);
+  const expected = referenceCost(costing, sources, targets);
+  if (expected === Infinity) expect(found, label).toBeNull();
+  else expect(found!.cost, label).toBeCloseTo(expected, 6);
+  return true;
 }
