@@ -1,5 +1,6 @@
-import { createWriteStream } from 'node:fs';
 import { Console } from 'node:console';
+import { openSync, writeSync } from 'node:fs';
+import { Writable } from 'node:stream';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { LogItemExtraInput, LogItemMessage } from '@aws-lambda-powertools/logger/types';
 
@@ -46,9 +47,34 @@ export const LOG_FILE_ENV = 'SPOKE_LOG_FILE';
  * person reads the local platform's banner and the CLI's answers without JSON lines among them.
  */
 export function logToFile(path: string): void {
-  const stream = createWriteStream(path, { flags: 'a' });
+  const stream = appendingStream(path);
   // Powertools prints through a Console of its own; one on the file takes its place.
   (logger as unknown as { console: Console }).console = new Console({ stdout: stream, stderr: stream });
+}
+
+/**
+ * A stream that appends each line to the file as it is written (`writeSync` on a descriptor
+ * opened for appending), as Node writes its own stdout when that is a file. A request's log line
+ * is a few hundred bytes the page cache takes in microseconds; a `fs.WriteStream` hands each one
+ * to libuv's thread pool instead, waking a thread per line, which cost the local platform about
+ * 0.2 ms of CPU a request at one request in flight (docs/benchmarks.md, "Load: CPU per request
+ * around the planner"). The routing threads append to the same file: each line is one append, so
+ * lines stay whole.
+ */
+function appendingStream(path: string): Writable {
+  const descriptor = openSync(path, 'a');
+  return new Writable({
+    decodeStrings: false,
+    write(line: string | Uint8Array, _encoding, done) {
+      try {
+        if (typeof line === 'string') writeSync(descriptor, line);
+        else writeSync(descriptor, line);
+        done();
+      } catch (error) {
+        done(error as Error);
+      }
+    },
+  });
 }
 
 // A routing thread of the local platform starts with its environment: it logs where the platform does.

@@ -8,7 +8,7 @@ import { withMovedClock, type MovedClock } from '../../platform/clock.ts';
 import { CITY_ROUTER_TIMEOUT_SECONDS } from '../../platform/endpoints.ts';
 import { setMetricsSink } from '../../platform/metrics.ts';
 import { projectRoot } from '../project-root.ts';
-import { invoke } from './invocations.ts';
+import { asInvokePayload, invoke } from './invocations.ts';
 import { lambdaContext } from './queue.ts';
 
 /**
@@ -28,18 +28,19 @@ export interface CityRouterThreadData {
 }
 
 /**
- * One invocation: the API Gateway event as the invoke's JSON payload, and the clock the caller's
+ * One invocation: the API Gateway event as the invoke's JSON payload carries it (`asInvokePayload`;
+ * posted as an object, whose structured clone copies the body's text without escaping it), and the clock the caller's
  * request runs under (a test's moved clock, platform/clock.ts), so the invocation runs under it too.
  */
 export interface CityRouterCall {
   readonly id: number;
-  readonly payload: string;
+  readonly payload: APIGatewayProxyEvent;
   readonly clock: MovedClock | null;
 }
 
 /** What the thread posts back: an invocation's JSON result or its error's type, and the EMF documents its functions publish. */
 export type CityRouterThreadMessage =
-  | { readonly kind: 'answer'; readonly id: number; readonly payload: string }
+  | { readonly kind: 'answer'; readonly id: number; readonly payload: APIGatewayProxyResult }
   | { readonly kind: 'failure'; readonly id: number; readonly errorType: string }
   | { readonly kind: 'metrics'; readonly document: EmfOutput };
 
@@ -56,10 +57,10 @@ const route = ((await import(pathToFileURL(join(projectRoot, entry)).href)) as {
 
 async function answer({ id, payload, clock }: CityRouterCall): Promise<void> {
   const context = lambdaContext(`router-${city}`, CITY_ROUTER_TIMEOUT_SECONDS);
-  const run = () => invoke(context, () => route(JSON.parse(payload) as APIGatewayProxyEvent, context));
+  const run = () => invoke(context, () => route(payload, context));
   try {
     const result = await (clock ? withMovedClock(clock, run) : run());
-    post({ kind: 'answer', id, payload: JSON.stringify(result) });
+    post({ kind: 'answer', id, payload: asInvokePayload(result) });
   } catch (error) {
     // As the Lambda runtime does: the error in the function's log, only its type to the caller.
     console.error(`router-${city}: invocation ${context.awsRequestId} failed: ${(error as Error)?.stack ?? String(error)}`);

@@ -2,12 +2,14 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SHARE_ENV, Worker } from 'node:worker_threads';
 import type { EmfOutput } from '@aws-lambda-powertools/metrics/types';
+import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { CityId } from '../../core/cities/index.ts';
 import { CityFunctionError, type CityInvoker } from '../../functions/dispatch/city-invoker.ts';
 import { movedClock } from '../../platform/clock.ts';
 import { cityRouterEntry } from '../../platform/endpoints.ts';
 import { projectRoot } from '../project-root.ts';
 import type { CityRouterCall, CityRouterThreadData, CityRouterThreadMessage } from './city-router-thread.ts';
+import { asInvokePayload } from './invocations.ts';
 
 /**
  * The cities' routing functions on the local platform, each in a worker thread of its own, as
@@ -27,7 +29,7 @@ const EXITED_ERROR_TYPE = 'Runtime.ExitError';
 const UNHANDLED = 'Unhandled';
 
 interface PendingCall {
-  resolve(payload: string): void;
+  resolve(payload: APIGatewayProxyResult): void;
   reject(error: Error): void;
 }
 
@@ -85,10 +87,10 @@ export function cityRouterThreads({ onMetrics, log, entry = cityRouterEntry }: C
     if (stopped) throw new CityFunctionError(city, UNHANDLED, EXITED_ERROR_TYPE);
     const thread = threads.get(city) ?? start(city);
     const id = nextId++;
-    const answered = new Promise<string>((resolve, reject) => thread.pending.set(id, { resolve, reject }));
-    const call: CityRouterCall = { id, payload: JSON.stringify(event), clock: movedClock() ?? null };
+    const answered = new Promise<APIGatewayProxyResult>((resolve, reject) => thread.pending.set(id, { resolve, reject }));
+    const call: CityRouterCall = { id, payload: asInvokePayload(event), clock: movedClock() ?? null };
     thread.worker.postMessage(call);
-    return JSON.parse(await answered) as Awaited<ReturnType<CityInvoker>>;
+    return answered;
   };
 
   return {

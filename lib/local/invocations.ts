@@ -45,3 +45,18 @@ export async function initialize<T>(work: () => Promise<T>): Promise<T> {
   const store = await InvokeStore.getInstanceAsync();
   return store.run({}, work);
 }
+
+/**
+ * `value` as a Lambda invoke's JSON payload carries it (fields JSON drops are dropped, dates become
+ * strings), for the events and answers the local platform passes between its functions. A string
+ * `body` comes out of a JSON round trip as the same string, so it is kept as it is: it is most of
+ * a directions answer's bytes, its own JSON text, which the round trip would escape and read back
+ * (about 0.2 ms of a 50 kB answer, per call).
+ */
+export function asInvokePayload<T extends object>(value: T): T {
+  const { body, ...rest } = value as { body?: unknown };
+  const payload = JSON.parse(JSON.stringify(rest)) as Record<string, unknown>;
+  if (typeof body === 'string') payload.body = body;
+  else if (body !== undefined) payload.body = JSON.parse(JSON.stringify(body)) as unknown;
+  return payload as T;
+}

@@ -1,4 +1,5 @@
-import { open, readFile, rename, stat } from 'node:fs/promises';
+import { closeSync, openSync, renameSync, writeSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EmfOutput } from '@aws-lambda-powertools/metrics/types';
 import { metricCatalogue, type MetricUnit } from '../../platform/metric-catalogue.ts';
@@ -32,28 +33,30 @@ export async function startMetricsLog(stateDir: string, maxBytes = MAX_METRICS_L
   const path = join(stateDir, METRICS_LOG_FILE);
   let bytes = await stat(path).then((info) => info.size, () => 0);
   let queued: string[] = [];
-  let writing: Promise<void> = Promise.resolve();
-  // Open for the platform's life, so a batch costs one write rather than an open, a write and a close.
-  let file = await open(path, 'a');
+  // Open for the platform's life, so a batch costs one write rather than an open, a write and a
+  // close; written at once (logger.ts's `appendingStream` says why), off the request path since
+  // a batch is written after the turn of the event loop that queued it.
+  let descriptor = openSync(path, 'a');
 
-  const write = async (lines: string[]) => {
-    const text = lines.join('');
+  const write = (text: string) => {
     if (bytes > 0 && bytes + text.length > maxBytes) {
-      await file.close();
-      await rename(path, join(stateDir, PREVIOUS_METRICS_LOG_FILE));
-      file = await open(path, 'a');
+      closeSync(descriptor);
+      renameSync(path, join(stateDir, PREVIOUS_METRICS_LOG_FILE));
+      descriptor = openSync(path, 'a');
       bytes = 0;
     }
-    await file.write(text);
+    writeSync(descriptor, text);
     bytes += text.length;
   };
-  const flush = () => {
-    if (queued.length > 0) {
-      const lines = queued;
-      queued = [];
-      writing = writing.then(() => write(lines)).catch((error: unknown) => console.error(`metrics log: ${(error as Error).message}`));
+  const flush = async () => {
+    if (queued.length === 0) return;
+    const text = queued.join('');
+    queued = [];
+    try {
+      write(text);
+    } catch (error) {
+      console.error(`metrics log: ${(error as Error).message}`);
     }
-    return writing;
   };
 
   const append = (document: EmfOutput) => {
@@ -67,7 +70,7 @@ export async function startMetricsLog(stateDir: string, maxBytes = MAX_METRICS_L
     stop: async () => {
       setMetricsSink(null);
       await flush();
-      await file.close();
+      closeSync(descriptor);
     },
   };
 }

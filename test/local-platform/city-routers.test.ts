@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { CityId } from '../../core/cities/index.ts';
 import type { CityInvoker } from '../../functions/dispatch/city-invoker.ts';
 import { isShortTrip, SHORT_TRIP_METRES, shortTripsWhileIdleInProcess } from '../../lib/local/city-routers.ts';
+import { asInvokePayload } from '../../lib/local/invocations.ts';
 
 type Coordinates = [number, number][];
 
@@ -92,5 +93,33 @@ describe('the cities’ routing functions in threads, short trips in this thread
     await expect(first).rejects.toThrow('the function threw');
     void invoker(city, short);
     expect(calls[2]!.where).toBe('in-process');
+  });
+});
+
+describe("the payloads between the platform's functions", () => {
+  const roundTrip = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+  it('are what a JSON round trip gives, with a string body kept as the same text', () => {
+    // An answer's body is JSON text: quotes, escapes, non-ASCII and a lone surrogate all come back unchanged.
+    const answer = {
+      statusCode: 200,
+      headers: { 'Content-Type': 'application/json', 'X-Skipped': undefined },
+      body: JSON.stringify({ name: 'Calle "Mayor" \\ Señor', lone: '\ud800', line: 'a\nb' }),
+      isBase64Encoded: false,
+    };
+    const carried = asInvokePayload(answer);
+    expect(carried).toEqual(roundTrip(answer));
+    expect(carried.body).toBe(answer.body);
+    expect('X-Skipped' in carried.headers).toBe(false);
+  });
+
+  it('carry a body that is not a string as JSON does: null stays null, an object is copied, undefined is dropped', () => {
+    const when = new Date('2026-06-15T08:30:00Z');
+    for (const body of [null, { at: when, kept: [1, undefined] }, undefined]) {
+      const event = { resource: '/directions/v2', body, requestContext: { requestTimeEpoch: 1, at: when } };
+      const carried = asInvokePayload(event);
+      expect(carried).toEqual(roundTrip(event));
+      expect(Object.keys(carried).sort()).toEqual(Object.keys(roundTrip(event)).sort());
+    }
   });
 });
