@@ -15,6 +15,7 @@ import { tracedClient } from './tracing.ts';
  */
 
 let dynamoDbClient: DynamoDBClient | undefined;
+let reusedMiddlewareClient: DynamoDBClient | undefined;
 let documentClient: DynamoDBDocumentClient | undefined;
 let s3Client: S3Client | undefined;
 let sqsClient: SQSClient | undefined;
@@ -31,6 +32,7 @@ let dynamoTransport: DynamoDBClientConfig['requestHandler'];
 export function useDynamoTransport(transport: NonNullable<DynamoDBClientConfig['requestHandler']>): void {
   dynamoTransport = transport;
   dynamoDbClient = undefined;
+  reusedMiddlewareClient = undefined;
   documentClient = undefined;
 }
 
@@ -38,6 +40,19 @@ export function useDynamoTransport(transport: NonNullable<DynamoDBClientConfig['
 export function dynamoClient(): DynamoDBClient {
   dynamoDbClient ??= tracedClient(new DynamoDBClient(dynamoTransport ? { requestHandler: dynamoTransport } : {}));
   return dynamoDbClient;
+}
+
+/**
+ * A plain client that builds each command's middleware stack once and reuses it
+ * (`cacheMiddleware`), for the one DynamoDB call on every request's path, the rate limit's
+ * conditional update. Building the stack for each call is about a third of the SDK's own CPU
+ * time on a call (0.15 of 0.41 ms measured with a transport that answers at once), and the
+ * document client builds two: its own and its plain command's. lib-dynamodb refuses the option,
+ * so this is a second client, with the same transport; its callers marshal items themselves.
+ */
+export function dynamoReusingMiddleware(): DynamoDBClient {
+  reusedMiddlewareClient ??= tracedClient(new DynamoDBClient({ cacheMiddleware: true, ...(dynamoTransport ? { requestHandler: dynamoTransport } : {}) }));
+  return reusedMiddlewareClient;
 }
 
 export function dynamo(): DynamoDBDocumentClient {

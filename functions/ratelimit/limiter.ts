@@ -1,6 +1,8 @@
+import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { RateLimits } from '../../platform/plans.ts';
-import { dynamo } from '../../platform/aws.ts';
+import { dynamo, dynamoReusingMiddleware } from '../../platform/aws.ts';
 import { nowMs } from '../../platform/clock.ts';
 import { tableName } from '../../platform/resources.ts';
 import { currentUsage, decide, expiryOf, windowKinds, type BucketUsage, type RateDecision, type WindowKind } from './windows.ts';
@@ -150,18 +152,19 @@ async function attempt(bucket: string, sets: readonly Windows[], cost: number, n
     }
   });
   try {
-    const result = await dynamo().send(
-      new UpdateCommand({
+    // Every request's call: on the client that reuses its middleware (platform/aws.ts).
+    const result = await dynamoReusingMiddleware().send(
+      new UpdateItemCommand({
         TableName: tableName('rateLimits'),
-        Key: { bucket_id: bucket },
+        Key: marshall({ bucket_id: bucket }),
         UpdateExpression: `ADD ${added.join(', ')} SET expires_at = :expires REMOVE ${removed.join(', ')}`,
         ConditionExpression: conditions.join(' AND '),
         ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
+        ExpressionAttributeValues: marshall(values),
         ReturnValues: 'ALL_NEW',
       }),
     );
-    const item = result.Attributes as BucketItem;
+    const item = unmarshall(result.Attributes!) as BucketItem;
     const stale = staleWindows(item, nowSeconds);
     if (stale.length > SWEEP_AFTER_STALE) await sweep(item, stale);
     return combine(

@@ -11,7 +11,7 @@
  * - the authorizer's and the directions handler's invocations are timed around the `handler`
  *   exports (the gateway's module loader is injectable);
  * - every DynamoDB round trip is timed by an AWS SDK middleware on the shared client
- *   (`platform/aws.ts`), by command;
+ *   and on the rate limit's client that reuses its middleware (`platform/aws.ts`), by command;
  * - the router's own part (`planDirections` on the same trips, warm), the request's JSON parse and
  *   zod validation and the response's `JSON.stringify` are timed directly in the same process.
  *
@@ -34,7 +34,7 @@ import { projectRoot } from '../../lib/project-root.ts';
 import { createApiKey } from '../../functions/auth/api-keys.ts';
 import { planDirections } from '../../functions/directions/directions.ts';
 import { directionsRequest } from '../../functions/directions/request.ts';
-import { dynamo } from '../../platform/aws.ts';
+import { dynamo, dynamoReusingMiddleware } from '../../platform/aws.ts';
 import { ensureGraphs } from '../../graph-builder/index.ts';
 import { createGateway } from '../../lib/local/gateway.ts';
 import { useCityInvoker } from '../../functions/dispatch/city-invoker.ts';
@@ -104,18 +104,22 @@ async function measure(): Promise<ProfileReport> {
 
     const scope = new AsyncLocalStorage<RequestTimings>();
     const finished: RequestTimings[] = [];
-    dynamo().middlewareStack.add(
-      (next, context) => async (args) => {
-        const timings = scope.getStore();
-        const started = performance.now();
-        try {
-          return await next(args);
-        } finally {
-          timings?.dynamo.push({ command: String(context.commandName ?? 'unknown'), ms: performance.now() - started });
-        }
-      },
-      { step: 'initialize', name: 'benchRoundTripTiming' },
-    );
+    // Both DynamoDB clients: the rate limit's update goes through the one that reuses its middleware.
+    const stacks = [dynamo().middlewareStack, dynamoReusingMiddleware().middlewareStack as unknown as ReturnType<typeof dynamo>['middlewareStack']];
+    for (const stack of stacks) {
+      stack.add(
+        (next, context) => async (args) => {
+          const timings = scope.getStore();
+          const started = performance.now();
+          try {
+            return await next(args);
+          } finally {
+            timings?.dynamo.push({ command: String(context.commandName ?? 'unknown'), ms: performance.now() - started });
+          }
+        },
+        { step: 'initialize', name: 'benchRoundTripTiming' },
+      );
+    }
     const load = async (entry: string) => {
       const module = (await import(pathToFileURL(join(projectRoot, entry)).href)) as { handler: (...args: unknown[]) => Promise<unknown> };
       return {
