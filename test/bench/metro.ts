@@ -67,6 +67,21 @@ const COSTINGS: readonly { label: string; options: CostOptions }[] = [
 const thousands = (value: number) => value.toLocaleString('en');
 const ms = (value: number) => value.toFixed(2);
 
+/**
+ * What a bicycle type other than hybrid adds to its first route per graph and metric: its bound's
+ * ratio and its cost tables (docs/routing.md, "Bicycle types"), supersafe, in this process's CPU.
+ */
+function bicycleTypesFirstUse(network: RoutingNetwork): string {
+  const supersafe = COSTINGS.find(({ label }) => label === 'supersafe')!.options;
+  const parts = (['road', 'cargo'] as const).map((bicycleType) => {
+    const started = process.cpuUsage();
+    createCosting(network, { ...supersafe, bicycleType }).tables();
+    const used = process.cpuUsage(started);
+    return `${bicycleType} ${thousands(Math.round((used.user + used.system) / 1000))} ms`;
+  });
+  return `A bicycle type other than hybrid computes its bound's ratio and its cost tables on its first route per graph and metric (docs/routing.md, "Bicycle types"), once per warm container; supersafe, in CPU: ${parts.join(', ')} (the road bike's turns share hybrid's stored table, the cargo bike's are a copy with narrow barriers forbidden).`;
+}
+
 /** Share of the cycling network's nodes in its largest weakly connected region. */
 function largestRegionShare(network: RoutingNetwork, nodes: Uint32Array): number {
   const regionOf = cyclingRegions(network);
@@ -184,6 +199,8 @@ export async function metroScale(emit: (line?: string) => void): Promise<void> {
         emit(`| ${label} | ${bound} | ${run.cpu.length} of ${pairs.length} | ${ms(percentile(run.cpu, 50))} / ${ms(percentile(run.cpu, 95))} / ${ms(percentile(run.cpu, 99))} | ${ms(percentile(run.total, 50))} / ${ms(percentile(run.total, 95))} | ${thousands(percentile(run.settled, 50))} / ${thousands(percentile(run.settled, 95))} / ${thousands(percentile(run.settled, 99))} |`);
       }
     }
+    emit();
+    emit(bicycleTypesFirstUse(network));
     emit();
   } finally {
     if (process.env.BENCH_METRO_KEEP !== '1' && !keptDir) await rm(workDir, { recursive: true, force: true });

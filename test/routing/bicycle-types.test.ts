@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { cityIds, type CityId } from '../../core/cities/index.ts';
 import { localMinutes } from '../../core/local-time.ts';
-import { EDGE_CYCLING, SEGMENT_COBBLES, SEGMENT_ROUGH, SEGMENT_UNPAVED } from '../../core/graph/flags.ts';
+import { EDGE_CYCLING, NODE_BARRIER_NARROW, SEGMENT_COBBLES, SEGMENT_ROUGH, SEGMENT_UNPAVED } from '../../core/graph/flags.ts';
 import { BICYCLE_TYPE_PROFILES, BICYCLE_TYPES, ridingSpeed, type BicycleType } from '../../core/routing/costing/bicycle-types.ts';
+import { TURN_FORBIDDEN } from '../../core/routing/costing/cost-tables.ts';
 import { createCosting } from '../../core/routing/costing/create-costing.ts';
 import { costingFor } from '../../core/routing/planning/context.ts';
 import { planWaypoints } from '../../core/routing/planning/leg.ts';
@@ -107,6 +108,34 @@ describe('every bicycle type', () => {
       expect(compared).toBe(12);
     });
   }
+
+  it("costs every turn in its table as its rules do, though the table is made from hybrid's (London, which has narrow barriers)", () => {
+    const network = realGraph('london').network;
+    const { nodeCount, nodeFlags, firstIn, inEdges, firstOut, edgeFlags } = network.graph;
+    let narrowTurns = 0;
+    for (const bicycleType of OTHER_TYPES) {
+      for (const supersafe of [true, false]) {
+        const costing = createCosting(network, { profile: 'cycling', supersafe, night: false, departureMinute, bicycleType });
+        const table = costing.turnTable()!;
+        let mismatches = 0;
+        for (let node = 0; node < nodeCount; node++) {
+          for (let i = firstIn[node]!; i < firstIn[node + 1]!; i++) {
+            const from = inEdges[i]!;
+            if (!(edgeFlags[from]! & network.turnRowFlags)) continue;
+            for (let to = firstOut[node]!; to < firstOut[node + 1]!; to++) {
+              const entry = table[network.turnBase(from) + to]!;
+              const byRules = costing.turnCostByRules(from, to);
+              if ((entry === TURN_FORBIDDEN ? Infinity : entry * 0.5) !== byRules) mismatches++;
+              if (bicycleType === 'cargo' && nodeFlags[node]! & NODE_BARRIER_NARROW) narrowTurns++;
+            }
+          }
+        }
+        expect(mismatches, `${bicycleType} ${supersafe ? 'supersafe' : 'direct'}`).toBe(0);
+      }
+    }
+    // The cargo bike's own entries were checked: turns through narrow barriers, which it never takes.
+    expect(narrowTurns).toBeGreaterThan(0);
+  });
 
   it('scales the bounds only where the type can cost less than hybrid: an e-bike\'s share is below 1, a cargo bike\'s is 1', () => {
     const network = realGraph('sf-bay').network;

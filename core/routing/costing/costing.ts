@@ -384,8 +384,17 @@ export abstract class Costing {
     const graph = this.network.graph;
     const leastCost = new Float32Array(graph.edgeCount);
     for (let edge = 0; edge < leastCost.length; edge++) leastCost[edge] = this.leastEdgeCost(edge);
-    const turnCost = this.computeTurnTable();
+    const stored = storedMetricTables(graph, this.metric, COSTING_FINGERPRINT)?.turnCost;
+    const turnCost = (stored && this.turnTableFromHybrid(stored)) ?? this.computeTurnTable();
     return turnCost ? { leastCost, turnCost } : null;
+  }
+
+  /**
+   * For a bicycle type other than `hybrid`, its turn table made from `hybrid`'s, which the graph
+   * stores for the metric; null where the costing cannot, and every turn is costed afresh.
+   */
+  protected turnTableFromHybrid(_hybrid: Uint8Array): Uint8Array | null {
+    return null;
   }
 
   /**

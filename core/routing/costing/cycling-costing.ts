@@ -3,6 +3,7 @@ import type { Graph } from '../../graph/layout.ts';
 import { isClosed } from '../../graph/rules.ts';
 import { CROSSES_BUSY, CROSSES_MODERATE, type RoutingNetwork } from '../network/network.ts';
 import { BICYCLE_TYPE_PROFILES, DEFAULT_BICYCLE_TYPE, ridingSpeed, surfaceOf, type BicycleTypeProfile } from './bicycle-types.ts';
+import { TURN_FORBIDDEN } from './cost-tables.ts';
 import { Costing, type CostOptions, type MetricShare } from './costing.ts';
 import type { RouteOverlay } from './overlay.ts';
 import { WALKING_SPEED_MPS } from './speeds.ts';
@@ -166,6 +167,24 @@ export class CyclingCosting extends Costing {
   /** Public so that the graded costing (graded-costing.ts) can weigh the direct and supersafe answers. */
   override travelSeconds(edge: number, flags: number, length: number): number {
     return cyclingTravelSeconds(this.network.graph, this.weights, this.type, edge, flags, length);
+  }
+
+  /**
+   * A type's turns cost what `hybrid`'s do but where it never passes a narrow barrier
+   * (`transitionSeconds` reads the type nowhere else), so its table is hybrid's with every turn
+   * through such a node forbidden: hybrid's own where the type passes them all. Costing every turn
+   * afresh reads each one's bearings and crossing, about 2.3 s of CPU on a first route of the
+   * type on the 5.3-million-edge metro graph (docs/benchmarks.md, "Bicycle types"). A test holds
+   * every entry to `turnCostByRules`.
+   */
+  protected override turnTableFromHybrid(hybrid: Uint8Array): Uint8Array {
+    if (!this.type.never.narrow) return hybrid;
+    const { nodeCount, nodeFlags, turnRowFirst } = this.network.graph;
+    const table = hybrid.slice();
+    for (let node = 0; node < nodeCount; node++) {
+      if (nodeFlags[node]! & NODE_BARRIER_NARROW) table.fill(TURN_FORBIDDEN, turnRowFirst[node]!, turnRowFirst[node + 1]!);
+    }
+    return table;
   }
 
   /** Public, as `travelSeconds` is. */
