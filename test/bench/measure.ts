@@ -54,7 +54,7 @@ export function loadMeasured(city: CityId, bytes: Uint8Array): LoadedForBench {
   // The hierarchy potential's per-node buffers, where the graph has hierarchies.
   const potential = Object.keys(workspace.hierarchies).length > 0 ? workspace.potentialBuffers(network.graph.nodeCount) : null;
   const potentialArrays = potential ? [potential.perNode] : [];
-  const derivedBytes = [...computed, ...potentialArrays, network.arrivals(), workspace.cost, workspace.parent, workspace.nodeBound, workspace.touched, workspace.boundNodes]
+  const derivedBytes = [...computed, ...potentialArrays, network.arrivals(), network.restrictionEdges(), network.closureEdges(), workspace.cost, workspace.parent, workspace.nodeBound, workspace.touched, workspace.boundNodes]
     .reduce((total, array) => total + array.byteLength, 0);
   return { loaded, fileBytes: bytes.byteLength, loadMilliseconds, firstRouteMilliseconds, derivedBytes };
 }
