@@ -168,7 +168,9 @@ export function findRoute(
         cost[nextState] = total;
         parent[nextState] = reachedFrom;
         if (reachedFrom === PARENT_VIA) workspace.viaParent.set(nextState, state);
-        // A key at or above the best route found is never popped (the search stops first).
+        // A key at or above the best route found is never popped (the search stops first); bounds
+        // are never negative, so a cost already there needs no bound (computing one is a climb of the hierarchy).
+        if (total >= bestCost) continue;
         const nextHead = edgeHead[next]!;
         let bound = nodeBound[nextHead]!;
         if (bound < 0) bound = stillToCome.fromNode(nextHead);
