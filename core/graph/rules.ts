@@ -51,15 +51,19 @@ export function isClosed(graph: Graph, closure: number, profile: Profile, localM
 /** Range [start, end) of restrictions whose sequence starts with `edge` (restrictions are sorted by first edge). */
 export function restrictionsFrom(graph: Graph, edge: number): [number, number] {
   const count = graph.restrictionFlags.length;
-  const firstEdgeOf = (t: number): number => graph.restrictionEdges[graph.restrictionFirst[t]!]!;
   let low = 0;
   let high = count;
   while (low < high) {
     const mid = (low + high) >>> 1;
-    if (firstEdgeOf(mid) < edge) low = mid + 1;
+    if (firstEdgeOf(graph, mid) < edge) low = mid + 1;
     else high = mid;
   }
   let end = low;
-  while (end < count && firstEdgeOf(end) === edge) end++;
+  while (end < count && firstEdgeOf(graph, end) === edge) end++;
   return [low, end];
+}
+
+/** The first edge of restriction `restriction`'s sequence. (A function of the module, not one made per call: the search asks on every turn from an edge a restriction begins at.) */
+function firstEdgeOf(graph: Graph, restriction: number): number {
+  return graph.restrictionEdges[graph.restrictionFirst[restriction]!]!;
 }

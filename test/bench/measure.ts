@@ -11,6 +11,7 @@ import { buildSteps } from '../../core/routing/guidance/steps.ts';
 import { DisjointSets } from '../../core/routing/network/disjoint-sets.ts';
 import type { RoutingNetwork } from '../../core/routing/network/network.ts';
 import { buildPath } from '../../core/routing/path/path.ts';
+import { upArcsSideBySide } from '../../core/routing/search/hierarchy.ts';
 import { findRoute } from '../../core/routing/search/search.ts';
 import { positionsAt, snap } from '../../core/routing/snap/snap.ts';
 import { seededRandom } from '../routing/real-graphs.ts';
@@ -51,10 +52,10 @@ export function loadMeasured(city: CityId, bytes: Uint8Array): LoadedForBench {
   });
   const landmarks = Object.values(workspace.landmarks).flatMap((set) => [set.distances, set.leaveHalfSeconds]);
   const computed = [network.openCore, ...tables, ...landmarks].filter((array) => array.buffer !== bytes.buffer);
-  // The hierarchy potential's per-node buffers, where the graph has hierarchies.
+  // The hierarchy potential's per-node buffers and each metric's upward arcs side by side, where the graph has hierarchies.
   const potential = Object.keys(workspace.hierarchies).length > 0 ? workspace.potentialBuffers(network.graph.nodeCount) : null;
-  const potentialArrays = potential ? [potential.perNode] : [];
-  const derivedBytes = [...computed, ...potentialArrays, network.arrivals(), workspace.cost, workspace.parent, workspace.nodeBound, workspace.touched, workspace.boundNodes]
+  const potentialArrays = potential ? [potential.perNode, ...Object.values(workspace.hierarchies).map((arcs) => upArcsSideBySide(arcs).head)] : [];
+  const derivedBytes = [...computed, ...potentialArrays, network.arrivals(), network.restrictionEdges(), network.closureEdges(), workspace.cost, workspace.parent, workspace.nodeBound, workspace.touched, workspace.boundNodes]
     .reduce((total, array) => total + array.byteLength, 0);
   return { loaded, fileBytes: bytes.byteLength, loadMilliseconds, firstRouteMilliseconds, derivedBytes };
 }

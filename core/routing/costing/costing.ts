@@ -1,6 +1,7 @@
-import { EDGE_RESTRICTION_FROM, EDGE_REVERSED, RESTRICTION_SAME_CYCLEWAY } from '../../graph/flags.ts';
+import { EDGE_REVERSED, RESTRICTION_SAME_CYCLEWAY } from '../../graph/flags.ts';
 import type { Profile } from '../../graph/profiles.ts';
 import { isWindowActive, restrictionsFrom } from '../../graph/rules.ts';
+import { hasBit } from '../network/bits.ts';
 import { CROSSES_NOTHING, type RoutingNetwork } from '../network/network.ts';
 import { storedMetricTables, TURN_FORBIDDEN, type MetricTables } from './cost-tables.ts';
 import { speedOf } from './speeds.ts';
@@ -93,13 +94,13 @@ const hillyLeastCosts = new WeakMap<RoutingNetwork, Map<string, Float32Array>>()
 
 /**
  * The edges whose cost a query may raise above the least cost (`Costing.mayCostMoreThanLeast`),
- * as arrays a search's inner loop reads directly: every edge, or those with a closure rule
- * (non-zero in `closures`) or an accepted report (1 in `reports`).
+ * as bit sets (network/bits.ts) a search's inner loop reads directly: every edge, or those with
+ * a closure rule (`RoutingNetwork.closureEdges`) or an accepted report (`RouteOverlay.marked`).
  */
 export interface CostlierEdges {
   readonly every: boolean;
-  readonly closures: Uint16Array | null;
-  readonly reports: Uint8Array | null;
+  readonly closures: Uint32Array | null;
+  readonly reports: Uint32Array | null;
 }
 
 /** Raises no edge's cost above its least cost: a costing without time rules, reports or night. */
@@ -268,7 +269,7 @@ export abstract class Costing {
    */
   mayCostMoreThanLeast(edge: number): boolean {
     const { every, closures, reports } = this.costlier;
-    return every || (closures !== null && closures[edge] !== 0) || (reports !== null && reports[edge] === 1);
+    return every || (closures !== null && hasBit(closures, edge)) || (reports !== null && hasBit(reports, edge));
   }
 
   /** Seconds of cost to travel the whole edge, or Infinity where it may not be used now. */
@@ -336,7 +337,7 @@ export abstract class Costing {
 
   /** Whether turn restrictions can begin at `edge`: cycling obeys them, walking does not (spec 1.2.10). */
   restrictsTurnsFrom(edge: number): boolean {
-    return this.obeysRestrictions && (this.network.graph.edgeFlags[edge]! & EDGE_RESTRICTION_FROM) !== 0;
+    return this.obeysRestrictions && hasBit(this.network.restrictionEdges(), edge);
   }
 
   /**

@@ -113,7 +113,7 @@ export class CyclingCosting extends Costing {
       metric,
       minSecondsPerMetre: ((Math.min(...weights.classFactors) * Math.min(...weights.stressFactors)) / BICYCLE_TYPE_PROFILES.hybrid.cruiseSpeed) * share,
       avoidsHills: options.avoidHills === true,
-      costlier: { every: options.night || noRide !== null, closures: network.graph.edgeClosure, reports: overlay?.marked ?? null },
+      costlier: { every: options.night || noRide !== null, closures: network.closureEdges(), reports: overlay?.marked ?? null },
       turnsReadGeometry: true,
     });
     this.weights = weights;

@@ -1,3 +1,5 @@
+import { emptyBits, hasBit, setBit } from '../network/bits.ts';
+
 /**
  * Changes to a loaded graph that come and go without a rebuild: today, what accepted road reports
  * do to routing (core/report-avoidances.ts). The costing applies an overlay on top of the
@@ -27,14 +29,14 @@ interface EdgeEffects {
 }
 
 export class RouteOverlay {
-  /** Edges with any effect (1): the one check on the search's hot path. */
-  readonly marked: Uint8Array;
+  /** Edges with any effect, as bits (network/bits.ts): the one check on the search's hot path. */
+  readonly marked: Uint32Array;
   private readonly effects = new Map<number, EdgeEffects>();
   /** What each effect came from, per edge, for disruptions. */
   readonly sources = new Map<number, OverlayEffectSource[]>();
 
   constructor(readonly edgeCount: number) {
-    this.marked = new Uint8Array(edgeCount);
+    this.marked = emptyBits(edgeCount);
   }
 
   get size(): number {
@@ -42,7 +44,7 @@ export class RouteOverlay {
   }
 
   private effectsOf(edge: number, source: OverlayEffectSource): EdgeEffects {
-    this.marked[edge] = 1;
+    setBit(this.marked, edge);
     const list = this.sources.get(edge) ?? [];
     if (!list.some((existing) => existing.id === source.id)) list.push(source);
     this.sources.set(edge, list);
@@ -73,7 +75,7 @@ export class RouteOverlay {
 
   /** Multiplier on the edge's cost at a departure minute: 1, a hazard factor, or Infinity. */
   edgeFactor(edge: number, minute: number, supersafe: boolean): number {
-    if (!this.marked[edge]) return 1;
+    if (!hasBit(this.marked, edge)) return 1;
     const effects = this.effects.get(edge)!;
     if (minute < effects.blockedUntil) return Infinity;
     if (minute < effects.unsafeUntil) return supersafe ? UNSAFE_FACTOR.supersafe : UNSAFE_FACTOR.direct;
@@ -82,12 +84,12 @@ export class RouteOverlay {
 
   /** Whether any effect touches the edge (a cheap test before the others). */
   marks(edge: number): boolean {
-    return this.marked[edge] === 1;
+    return hasBit(this.marked, edge);
   }
 
   /** Whether arriving at `node` and going on along `to` is forbidden at a departure minute. */
   forbidsEntry(to: number, node: number, minute: number): boolean {
-    if (!this.marked[to]) return false;
+    if (!hasBit(this.marked, to)) return false;
     return this.effects.get(to)!.noEntry.some((entry) => entry.node === node && minute < entry.until);
   }
 }

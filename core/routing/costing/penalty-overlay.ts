@@ -1,3 +1,4 @@
+import { setBit } from '../network/bits.ts';
 import { RouteOverlay } from './overlay.ts';
 
 /**
@@ -23,7 +24,7 @@ export class PenaltyOverlay extends RouteOverlay {
   /** Multiplies the edge's cost by `factor` on top of what it already costs: never below 1, so a penalty never lowers a cost. */
   penalize(edge: number, factor: number): void {
     if (!(factor >= 1)) throw new RangeError(`A penalty factor raises a cost: ${factor} is below 1`);
-    this.marked[edge] = 1;
+    setBit(this.marked, edge);
     this.factors.set(edge, (this.factors.get(edge) ?? 1) * factor);
   }
 

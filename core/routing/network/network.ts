@@ -1,6 +1,7 @@
 import { COORDINATE_SCALE, type Graph } from '../../graph/layout.ts';
-import { EDGE_REVERSED, EDGE_CYCLING, SAFETY_BUSY, SAFETY_MODERATE, safetyClassOf } from '../../graph/flags.ts';
+import { EDGE_REVERSED, EDGE_CYCLING, EDGE_RESTRICTION_FROM, SAFETY_BUSY, SAFETY_MODERATE, safetyClassOf } from '../../graph/flags.ts';
 import { bearingDegrees } from '../../geo.ts';
+import { bitsWhere } from './bits.ts';
 import { computeOpenCore, storedOpenCore } from './open-core.ts';
 import { reverseEdgeOf } from '../../graph/reverse-edge.ts';
 
@@ -55,6 +56,22 @@ export class RoutingNetwork {
   }
 
   private arrivalPlaces: Uint16Array | undefined;
+
+  /** The edges a turn restriction begins at (EDGE_RESTRICTION_FROM), as bits (bits.ts): derived on first use. */
+  restrictionEdges(): Uint32Array {
+    const { edgeFlags, edgeCount } = this.graph;
+    return (this.restrictionBits ??= bitsWhere(edgeCount, (edge) => (edgeFlags[edge]! & EDGE_RESTRICTION_FROM) !== 0));
+  }
+
+  private restrictionBits: Uint32Array | undefined;
+
+  /** The edges with a closure rule (non-zero `edgeClosure`), as bits (bits.ts): derived on first use. */
+  closureEdges(): Uint32Array {
+    const { edgeClosure, edgeCount } = this.graph;
+    return (this.closureBits ??= bitsWhere(edgeCount, (edge) => edgeClosure[edge] !== 0));
+  }
+
+  private closureBits: Uint32Array | undefined;
 
   nodeLon(node: number): number {
     return this.graph.nodeCoords[2 * node]! / COORDINATE_SCALE;

@@ -1,5 +1,6 @@
 import type { Graph } from '../../graph/layout.ts';
 import { TURN_FORBIDDEN, TURN_RESTRICTED, type Costing } from '../costing/costing.ts';
+import { hasBit } from '../network/bits.ts';
 import { CostStillToCome } from './heuristic.ts';
 import { PARENT_NONE, PARENT_VIA, type EdgePosition, type SearchWorkspace } from './workspace.ts';
 
@@ -73,6 +74,8 @@ export function findRoute(
   // raise them (costing.mayCostMoreThanLeast, inlined).
   const leastCosts = costing.leastCostTable();
   const { every: everyCostlier, closures, reports } = costing.costlier;
+  // The edges turn restrictions begin at (costing.restrictsTurnsFrom, inlined).
+  const restrictionEdges = costing.obeysRestrictions ? costing.network.restrictionEdges() : null;
   let { touched, touchedCount } = workspace;
 
   let settled = 0;
@@ -107,7 +110,7 @@ export function findRoute(
     }
     settled++;
     const node = edgeHead[edge]!;
-    const restricts = costing.restrictsTurnsFrom(edge);
+    const restricts = restrictionEdges !== null && hasBit(restrictionEdges, edge);
     const firstNext = firstOut[node]!;
     const endNext = firstOut[node + 1]!;
     // The edge's place among the edges arriving at the node (the parent it gives the states it
@@ -117,7 +120,8 @@ export function findRoute(
     const turnBase = turnTable !== null ? turnRowFirst[node]! + (place >> 8) * (endNext - firstNext) - firstNext : 0;
 
     for (let next = firstNext; next < endNext; next++) {
-      const costlier = everyCostlier || (closures !== null && closures[next] !== 0) || (reports !== null && reports[next] === 1);
+      const reported = reports !== null && hasBit(reports, next);
+      const costlier = everyCostlier || reported || (closures !== null && hasBit(closures, next));
       const nextCost = costlier ? costing.edgeCost(next) : leastCosts !== null ? leastCosts[next]! : costing.leastEdgeCost(next);
       if (nextCost === Infinity) continue;
       let turn: number;
@@ -130,7 +134,7 @@ export function findRoute(
         if (turn === Infinity) continue;
       }
       // Only an edge a report marks can have its entry removed.
-      if (reports !== null && reports[next] === 1 && costing.overlayForbidsTurn(edge, next)) continue;
+      if (reported && costing.overlayForbidsTurn(edge, next)) continue;
 
       let nextState = next;
       if (via >= 0) {
@@ -164,7 +168,9 @@ export function findRoute(
         cost[nextState] = total;
         parent[nextState] = reachedFrom;
         if (reachedFrom === PARENT_VIA) workspace.viaParent.set(nextState, state);
-        // A key at or above the best route found is never popped (the search stops first).
+        // A key at or above the best route found is never popped (the search stops first); bounds
+        // are never negative, so a cost already there needs no bound (computing one is a climb of the hierarchy).
+        if (total >= bestCost) continue;
         const nextHead = edgeHead[next]!;
         let bound = nodeBound[nextHead]!;
         if (bound < 0) bound = stillToCome.fromNode(nextHead);
@@ -269,9 +275,11 @@ function traceRoute(graph: Graph, workspace: SearchWorkspace, sources: readonly 
   };
   const edges = [best.edge];
   let startFraction = best.startFraction;
-  for (let state = best.parent; state >= 0; state = parentOf(state)) {
+  // Each state's parent read once: at metro scale a route is thousands of edges, each parent three reads apart in memory.
+  for (let state = best.parent, before = -1; state >= 0; state = before) {
     edges.push(edgeOf(state));
-    if (parentOf(state) < 0) {
+    before = parentOf(state);
+    if (before < 0) {
       // A source edge listed twice starts where its last listing says.
       startFraction = 0;
       for (const source of sources) if (source.edge === edgeOf(state)) startFraction = source.fraction;
