@@ -10,10 +10,13 @@ import type { CityId } from '../../core/cities/index.ts';
  * Bytes the router derives beside a graph file's own per directed edge (the search's buffers: the
  * file holds the open core and the cost and landmark tables, read in place): 10 B measured on the
  * tiled 10 x 10 city (docs/benchmarks.md, "Router memory at city scale"), before the hierarchy
- * potential's buffers (about 5.4 B per edge) and where each edge arrives at its head (2 B,
- * `RoutingNetwork.arrivals`); the 5.3-million-edge metro measures 18 B ("Routing at metro scale").
+ * potential's buffers (about 5.4 B per edge), where each edge arrives at its head (2 B,
+ * `RoutingNetwork.arrivals`), the bit sets of edges with closure rules and turn restrictions
+ * (0.25 B) and each used hierarchy's upward arcs side by side (`upArcsSideBySide`, 8 B per arc:
+ * about 11 B per edge for the three metrics); the 5.3-million-edge metro measures 29 B with every
+ * metric routed ("Routing at metro scale"), rounded up.
  */
-export const DERIVED_BYTES_PER_EDGE = 18;
+export const DERIVED_BYTES_PER_EDGE = 30;
 /**
  * What the bicycle types other than hybrid compute on first use per metric (costing.ts: a least
  * cost per edge, and the cargo bike a turn table of its own, where the others share hybrid's
