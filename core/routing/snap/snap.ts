@@ -92,7 +92,6 @@ export function snapCandidates(network: RoutingNetwork, usable: (edge: number) =
   const consider = (segment: number) => {
     if (seen.has(segment)) return;
     seen.add(segment);
-    if (!segmentUsable(network, usable, segment)) return;
     const first = graph.segmentFirstPoint[segment]!;
     const last = graph.segmentFirstPoint[segment + 1]! - 1;
     let travelled = 0;
@@ -135,6 +134,10 @@ export function snapCandidates(network: RoutingNetwork, usable: (edge: number) =
     if (bestPiece < 0) return;
     const bestHere = { distance: Math.hypot(px - bestX, py - bestY), along: bestAlong, x: bestX, y: bestY, piece: bestPiece };
     if (bestHere.distance > bar()) return;
+    // Asked last: only a usable segment becomes a candidate and moves the bar, so a segment beyond
+    // the bar is passed over the same whether usable or not, and `usable` (a way's cost at the
+    // departure: for walking, computed per edge) is asked only of the few that could matter.
+    if (!segmentUsable(network, usable, segment)) return;
     const piece = bestHere.piece;
     const candidate: Snap = {
       segment,
