@@ -55,8 +55,6 @@ export async function initialize<T>(work: () => Promise<T>): Promise<T> {
  */
 export function asInvokePayload<T extends object>(value: T): T {
   const { body, ...rest } = value as { body?: unknown };
-  const payload = JSON.parse(JSON.stringify(rest)) as Record<string, unknown>;
-  if (typeof body === 'string') payload.body = body;
-  else if (body !== undefined) payload.body = JSON.parse(JSON.stringify(body)) as unknown;
-  return payload as T;
+  if (typeof body !== 'string') return JSON.parse(JSON.stringify(value)) as T;
+  return { ...(JSON.parse(JSON.stringify(rest)) as T), body };
 }
