@@ -10,7 +10,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
-    globalSetup: ['test/support/graphs-setup.ts'],
+    // The run's scratch folder first, so that it is removed last.
+    globalSetup: ['test/support/scratch-setup.ts', 'test/support/graphs-setup.ts'],
     projects: [
       {
         test: {
@@ -25,7 +26,7 @@ export default defineConfig({
         test: {
           name: 'platform',
           include: ['test/**/*.platform.test.ts'],
-          globalSetup: ['test/support/platform-global-setup.ts'],
+          globalSetup: ['test/support/scratch-setup.ts', 'test/support/platform-global-setup.ts'],
           // Every answer the tests receive is checked against the API's OpenAPI document.
           setupFiles: ['test/support/contract-setup.ts'],
           testTimeout: 60_000,
