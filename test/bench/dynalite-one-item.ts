@@ -8,6 +8,7 @@
  * Waits for the 1-minute load average to fall below 1 first. Quoted in docs/benchmarks.md
  * ("Load on one API key: summary").
  */
+import './scratch.ts';
 import dynalite from 'dynalite';
 import type { Server } from 'node:http';
 import { mkdtemp } from 'node:fs/promises';

@@ -21,6 +21,7 @@
  * for each part of the platform. `--write` rewrites the load-profile section of
  * docs/benchmarks.md, with `test/bench/load-profile-baseline.json` (an earlier `--save`) as "before".
  */
+import './scratch.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';

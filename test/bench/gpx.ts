@@ -1,3 +1,4 @@
+import './scratch.ts';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { cities, type CityId } from '../../core/cities/index.ts';

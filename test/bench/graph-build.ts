@@ -1,3 +1,4 @@
+import './scratch.ts';
 import { mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';

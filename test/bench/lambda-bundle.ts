@@ -20,6 +20,7 @@
  * Node here is the machine's (20), Lambda's is 22; Lambda's own init (runtime start, fetching the
  * code) comes on top and is not measured here.
  */
+import './scratch.ts';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, readdir, stat } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';

@@ -20,6 +20,7 @@
  * is not profiled) and adds each row's CPU milliseconds per request by part of the platform
  * (test/bench/cpu-parts.ts), from the samples taken while the row ran.
  */
+import './scratch.ts';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';

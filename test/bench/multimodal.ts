@@ -7,6 +7,7 @@
  * datasets are in memory, as in a warm Lambda between refreshes. The figures are recorded in
  * docs/benchmarks.md ("Multi-modal and explain-supersafe").
  */
+import './scratch.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CityId } from '../../core/cities/index.ts';

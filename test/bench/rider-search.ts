@@ -8,6 +8,7 @@
  *
  * Settings (environment): BENCH_RIDER_COUNTS (default 2000,8000,32000).
  */
+import './scratch.ts';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -11,6 +11,7 @@
  *
  * Usage: npx tsx test/bench/router-memory.ts <graph file> [--runs 1769:1,3008:2,7168:5] [--write-docs]
  */
+import './scratch.ts';
 import { fork } from 'node:child_process';
 import { existsSync, mkdirSync, rmdirSync, writeFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';

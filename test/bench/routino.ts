@@ -30,6 +30,7 @@
  * system could not snap or route is counted, never timed silently. BENCH_ROUTINO_EXTRACTS limits
  * the extracts (labels, comma-separated).
  */
+import './scratch.ts';
 import { spawn, spawnSync, execFileSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';

@@ -24,6 +24,7 @@
  * BENCH_GRADED_FRONTIER_PAIRS, default 100). `bicycle-types` every bicycle type on every city's
  * seeded pairs (test/bench/bicycle-types.ts; BENCH_BICYCLE_TYPE_PAIRS per city, default 200).
  */
+import './scratch.ts';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
