@@ -20,7 +20,7 @@ import { percentile } from './measure.ts';
  *   2. what elevation costs the build: each city with a model built with and without it, in fresh
  *      processes (median of --runs builds), the elevation stage's time and the output's bytes per
  *      directed edge.
- * Usage: flock /work/.../machine.lock npx tsx test/bench/hills.ts [--pairs 200] [--runs 3] [--no-docs]
+ * Usage: npx tsx test/bench/hills.ts [--pairs 200] [--runs 3] [--no-docs]
  */
 
 const print = (line = ''): boolean => process.stdout.write(`${line}\n`);
