@@ -90,6 +90,13 @@ export interface BuildOptions {
   readonly onStage?: StageListener;
   /** Build time (defaults to now); fixed in tests for reproducible windows. */
   readonly now?: Date;
+  /**
+   * Epoch milliseconds by which the hierarchy stage must have finished (the nightly build's
+   * invocation end less the time to write and publish): the metrics it has not contracted by then
+   * are left out of the graph, with a warning (`hierarchy_left_out_out_of_time`), and the router
+   * bounds their searches by the landmarks. None: every hierarchy is built however long it takes.
+   */
+  readonly hierarchyDeadline?: number;
 }
 
 export interface BuildResult {
@@ -314,7 +321,8 @@ export async function buildCity(options: BuildOptions): Promise<BuildResult> {
     const header = { ...coredHeader, cost_tables: costed.header };
     const sections = { ...coredSections, ...costed.sections };
     const landmarks = await clock.run('landmarks', () => landmarkTables({ header, sections }));
-    const hierarchies = await clock.run('hierarchy', () => hierarchyTables({ header: { ...header, landmarks: landmarks.header }, sections: { ...sections, ...landmarks.sections } }));
+    const hierarchies = await clock.run('hierarchy', () => hierarchyTables({ header: { ...header, landmarks: landmarks.header }, sections: { ...sections, ...landmarks.sections } }, options.hierarchyDeadline));
+    for (const metric of hierarchies.leftOut) warnings.count('hierarchy_left_out_out_of_time', metric);
     const written = await clock.run('write', () => writeGraph({ outDir, header, sections, landmarks, hierarchies }));
     const pointer: CurrentGraphPointer = { graph_version: graphVersion, key: written.key, built_at: header.built_at, source_hash: inputs.hash };
     const checks = await clock.run('statistics', () => ({

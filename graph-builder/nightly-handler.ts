@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import { GetObjectCommand, NoSuchKey, PutObjectCommand } from '@aws-sdk/client-s3';
 import { cityIds, isCityId, type CityId } from '../core/cities/cities.ts';
@@ -183,8 +183,25 @@ async function hashWithRecordedExtracts(city: BuildableCity, dataPath: string, r
   return sourceHash(city, [...extracts, ...others.files]);
 }
 
+/**
+ * What a build keeps of its invocation for writing the graph, its report and publishing them
+ * (a 908 MB graph is written in seconds and uploaded in about a minute; docs/operations.md).
+ */
+export const PUBLISH_RESERVE_MS = 3 * 60_000;
+
+/**
+ * When the build's hierarchy stage must have finished (BuildOptions.hierarchyDeadline): the
+ * invocation's end less PUBLISH_RESERVE_MS, or less a quarter of what remains in a shorter
+ * invocation (a local queue's). A build that would otherwise be cut off by Lambda's timeout, and
+ * retried only to be cut off again, publishes a graph whose slowest hierarchies the router
+ * replaces with landmark bounds.
+ */
+export function hierarchyDeadline(nowMs: number, remainingMs: number): number {
+  return nowMs + remainingMs - Math.min(PUBLISH_RESERVE_MS, remainingMs / 4);
+}
+
 /** Builds and publishes one city, or finds it unchanged. Throws on any failure. */
-async function rebuildCity(cityId: CityId, urls: readonly string[], bucket: string, workDir: string, limits: DownloadLimits = downloadLimits()): Promise<CityOutcome> {
+async function rebuildCity(cityId: CityId, urls: readonly string[], bucket: string, workDir: string, deadline: number, limits: DownloadLimits = downloadLimits()): Promise<CityOutcome> {
   const started = Date.now();
   const seconds = () => (Date.now() - started) / 1000;
   const city = buildableCity(cityId);
@@ -219,7 +236,10 @@ async function rebuildCity(cityId: CityId, urls: readonly string[], bucket: stri
   const result = await buildCity({
     city: nightlyCity, dataPath, outDir,
     onStage: (stage) => logger.info('graph build stage', { city: city.id, ...stage }),
+    hierarchyDeadline: deadline,
   });
+  const leftOut = result.report.warnings.find((warning) => warning.key === 'hierarchy_left_out_out_of_time');
+  if (leftOut) logger.warn('graph built without some hierarchies: time ran out', { city: city.id, metrics: leftOut.examples });
   await s3().send(new PutObjectCommand({
     Bucket: bucket,
     Key: `cities/${city.id}/reports/${result.pointer.graph_version}.json`,
@@ -294,7 +314,7 @@ async function recordFailedBuildAge(bucket: string, city: CityId): Promise<void>
 }
 
 /** Builds the city of each message (the queue delivers one at a time); failures go back with a delay. */
-async function buildFromQueue(event: SQSEvent): Promise<SQSBatchResponse & { cities: CityOutcome[]; failures: { city: string; error: string }[] }> {
+async function buildFromQueue(event: SQSEvent, context: Context): Promise<SQSBatchResponse & { cities: CityOutcome[]; failures: { city: string; error: string }[] }> {
   const bucket = bucketName('graphs');
   const sources = configuredSources();
   const outcomes: CityOutcome[] = [];
@@ -307,7 +327,7 @@ async function buildFromQueue(event: SQSEvent): Promise<SQSBatchResponse & { cit
       city = requestedCity(record, process.env.GRAPH_BUILD_CITY);
       const urls = sources.get(city as CityId);
       if (!urls?.length) throw new Error(`no sources are configured for ${city}`);
-      outcomes.push(await rebuildCity(city as CityId, urls, bucket, workDir));
+      outcomes.push(await rebuildCity(city as CityId, urls, bucket, workDir, hierarchyDeadline(Date.now(), context.getRemainingTimeInMillis())));
       recordMetric('GraphAge', 0, { City: city });
     } catch (error) {
       logger.error('graph rebuild failed', { city, error: (error as Error).message });

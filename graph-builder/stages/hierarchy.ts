@@ -1,5 +1,6 @@
 import { graphOf, type GraphSections } from '../../core/graph/layout.ts';
-import { computeHierarchies, hierarchySections, type HierarchySections } from '../../core/routing/search/hierarchy.ts';
+import { computeHierarchies, hierarchySections, HIERARCHY_METRICS, type HierarchySections } from '../../core/routing/search/hierarchy.ts';
+import type { CostMetric } from '../../core/routing/costing/costing.ts';
 import { RoutingNetwork } from '../../core/routing/network/network.ts';
 import type { HeaderWithoutSections } from '../writer.ts';
 
@@ -27,8 +28,14 @@ export interface HierarchyInput {
   readonly sections: Omit<GraphSections, HierarchySectionName>;
 }
 
-export function hierarchyTables({ header, sections }: HierarchyInput): HierarchySections {
+/**
+ * With a `deadline` (epoch milliseconds; the nightly build's is its invocation's end less the time
+ * to write and publish), the metrics not contracted by then are left out (computeHierarchies): the
+ * graph still builds in time, and the router bounds those metrics by the landmarks.
+ */
+export function hierarchyTables({ header, sections }: HierarchyInput, deadline = Infinity): HierarchySections & { leftOut: CostMetric[] } {
   const none = noHierarchies();
   const graph = graphOf({ ...header, hierarchies: none.header }, { ...sections, ...none.sections });
-  return hierarchySections(computeHierarchies(new RoutingNetwork(graph)), graph.nodeCount);
+  const set = computeHierarchies(new RoutingNetwork(graph), HIERARCHY_METRICS, () => Date.now() >= deadline);
+  return { ...hierarchySections(set, graph.nodeCount), leftOut: HIERARCHY_METRICS.filter((metric) => !set[metric]) };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contractGraph, type WeightedArcs } from '../../core/routing/search/contraction.ts';
+import { ContractionStopped, contractGraph, type WeightedArcs } from '../../core/routing/search/contraction.ts';
 import { HierarchyPotential, PotentialBuffers } from '../../core/routing/search/hierarchy.ts';
 import { seededRandom } from './real-graphs.ts';
 
@@ -71,6 +71,22 @@ describe('contraction', () => {
 
   it('answers every least cost of a denser random graph exactly', () => {
     expectExact(400, randomArcs(400, 1600, 3));
+  });
+
+  it('stops when told, asking now and then rather than at every node', () => {
+    const arcs = arcRows(3000, randomArcs(3000, 9000, 11));
+    expect(() => contractGraph(arcs, () => true)).toThrow(ContractionStopped);
+    let asked = 0;
+    // Told to stop at the third question: the nodes were ranked (three questions for 3,000), and it is still contracting.
+    expect(() => contractGraph(arcs, () => ++asked > 3)).toThrow(ContractionStopped);
+    expect(asked).toBe(4);
+    let askedToTheEnd = 0;
+    contractGraph(arcs, () => {
+      askedToTheEnd++;
+      return false;
+    });
+    expect(askedToTheEnd).toBeGreaterThan(3);
+    expect(askedToTheEnd).toBeLessThanOrEqual(2 * Math.ceil(3000 / 1024));
   });
 
   it('keeps every node of a graph without arcs, each with no arcs up or down', () => {

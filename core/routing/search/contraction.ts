@@ -45,6 +45,17 @@ const WITNESS_SETTLE_LIMIT = 64;
 /** The same for the searches that only count shortcuts to rank the nodes still to contract. */
 const RANKING_SETTLE_LIMIT = 16;
 
+/** Contracted nodes (or nodes ranked) between two checks of `contractGraph`'s `stop`. */
+const STOP_CHECK_EVERY = 1024;
+
+/** `contractGraph` was told to stop before it finished (its caller's time ran out). */
+export class ContractionStopped extends Error {
+  constructor() {
+    super('The contraction was stopped before it finished');
+    this.name = 'ContractionStopped';
+  }
+}
+
 /** `value` in single precision, never above it (what a stored weight or bound must be). */
 export function float32Below(value: number): number {
   // Rounding to single precision moves a number by at most 2^-24 of it.
@@ -361,8 +372,11 @@ class ArcRows {
   }
 }
 
-/** Contracts every node of the graph in turn: the arcs up and down from each, gathered as it goes. */
-function contractInOrder(arcs: WeightedArcs): { up: ArcRows; down: ArcRows } {
+/**
+ * Contracts every node of the graph in turn: the arcs up and down from each, gathered as it goes.
+ * Asks `stop` every STOP_CHECK_EVERY nodes and throws ContractionStopped when it answers true.
+ */
+function contractInOrder(arcs: WeightedArcs, stop: () => boolean): { up: ArcRows; down: ArcRows } {
   const nodeCount = arcs.first.length - 1;
   const graph = new ContractionGraph(nodeCount, arcs);
   const { outs, ins } = graph;
@@ -379,6 +393,7 @@ function contractInOrder(arcs: WeightedArcs): { up: ArcRows; down: ArcRows } {
   };
   const queue = new MinHeap(nodeCount);
   for (let node = 0; node < nodeCount; node++) {
+    if (node % STOP_CHECK_EVERY === 0 && stop()) throw new ContractionStopped();
     priority[node] = priorityOf(node);
     queue.push(priority[node]!, node);
   }
@@ -400,6 +415,7 @@ function contractInOrder(arcs: WeightedArcs): { up: ArcRows; down: ArcRows } {
         continue;
       }
     }
+    if (contractions % STOP_CHECK_EVERY === 0 && stop()) throw new ContractionStopped();
     graph.shortcuts(node, true);
     contracted[node] = 1;
     up.add(node, outs);
@@ -422,10 +438,14 @@ function contractInOrder(arcs: WeightedArcs): { up: ArcRows; down: ArcRows } {
   return { up, down };
 }
 
-/** Contracts every node of the graph; answers the hierarchy's upward and downward arcs. */
-export function contractGraph(arcs: WeightedArcs): ContractedArcs {
+/**
+ * Contracts every node of the graph; answers the hierarchy's upward and downward arcs. `stop` is
+ * asked now and then (a build's deadline): when it answers true the contraction throws
+ * ContractionStopped, since half a hierarchy bounds nothing.
+ */
+export function contractGraph(arcs: WeightedArcs, stop: () => boolean = () => false): ContractedArcs {
   // The contraction's lists are gone by the time the rows are laid out.
-  const { up, down } = contractInOrder(arcs);
+  const { up, down } = contractInOrder(arcs, stop);
   const upRows = up.rows();
   const downRows = down.rows();
   return {

@@ -3,7 +3,7 @@ import { metricCosting } from '../costing/create-costing.ts';
 import { COSTING_FINGERPRINT } from '../costing/weights.ts';
 import type { Graph, HierarchyHeader } from '../../graph/layout.ts';
 import type { RoutingNetwork } from '../network/network.ts';
-import { contractGraph, type ContractedArcs, type WeightedArcs } from './contraction.ts';
+import { ContractionStopped, contractGraph, type ContractedArcs, type WeightedArcs } from './contraction.ts';
 import { MinHeap } from './heap.ts';
 
 /**
@@ -74,10 +74,23 @@ export function lowerBoundArcs(costing: Costing): WeightedArcs {
   return { first, head, weight };
 }
 
-/** A hierarchy per metric in HIERARCHY_METRICS, computed from the network's costing. */
-export function computeHierarchies(network: RoutingNetwork, metrics: readonly CostMetric[] = HIERARCHY_METRICS): HierarchySet {
+/**
+ * A hierarchy per metric in `metrics`, computed from the network's costing, in that order. `stop`
+ * is asked before each metric and now and then during its contraction (a build's deadline): once
+ * it answers true, the metric being contracted and those after it are left out of the set, and
+ * the router bounds their searches by the landmarks instead.
+ */
+export function computeHierarchies(network: RoutingNetwork, metrics: readonly CostMetric[] = HIERARCHY_METRICS, stop: () => boolean = () => false): HierarchySet {
   const set: HierarchySet = {};
-  for (const metric of metrics) set[metric] = contractGraph(lowerBoundArcs(metricCosting(network, metric)));
+  for (const metric of metrics) {
+    if (stop()) break;
+    try {
+      set[metric] = contractGraph(lowerBoundArcs(metricCosting(network, metric)), stop);
+    } catch (error) {
+      if (error instanceof ContractionStopped) break;
+      throw error;
+    }
+  }
   return set;
 }
 
