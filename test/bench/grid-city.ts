@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { buildableCity, type BuildableCity } from '../../graph-builder/city-recipes.ts';
 import { encodePbf, type OsmElements } from '../../graph-builder/osm/pbf-writer.ts';
 import type { Tags } from '../../graph-builder/osm/types.ts';
-import { buildCity } from '../../graph-builder/build.ts';
+import { buildCity, type StageListener } from '../../graph-builder/build.ts';
 
 /**
  * A generated grid city of any size, for measuring how routing cost grows with the graph. The
@@ -69,7 +69,7 @@ export function gridCityElements(size: number): OsmElements {
 }
 
 /** Builds the n x n grid city with the real builder; returns the graph file's path. */
-export async function buildGridCity(size: number): Promise<string> {
+export async function buildGridCity(size: number, onStage?: StageListener): Promise<string> {
   const workDir = await mkdtemp(join(tmpdir(), `grid-city-${size}-`));
   const extract = join(workDir, 'grid.osm.pbf');
   await writeFile(extract, encodePbf(gridCityElements(size)));
@@ -82,6 +82,6 @@ export async function buildGridCity(size: number): Promise<string> {
     boundary: [[west, south], [east, south], [east, north], [west, north], [west, south]],
     graph: { extracts: [extract], nightlySources: [] },
   };
-  const result = await buildCity({ city, dataPath: workDir, outDir: workDir, now: new Date('2026-11-21T00:00:00Z') });
+  const result = await buildCity({ city, dataPath: workDir, outDir: workDir, now: new Date('2026-11-21T00:00:00Z'), onStage });
   return result.graphPath;
 }
