@@ -1,16 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { scratchFolder } from '../support/scratch.ts';
 
 /**
- * Imported first by every benchmark entry point: the run makes its temporary folders (graph
- * builds of hundreds of megabytes, platforms' state, tiled extracts) in one scratch folder,
- * removed when the process exits. The processes a benchmark starts inherit TMPDIR. Folders a
- * benchmark is told to keep (`BENCH_METRO_DIR`, `--keep`, `--cpu-prof <dir>`) lie elsewhere.
+ * Imported first by every benchmark entry point: the run's scratch folder (test/support/scratch.ts),
+ * removed when the process exits. Folders a benchmark is told to keep (`BENCH_METRO_DIR`,
+ * `--keep`, `--cpu-prof <dir>`) lie elsewhere.
  */
-if (!process.env.SPOKE_BENCH_SCRATCH) {
-  const scratch = mkdtempSync(join(tmpdir(), 'spoke-bench-'));
-  process.env.SPOKE_BENCH_SCRATCH = scratch;
-  process.env.TMPDIR = scratch;
-  process.once('exit', () => rmSync(scratch, { recursive: true, force: true }));
-}
+const remove = scratchFolder('SPOKE_BENCH_SCRATCH', 'spoke-bench-');
+if (remove) process.once('exit', remove);
