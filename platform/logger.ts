@@ -67,6 +67,7 @@ function appendingStream(path: string): Writable {
     decodeStrings: false,
     write(line: string | Uint8Array, _encoding, done) {
       try {
+        // Two calls, for writeSync's two overloads (text, or bytes when a caller passes them).
         if (typeof line === 'string') writeSync(descriptor, line);
         else writeSync(descriptor, line);
         done();

@@ -8,7 +8,7 @@
  * Settings (environment): BENCH_QUERIES (New York pairs, default 300), BENCH_BASELINE_QUERIES
  * (graphology queries on New York, default 60), BENCH_GRID_SIZES (grid sides, default
  * 100,200: the builder's contraction hierarchies take super-linear time on a generated grid, whose
- * near-equal blocks leave few witnesses, about 4 minutes at 200 x 200 and over 20 at 300 x 300;
+ * near-equal blocks leave few witnesses, 3 to 4 minutes at 200 x 200 and over 18 at 300 x 300;
  * docs/benchmarks.md, "Grids and the hierarchy build"), BENCH_WRITE_DOCS=0 to print without touching the docs, BENCH_SECTIONS
  * (`routing,quality` by default: `quality` alone measures route quality, which takes no timings
  * and so can be refreshed on a busy machine; `routino` alone runs the side-by-side comparison with
@@ -159,12 +159,15 @@ function supersafeOnRealExtracts(): void {
 async function growth(): Promise<void> {
   emit('### Growth with graph size');
   emit();
-  emit('The stored DIMACS road graphs (`../shared/data/benchmark/`) are topology only, without coordinates or arc lengths, so the router cannot run on them. The curve uses generated grid cities instead (`test/bench/grid-city.ts`: Manhattan-like blocks of about 90 m, busy avenues and moderate cross streets with signals, cycle tracks, alternating one-way streets), compiled by the real builder, landmark tables included. Per size: 100 supersafe queries with full guidance between nodes 1 to 6 km apart, 100 supersafe route-only queries between random nodes anywhere, and graphology on 20 of the latter.');
+  emit('The stored DIMACS road graphs (`../shared/data/benchmark/`) are topology only, without coordinates or arc lengths, so the router cannot run on them. The curve uses generated grid cities instead (`test/bench/grid-city.ts`: Manhattan-like blocks of about 90 m, busy avenues and moderate cross streets with signals, cycle tracks, alternating one-way streets), compiled by the real builder, landmark tables and contraction hierarchies included (the hierarchy stage of the build apart in brackets: docs/benchmarks.md, "Grids and the hierarchy build"). Per size: 100 supersafe queries with full guidance between nodes 1 to 6 km apart, 100 supersafe route-only queries between random nodes anywhere, and graphology on 20 of the latter.');
   emit();
-  const rows = [['Grid', 'Nodes', 'Directed edges', 'Build s', 'Load ms', '1-6 km p50 / p95 ms', 'anywhere p50 / p95 ms', 'settled p50 (anywhere)', 'graphology p50 ms (anywhere)', 'speed-up']];
+  const rows = [['Grid', 'Nodes', 'Directed edges', 'Build s (hierarchy s)', 'Load ms', '1-6 km p50 / p95 ms', 'anywhere p50 / p95 ms', 'settled p50 (anywhere)', 'graphology p50 ms (anywhere)', 'speed-up']];
   for (const size of GRID_SIZES) {
     const started = performance.now();
-    const path = await buildGridCity(size);
+    let hierarchySeconds = 0;
+    const path = await buildGridCity(size, (stage) => {
+      if (stage.name === 'hierarchy') hierarchySeconds = stage.seconds;
+    });
     const buildSeconds = (performance.now() - started) / 1000;
     const measured = loadMeasured('new-york', await readFile(path));
     const { network } = measured.loaded;
@@ -176,7 +179,7 @@ async function growth(): Promise<void> {
       `${size} x ${size}`,
       thousands(network.graph.nodeCount),
       thousands(network.graph.edgeCount),
-      buildSeconds.toFixed(1),
+      `${buildSeconds.toFixed(1)} (${hierarchySeconds.toFixed(1)})`,
       ms(measured.loadMilliseconds),
       `${ms(percentile(local.total, 50))} / ${ms(percentile(local.total, 95))}`,
       `${ms(percentile(anywhere.total, 50))} / ${ms(percentile(anywhere.total, 95))}`,
