@@ -156,6 +156,17 @@ async function directionsAnswers(opened: Opened, count: number, after: number): 
 }
 
 /** Which card an answer is drawn on: the safer card asks `supersafe: true` or, at another grade, `safety`. */
+/**
+ * Waits for the page's answer from `POST /explain-supersafe/` to the request `asked` picks among
+ * the answers after `after`. Picked by its request, not its place: the sentence of the plan before
+ * may still arrive after the new plan's routes.
+ */
+async function explainAnswer(opened: Opened, after: number, asked: (request: any) => boolean): Promise<Opened['answers'][number]> {
+  const answer = () => opened.answers.slice(after).find((seen) => seen.path === '/explain-supersafe/' && asked(seen.request));
+  await expect.poll(() => answer()?.status, { timeout: 30_000 }).toBe(200);
+  return answer()!;
+}
+
 const variantOf = (answer: Opened['answers'][number]) => (answer.request.profile === 'walking' ? 'walking' : answer.request.supersafe === false ? 'direct' : 'supersafe');
 
 /** What the page shows for a distance, as dom.js formats it (a decimal comma in Spanish, a no-break space before the unit). */
@@ -545,7 +556,7 @@ describe('the map playground', () => {
     expect(safer!.request).toMatchObject({ safety: 'balanced' });
     expect(safer!.request).not.toHaveProperty('supersafe');
     expect(safer!.body.metadata).toMatchObject({ safety: 0.25, supersafe: false });
-    await expect.poll(() => opened.answers.slice(before).find((answer) => answer.path === '/explain-supersafe/')?.request.safety).toBe('balanced');
+    await explainAnswer(opened, before, (request) => request.safety === 'balanced');
     await expectRoutesShown(page, [safer!, first.find((answer) => variantOf(answer) === 'direct')!]);
     const card = page.locator('.route-card[data-variant="supersafe"]');
     expect(await card.locator('.card-title').textContent()).toBe(MESSAGES.en['safety.balanced']);
@@ -566,8 +577,7 @@ describe('the map playground', () => {
       expect(answer.request).toMatchObject({ bicycle_type: 'cargo' });
       expect(answer.body.metadata).toMatchObject({ bicycle_type: 'cargo' });
     }
-    // The sentence's request waits on the cargo bike's cost tables, computed on its first route: longer than a poll's default second on a busy machine.
-    await expect.poll(() => opened.answers.slice(before).find((answer) => answer.path === '/explain-supersafe/')?.request.bicycle_type, { timeout: 30_000 }).toBe('cargo');
+    await explainAnswer(opened, before, (request) => request.bicycle_type === 'cargo');
     await expectRoutesShown(page, cargo);
     // A cargo bike is timed at its own, slower speed: the card shows the answer's duration, longer than the hybrid's.
     const hybridSafer = first.find((answer) => variantOf(answer) === 'supersafe')!;
@@ -604,7 +614,7 @@ describe('the map playground', () => {
     await page.getByLabel('Avoid hills').check();
     const avoiding = await directionsAnswers(opened, 2, before);
     for (const answer of avoiding) expect(answer.request.avoid_hills).toBe(true);
-    await expect.poll(() => opened.answers.slice(before).find((answer) => answer.path === '/explain-supersafe/')?.request.avoid_hills).toBe(true);
+    await explainAnswer(opened, before, (request) => request.avoid_hills === true);
     await expectRoutesShown(page, avoiding);
     await expectProfiles(avoiding);
     const gentler = avoiding.find((answer) => variantOf(answer) === 'supersafe')!;
