@@ -237,7 +237,7 @@ export interface LandmarkHeader {
 }
 
 export interface HierarchyHeader {
-  /** Fingerprint of the costing the hierarchies' lower-bound costs were computed under. */
+  /** Fingerprint of the costing and lower-bound graph the hierarchies were computed under (`HIERARCHY_FINGERPRINT`). */
   readonly costing: string;
   /** In section order: each metric's name and how many upward and downward arcs its parts hold. */
   readonly metrics: readonly { readonly name: string; readonly up_arcs: number; readonly down_arcs: number }[];

@@ -11,6 +11,7 @@ import {
   computeHierarchies, HIERARCHY_METRICS, HierarchyPotential, lowerBoundArcs, PotentialBuffers, storedHierarchies,
 } from '../../core/routing/search/hierarchy.ts';
 import { loadGraph } from '../../core/routing/planning/loaded-graph.ts';
+import { CostStillToCome } from '../../core/routing/search/heuristic.ts';
 import { findRoute } from '../../core/routing/search/search.ts';
 import { SearchWorkspace, type EdgePosition } from '../../core/routing/search/workspace.ts';
 import { positionsAt, snap } from '../../core/routing/snap/snap.ts';
@@ -130,6 +131,52 @@ function conditionalRestrictions(loaded: ReturnType<typeof realGraph>): { from: 
   return found;
 }
 
+describe('the bound after arriving along an edge, from the hierarchy', () => {
+  const loaded = realGraph('new-york');
+  const { network } = loaded;
+  const graph = network.graph;
+  const variants: CostOptions[] = [
+    { profile: 'cycling', supersafe: true, night: false, departureMinute: MORNING },
+    { profile: 'cycling', supersafe: false, night: false, departureMinute: MORNING },
+    { profile: 'cycling', supersafe: true, night: false, departureMinute: MORNING, bicycleType: 'cargo' },
+    { profile: 'walking', supersafe: false, night: false, departureMinute: MORNING },
+  ];
+  for (const variant of variants) {
+    it(`is consistent for ${variant.profile}${variant.supersafe ? ' supersafe' : ''}${variant.bicycleType ? ` (${variant.bicycleType})` : ''}: never more than a turn and the next edge and the bound after it`, () => {
+      const costing = createCosting(network, variant);
+      const random = seededRandom(variant.profile.length * 7 + (variant.supersafe ? 1 : 0) + (variant.bicycleType ? 2 : 0));
+      let checked = 0;
+      for (let query = 0; query < 6; query++) {
+        const to = snap(network, (edge) => costing.usable(edge), randomNodeLocation(network, random));
+        if (!to) continue;
+        const targets = positionsAt(network, (edge) => costing.usable(edge), to);
+        const workspace = new SearchWorkspace(graph.edgeCount, loaded.workspace.landmarks, loaded.workspace.hierarchies);
+        workspace.startQuery(graph.nodeCount);
+        const bound = new CostStillToCome(costing, workspace, [], targets, to.location);
+        const targetEdges = new Set(targets.map((target) => target.edge));
+        for (let sample = 0; sample < 400; sample++) {
+          const edge = Math.floor(random() * graph.edgeCount);
+          if (!costing.usable(edge)) continue;
+          const after = bound.afterEdge(edge);
+          const head = graph.edgeHead[edge]!;
+          for (let next = graph.firstOut[head]!; next < graph.firstOut[head + 1]!; next++) {
+            // A target edge ends the route part way along it: the search costs it apart.
+            if (targetEdges.has(next)) continue;
+            const step = costing.turnCost(edge, next) + costing.edgeCost(next);
+            if (step === Infinity) continue;
+            const onward = bound.afterEdge(next);
+            if (onward === Infinity) continue;
+            // The hierarchy's weights are single precision: a few millionths of slack.
+            expect(after, `${edge} -> ${next}`).toBeLessThanOrEqual(step + onward + 1e-3);
+            checked++;
+          }
+        }
+      }
+      expect(checked).toBeGreaterThan(500);
+    });
+  }
+});
+
 describe('routes with the hierarchy potential', () => {
   for (const city of cityIds) {
     it(`cost exactly what they cost with landmarks and by a plain Dijkstra in ${city}, with reports, closures, night, hills and time-limited turns in force`, () => {
@@ -147,6 +194,8 @@ describe('routes with the hierarchy potential', () => {
         { profile: 'walking', supersafe: false, night: false },
         { profile: 'cycling', supersafe: true, night: true, departureMinute: NIGHT },
         { profile: 'cycling', supersafe: true, night: false, avoidHills: true },
+        // A bicycle type other than hybrid takes the hierarchy at a share (its leaving costs too).
+        { profile: 'cycling', supersafe: true, night: false, bicycleType: 'cargo' },
       ];
       const random = seededRandom(city.length * 104_729);
       let compared = 0;

@@ -27,11 +27,14 @@ export class CostStillToCome {
   private readonly edgeHead: Uint32Array;
   private readonly nodeBound: Float32Array;
   /**
-   * Per edge, in half-seconds, the least wait for leaving it that the landmark bounds add to its
-   * head's bound; null without landmarks. With the workspace's `nodeBound` and `fromNode`, what
-   * the search's inner loop reads itself (`afterEdge` is the same, as a call).
+   * Per edge, in half-seconds, the least cost of leaving it (leaving.ts) that the bound adds to
+   * its head's; null where the bound goes without. Times `leaveScale` it is in the costing's
+   * seconds. With the workspace's `nodeBound` and `fromNode`, what the search's inner loop reads
+   * itself (`afterEdge` is the same, as a call).
    */
   readonly leaveHalfSeconds: Uint8Array | null;
+  /** Seconds per half-second of `leaveHalfSeconds`: 0.5, or 0.5 × the hierarchy's share for a bicycle type other than `hybrid`. */
+  readonly leaveScale: number;
   /** The landmark tables say the ends lie in separate networks: there is no route. */
   readonly separated: boolean;
 
@@ -60,21 +63,25 @@ export class CostStillToCome {
     this.potential = hierarchy && targets.length > 0
       ? new HierarchyPotential(hierarchy, workspace.potentialBuffers(graph.nodeCount), targetSeeds(costing, targets))
       : null;
-    // The hierarchy counts the least turn onto each edge in that edge's arc, so the landmarks'
-    // share of the edge arrived along (the least wait for leaving it) is not added: the bound is the node's alone.
+    // The hierarchy's bound and the landmarks' both count the least cost of leaving the edge
+    // arrived along apart from the node's (leaving.ts), at the same share as the node's bound,
+    // read from the landmark tables of the metric. Without them (walking, which has none) the
+    // bound is the node's alone: a lower bound still, and consistent but where leaving an edge
+    // costs something (for walking only the turn back at a dead end). A combination of metrics'
+    // landmarks goes without it too.
+    const landmarks = whole || hierarchy ? workspace.landmarks[shares[0]!.metric] : undefined;
     const bounds = this.potential !== null ? [] : shares.map(({ metric }) => {
-      const landmarks = workspace.landmarks[metric];
-      return landmarks && sources.length > 0 && targets.length > 0
-        ? new LandmarkBound(landmarks, targets.map((target) => graph.edgeTail[target.edge]!), sources.map((source) => graph.edgeHead[source.edge]!))
+      const tables = workspace.landmarks[metric];
+      return tables && sources.length > 0 && targets.length > 0
+        ? new LandmarkBound(tables, targets.map((target) => graph.edgeTail[target.edge]!), sources.map((source) => graph.edgeHead[source.edge]!))
         : null;
     });
     this.landmarkBound = bounds.length > 0 && bounds.every((bound) => bound !== null)
       ? (whole ? bounds[0]! : new SharedLandmarkBound(bounds, shares.map(({ share }) => share)))
       : null;
     this.separated = this.landmarkBound?.separated ?? false;
-    // A combination of metrics, or a share of one, goes without the edge's own share (a lower bound still), as does a hierarchy.
-    const landmarks = this.potential === null && whole ? workspace.landmarks[shares[0]!.metric] : undefined;
-    this.leaveHalfSeconds = landmarks ? landmarks.leaveHalfSeconds : null;
+    this.leaveHalfSeconds = landmarks && (this.potential !== null || whole) ? landmarks.leaveHalfSeconds : null;
+    this.leaveScale = this.potential !== null ? 0.5 * this.potentialShare : 0.5;
   }
 
   /** The bound after arriving along `edge`: its head's bound plus, with landmarks, the edge's own share. */
@@ -82,7 +89,7 @@ export class CostStillToCome {
     const head = this.edgeHead[edge]!;
     let bound = this.nodeBound[head]!;
     if (bound < 0) bound = this.fromNode(head);
-    return this.leaveHalfSeconds !== null ? this.leaveHalfSeconds[edge]! * 0.5 + bound : bound;
+    return this.leaveHalfSeconds !== null ? this.leaveHalfSeconds[edge]! * this.leaveScale + bound : bound;
   }
 
   /**
@@ -131,20 +138,17 @@ class SharedLandmarkBound {
 
 /**
  * Where the hierarchy's search from the targets starts: each usable target edge's tail, with the
- * least a route still pays from there (the least turn onto the edge, the edge's least cost up to
- * the target point, and the cost of joining the coordinate): what the search adds when it reaches
- * the edge is never less.
+ * least a route still pays from there (the edge's least cost up to the target point, and the cost
+ * of joining the coordinate; the turn onto the edge is the edge before's leaving cost): what the
+ * search adds when it reaches the edge is never less.
  */
 function targetSeeds(costing: Costing, targets: readonly EdgePosition[]): PotentialSeed[] {
   const graph = costing.network.graph;
   const seeds: PotentialSeed[] = [];
   for (const target of targets) {
     if (!costing.usable(target.edge)) continue;
-    const tail = graph.edgeTail[target.edge]!;
-    let entry = Infinity;
-    for (let i = graph.firstIn[tail]!; i < graph.firstIn[tail + 1]!; i++) entry = Math.min(entry, costing.turnCost(graph.inEdges[i]!, target.edge));
     const least = costing.leastEdgeCost(target.edge);
-    if (entry !== Infinity && least !== Infinity) seeds.push({ node: tail, cost: entry + target.fraction * least + (target.cost ?? 0) });
+    if (least !== Infinity) seeds.push({ node: graph.edgeTail[target.edge]!, cost: target.fraction * least + (target.cost ?? 0) });
   }
   return seeds;
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { CostMetric, Costing } from '../costing/costing.ts';
 import { metricCosting } from '../costing/create-costing.ts';
 import { COSTING_FINGERPRINT } from '../costing/weights.ts';
@@ -5,6 +6,7 @@ import type { Graph, HierarchyHeader } from '../../graph/layout.ts';
 import type { RoutingNetwork } from '../network/network.ts';
 import { ContractionStopped, contractGraph, type ContractedArcs, type WeightedArcs } from './contraction.ts';
 import { MinHeap } from './heap.ts';
+import { leastLeavingHalfSeconds, NO_FOLLOWING_EDGE } from './leaving.ts';
 
 /**
  * CH-potentials (Strasser and Zeitz, "A Fast and Tight Heuristic for A* in Road Networks", 2021):
@@ -15,14 +17,22 @@ import { MinHeap } from './heap.ts';
  * plus the bound of the node above, computed when the search first asks and kept for the query.
  *
  * The lower-bound metric is a node graph with an arc per directed edge e the metric may use, from
- * its tail to its head, weighing enter(e) + least(e): its least cost (`Costing.leastEdgeCost`,
- * by day, every closure open) and the least cost of any turn onto it. A search state (edge e,
- * arrived at its head u) going on along e' pays turn(e, e') + cost(e') >= enter(e') + least(e'),
- * so the distance from u to the targets never overestimates and is consistent: the route stays
- * optimal however the departure, night, closures, accepted reports, no-ride zones or the hill
- * preference raise costs or forbid turns, with nothing recomputed when they change. Where they
- * leave costs at their least the bound is the route's own cost but for turns beyond the least,
- * and the search settles little more than the route.
+ * its tail to its head, weighing least(e) + leave(e): its least cost (`Costing.leastEdgeCost`,
+ * by day, every closure open) and the least cost of leaving it onto any next edge (leaving.ts,
+ * where the junction's wait for the edge's approach is counted). A search state (edge e, arrived
+ * at its head u) pays at least leave(e) + d(u), d the distance from u to the targets' seeds (each
+ * target edge's tail, with the edge's least cost up to the target point): going on along e' it
+ * pays turn(e, e') + cost(e') with turn(e, e') >= leave(e) and cost(e') >= least(e'), and from
+ * e' at least leave(e') + d(head e'), so the bound never overestimates and is consistent. The
+ * route stays optimal however the departure, night, closures, accepted reports, no-ride zones or
+ * the hill preference raise costs or forbid turns, with nothing recomputed when they change.
+ * Where they leave costs at their least the bound is the route's own cost but for turns beyond
+ * the least, and the search settles little more than the route.
+ *
+ * Leaving rather than entering: an edge's least turn onto it is usually a turn off a busy road,
+ * with no wait, so a bound that counts turns on entering finds every minor street's crossing of a
+ * busy road free; counted on leaving, the wait on the minor street's approach is in the bound. On
+ * New York's seeded pairs supersafe settles 29% fewer states at p95 (1,152 → 822), direct 4% more.
  */
 
 /** The metrics that get a hierarchy: every metric a costing can have. */
@@ -30,46 +40,37 @@ export const HIERARCHY_METRICS: readonly CostMetric[] = ['cycling-supersafe', 'c
 
 export type HierarchySet = Partial<Record<CostMetric, ContractedArcs>>;
 
-/** Per edge, the least cost of any turn onto it from an edge the metric may use (Infinity where none). */
-function leastEntryCosts(costing: Costing, leastCost: Float64Array): Float64Array {
-  const graph = costing.network.graph;
-  const entry = new Float64Array(graph.edgeCount).fill(Infinity);
-  for (let edge = 0; edge < graph.edgeCount; edge++) {
-    if (leastCost[edge] === Infinity) continue;
-    const tail = graph.edgeTail[edge]!;
-    let least = Infinity;
-    for (let i = graph.firstIn[tail]!; i < graph.firstIn[tail + 1]!; i++) {
-      const before = graph.inEdges[i]!;
-      if (leastCost[before] === Infinity) continue;
-      const turn = costing.turnCost(before, edge);
-      if (turn < least) least = turn;
-    }
-    entry[edge] = least;
-  }
-  return entry;
-}
+/** Raise when the lower-bound graph's weights change: 2 counts turns on leaving an edge (1 on entering). */
+const LOWER_BOUND_REVISION = 2;
 
 /**
- * The metric's lower-bound node graph (see above). An edge nothing can turn onto is left out: the
- * search only ever leaves a source edge, which it enters at the start without a turn.
+ * What a graph's hierarchies were computed under: the costing (COSTING_FINGERPRINT) and the
+ * lower-bound graph's revision. Hierarchies under another are not used: an arc that counts turns
+ * on entering, with the search's bound counting them on leaving, would count a turn twice.
+ */
+export const HIERARCHY_FINGERPRINT = createHash('sha256').update(JSON.stringify([COSTING_FINGERPRINT, LOWER_BOUND_REVISION])).digest('hex');
+
+/**
+ * The metric's lower-bound node graph (see above). An edge nothing can follow is left out: a
+ * route ends on one only as a target, which the search from the targets starts at its tail.
  */
 export function lowerBoundArcs(costing: Costing): WeightedArcs {
   const graph = costing.network.graph;
   const leastCost = new Float64Array(graph.edgeCount);
   for (let edge = 0; edge < graph.edgeCount; edge++) leastCost[edge] = costing.leastEdgeCost(edge);
-  const entry = leastEntryCosts(costing, leastCost);
+  const leaving = leastLeavingHalfSeconds(costing, leastCost);
   const first = new Uint32Array(graph.nodeCount + 1);
   let arcs = 0;
   for (let node = 0; node < graph.nodeCount; node++) {
-    for (let edge = graph.firstOut[node]!; edge < graph.firstOut[node + 1]!; edge++) if (entry[edge] !== Infinity) arcs++;
+    for (let edge = graph.firstOut[node]!; edge < graph.firstOut[node + 1]!; edge++) if (leaving[edge] !== NO_FOLLOWING_EDGE) arcs++;
     first[node + 1] = arcs;
   }
   const head = new Uint32Array(arcs);
   const weight = new Float64Array(arcs);
   for (let edge = 0, at = 0; edge < graph.edgeCount; edge++) {
-    if (entry[edge] === Infinity) continue;
+    if (leaving[edge] === NO_FOLLOWING_EDGE) continue;
     head[at] = graph.edgeHead[edge]!;
-    weight[at++] = entry[edge]! + leastCost[edge]!;
+    weight[at++] = leastCost[edge]! + leaving[edge]! * 0.5;
   }
   return { first, head, weight };
 }
@@ -124,7 +125,7 @@ export function hierarchySections(set: HierarchySet, nodeCount: number): Hierarc
   if (metrics.some((metric) => set[metric]!.upFirst.length !== nodeCount + 1)) throw new Error('A hierarchy of another graph');
   return {
     header: {
-      costing: COSTING_FINGERPRINT,
+      costing: HIERARCHY_FINGERPRINT,
       metrics: metrics.map((name) => ({ name, up_arcs: set[name]!.upHead.length, down_arcs: set[name]!.downTail.length })),
     },
     sections: {
@@ -135,13 +136,14 @@ export function hierarchySections(set: HierarchySet, nodeCount: number): Hierarc
 }
 
 /**
- * The graph's hierarchies, as views on its sections, if they were computed under today's costing;
- * else none (computing them takes minutes on a metro: the search then bounds by the landmarks).
+ * The graph's hierarchies, as views on its sections, if they were computed under today's costing
+ * and lower-bound graph (HIERARCHY_FINGERPRINT); else none (computing them takes minutes on a
+ * metro: the search then bounds by the landmarks).
  */
 export function storedHierarchies(graph: Graph): HierarchySet {
   const header = graph.header.hierarchies;
   const set: HierarchySet = {};
-  if (header.costing !== COSTING_FINGERPRINT) return set;
+  if (header.costing !== HIERARCHY_FINGERPRINT) return set;
   const rows = graph.nodeCount + 1;
   let up = 0;
   let down = 0;

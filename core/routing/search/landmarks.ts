@@ -4,6 +4,7 @@ import { COSTING_FINGERPRINT } from '../costing/weights.ts';
 import type { Graph, LandmarkHeader } from '../../graph/layout.ts';
 import { DisjointSets } from '../network/disjoint-sets.ts';
 import { MinHeap } from './heap.ts';
+import { leastLeavingHalfSeconds, NO_FOLLOWING_EDGE } from './leaving.ts';
 import type { RoutingNetwork } from '../network/network.ts';
 
 /**
@@ -55,7 +56,6 @@ export const LANDMARK_METRICS: readonly CostMetric[] = ['cycling-supersafe', 'cy
 
 const UNREACHABLE = 0xffff;
 const LARGEST_DISTANCE = UNREACHABLE - 1;
-const NO_FOLLOWING_EDGE = 0xff;
 /** `landmarkNodes`' entry for a slot a small region cannot fill. */
 export const NO_LANDMARK = 0xffffffff;
 /** Regions are numbered in 16 bits. */
@@ -263,22 +263,13 @@ export function computeLandmarks(costing: Costing, rows: LandmarkRows, count: nu
 
   const leastCost = new Float64Array(edgeCount);
   for (let edge = 0; edge < edgeCount; edge++) leastCost[edge] = costing.leastEdgeCost(edge);
-  const leaveHalfSeconds = target.leaveHalfSeconds;
+  // Each edge weighs its least cost and the least cost of leaving it (leaving.ts), the same as the hierarchies' arcs.
+  const leaveHalfSeconds = leastLeavingHalfSeconds(costing, leastCost, target.leaveHalfSeconds);
   const weight = new Float64Array(edgeCount);
   for (let edge = 0; edge < edgeCount; edge++) {
-    let least = Infinity;
-    if (leastCost[edge] !== Infinity) {
-      const head = graph.edgeHead[edge]!;
-      for (let next = graph.firstOut[head]!, end = graph.firstOut[head + 1]!; next < end; next++) {
-        if (leastCost[next] === Infinity) continue;
-        const turn = costing.turnCost(edge, next);
-        if (turn < least) least = turn;
-      }
-    }
     // An edge nothing follows cannot be on the way to a target (the target edge itself never
     // needs leaving), so it is left out of the distances.
-    weight[edge] = leastCost[edge]! + least;
-    leaveHalfSeconds[edge] = least === Infinity ? NO_FOLLOWING_EDGE : Math.min(NO_FOLLOWING_EDGE - 1, Math.floor(least * 2));
+    weight[edge] = leaveHalfSeconds[edge] === NO_FOLLOWING_EDGE ? Infinity : leastCost[edge]! + leaveHalfSeconds[edge]! * 0.5;
   }
 
   const forward = adjacency(nodeCount, (node, visit) => {

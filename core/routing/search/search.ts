@@ -69,7 +69,7 @@ export function findRoute(
   const arrivals = costing.network.arrivals();
   // The heuristic's per-node cache, read here on the hot path (stillToCome.afterEdge, inlined).
   const { nodeBound } = workspace;
-  const { leaveHalfSeconds } = stillToCome;
+  const { leaveHalfSeconds, leaveScale } = stillToCome;
   // Edge costs: the metric's least costs, except where the departure, night or a report can
   // raise them (costing.mayCostMoreThanLeast, inlined).
   const leastCosts = costing.leastCostTable();
@@ -95,7 +95,7 @@ export function findRoute(
       // key now. (A state that settled is searched again if it is reached cheaper after all: the
       // landmark bound, quantized, is consistent only to within a unit.)
       const head = edgeHead[state]!;
-      if (key !== reached + (leaveHalfSeconds !== null ? leaveHalfSeconds[state]! * 0.5 + nodeBound[head]! : nodeBound[head]!)) continue;
+      if (key !== reached + (leaveHalfSeconds !== null ? leaveHalfSeconds[state]! * leaveScale + nodeBound[head]! : nodeBound[head]!)) continue;
       edge = state;
     } else {
       via = state - edgeCount;
@@ -174,7 +174,7 @@ export function findRoute(
         const nextHead = edgeHead[next]!;
         let bound = nodeBound[nextHead]!;
         if (bound < 0) bound = stillToCome.fromNode(nextHead);
-        const nextKey = total + (leaveHalfSeconds !== null ? leaveHalfSeconds[next]! * 0.5 + bound : bound);
+        const nextKey = total + (leaveHalfSeconds !== null ? leaveHalfSeconds[next]! * leaveScale + bound : bound);
         if (nextKey < bestCost) heap.push(nextKey, nextState);
       } else if (viaWays.improve(nextState, total, state)) heap.push(total + stillToCome.afterEdge(next), nextState);
     }
