@@ -239,7 +239,8 @@ async function rebuildCity(cityId: CityId, urls: readonly string[], bucket: stri
     hierarchyDeadline: deadline,
   });
   const leftOut = result.report.warnings.find((warning) => warning.key === 'hierarchy_left_out_out_of_time');
-  if (leftOut) logger.warn('graph built without some hierarchies: time ran out', { city: city.id, metrics: leftOut.examples });
+  // Metrics are contracted in HIERARCHY_METRICS' order: those left out are the first named and every one after it.
+  if (leftOut) logger.warn('graph built without some hierarchies: time ran out', { city: city.id, left_out: leftOut.count, metrics: leftOut.examples });
   await s3().send(new PutObjectCommand({
     Bucket: bucket,
     Key: `cities/${city.id}/reports/${result.pointer.graph_version}.json`,

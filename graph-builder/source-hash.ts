@@ -10,7 +10,7 @@ import { LANDMARK_COUNT } from '../core/routing/search/landmarks.ts';
  * Bump when a change to the builder changes its output for the same input (tag rules, layout,
  * defaults): the source hash includes it, so every graph is rebuilt on the next start.
  */
-export const BUILDER_VERSION = '1.8.0';
+export const BUILDER_VERSION = '1.9.0';
 
 export interface InputFile {
   readonly path: string;

@@ -26,7 +26,8 @@ export const BUILD_DISPATCH_ENTRY = 'graph-builder/build-dispatch-handler.ts';
  * Sizing of one city's build, from the measured build of the Lower Manhattan extract tiled 10 x 10
  * (docs/benchmarks.md, "Graph build at city scale"): 248 MB of PBF, 4.06 M ways, peak 1,938 MB
  * resident (reached before the hierarchy stage, which stays below it), 266 s of CPU, a 908 MB graph
- * (graph format 5). Whole-metro extracts of the four cities are that size or smaller, so every
+ * (graph format 5; about 1,000 MB with builder 1.9.0's night hierarchies, estimated from the metro's
+ * 12.8 B more per edge). Whole-metro extracts of the four cities are that size or smaller, so every
  * city gets the same sizing; a city whose extract grows past it needs its own figures here.
  * Revisit these whenever the measurement changes.
  */
@@ -49,7 +50,7 @@ export const CITY_BUILD_MEMORY_MB = 3008;
  * limit only keeps a stalled mirror from using all of it.
  */
 export const CITY_BUILD_TIMEOUT = Duration.minutes(15);
-/** /tmp holds the extract (250 MB), the graph (908 MB) and the inputs, with room to double. */
+/** /tmp holds the extract (250 MB), the graph (about 1,000 MB) and the inputs, with room to spare. */
 export const CITY_BUILD_EPHEMERAL_STORAGE = Size.gibibytes(3);
 
 /**

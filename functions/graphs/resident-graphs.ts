@@ -13,10 +13,10 @@ import type { CityId } from '../../core/cities/index.ts';
  * potential's buffers (about 5.4 B per edge), where each edge arrives at its head (2 B,
  * `RoutingNetwork.arrivals`), the bit sets of edges with closure rules and turn restrictions
  * (0.25 B) and each used hierarchy's upward arcs side by side (`upArcsSideBySide`, 8 B per arc:
- * about 11 B per edge for the three metrics); the 5.3-million-edge metro measures 29 B with every
- * metric routed ("Routing at metro scale"), rounded up.
+ * about 15 B per edge for the five metrics, night's included); the 5.3-million-edge metro measures
+ * 33 B with every metric routed ("Routing at metro scale"), rounded up.
  */
-export const DERIVED_BYTES_PER_EDGE = 30;
+export const DERIVED_BYTES_PER_EDGE = 34;
 /**
  * What the bicycle types other than hybrid compute on first use per metric (costing.ts: a least
  * cost per edge, and the cargo bike a turn table of its own, where the others share hybrid's

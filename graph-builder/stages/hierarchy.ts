@@ -1,6 +1,5 @@
 import { graphOf, type GraphSections } from '../../core/graph/layout.ts';
-import { computeHierarchies, hierarchySections, HIERARCHY_METRICS, type HierarchySections } from '../../core/routing/search/hierarchy.ts';
-import type { CostMetric } from '../../core/routing/costing/costing.ts';
+import { computeHierarchies, hierarchySections, HIERARCHY_METRICS, type HierarchyMetric, type HierarchySections } from '../../core/routing/search/hierarchy.ts';
 import { RoutingNetwork } from '../../core/routing/network/network.ts';
 import type { HeaderWithoutSections } from '../writer.ts';
 
@@ -31,9 +30,10 @@ export interface HierarchyInput {
 /**
  * With a `deadline` (epoch milliseconds; the nightly build's is its invocation's end less the time
  * to write and publish), the metrics not contracted by then are left out (computeHierarchies): the
- * graph still builds in time, and the router bounds those metrics by the landmarks.
+ * graph still builds in time, and the router bounds those metrics by the landmarks (a night
+ * metric by its day metric's hierarchy).
  */
-export function hierarchyTables({ header, sections }: HierarchyInput, deadline = Infinity): HierarchySections & { leftOut: CostMetric[] } {
+export function hierarchyTables({ header, sections }: HierarchyInput, deadline = Infinity): HierarchySections & { leftOut: HierarchyMetric[] } {
   const none = noHierarchies();
   const graph = graphOf({ ...header, hierarchies: none.header }, { ...sections, ...none.sections });
   const set = computeHierarchies(new RoutingNetwork(graph), HIERARCHY_METRICS, () => Date.now() >= deadline);

@@ -62,6 +62,7 @@ const COSTINGS: readonly { label: string; options: CostOptions }[] = [
   { label: 'walking', options: { profile: 'walking', supersafe: false, night: false, departureMinute: MORNING } },
   { label: 'avoid_hills (supersafe)', options: { profile: 'cycling', supersafe: true, night: false, departureMinute: MORNING, avoidHills: true } },
   { label: 'night (supersafe, 22:30)', options: { profile: 'cycling', supersafe: true, night: true, departureMinute: NIGHT } },
+  { label: 'night (direct, 22:30)', options: { profile: 'cycling', supersafe: false, night: true, departureMinute: NIGHT } },
 ];
 
 const thousands = (value: number) => value.toLocaleString('en');

@@ -46,7 +46,8 @@ describe('a build whose hierarchy stage runs out of time', () => {
   it('publishes the graph without the hierarchies it could not contract, and says so in its report', async () => {
     expect(full.report.warnings.find((warning) => warning.key === 'hierarchy_left_out_out_of_time')).toBeUndefined();
     expect(outOfTime.report.warnings.find((warning) => warning.key === 'hierarchy_left_out_out_of_time')).toEqual({
-      key: 'hierarchy_left_out_out_of_time', count: HIERARCHY_METRICS.length, examples: [...HIERARCHY_METRICS],
+      // Every metric counted, the first three named (in the order they are contracted).
+      key: 'hierarchy_left_out_out_of_time', count: HIERARCHY_METRICS.length, examples: HIERARCHY_METRICS.slice(0, 3),
     });
     expect(Object.keys((await loaded(full)).workspace.hierarchies).sort()).toEqual([...HIERARCHY_METRICS].sort());
     const late = await loaded(outOfTime);

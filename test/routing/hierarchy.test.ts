@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { cityIds } from '../../core/cities/index.ts';
 import type { CostOptions } from '../../core/routing/costing/costing.ts';
-import { createCosting, metricCosting } from '../../core/routing/costing/create-costing.ts';
+import { createCosting } from '../../core/routing/costing/create-costing.ts';
 import { isWindowActive } from '../../core/graph/rules.ts';
 import { localMinutes } from '../../core/local-time.ts';
 import type { WeightedArcs } from '../../core/routing/search/contraction.ts';
 import { MinHeap } from '../../core/routing/search/heap.ts';
 import type { ContractedArcs } from '../../core/routing/search/contraction.ts';
 import {
-  computeHierarchies, HIERARCHY_METRICS, HierarchyPotential, lowerBoundArcs, PotentialBuffers, storedHierarchies,
+  computeHierarchies, HIERARCHY_METRICS, HierarchyPotential, metricLowerBoundArcs, PotentialBuffers, storedHierarchies,
 } from '../../core/routing/search/hierarchy.ts';
 import { loadGraph } from '../../core/routing/planning/loaded-graph.ts';
 import { CostStillToCome } from '../../core/routing/search/heuristic.ts';
@@ -87,7 +87,7 @@ describe('contraction hierarchy potentials on New York', () => {
 
   for (const metric of HIERARCHY_METRICS) {
     it(`equal a plain Dijkstra's least cost to the target in the ${metric} lower-bound graph`, () => {
-      const arcs = lowerBoundArcs(metricCosting(network, metric));
+      const arcs = metricLowerBoundArcs(network, metric);
       const buffers = new PotentialBuffers(network.graph.nodeCount);
       const random = seededRandom(metric.length * 31);
       let finite = 0;
@@ -140,11 +140,14 @@ describe('the bound after arriving along an edge, from the hierarchy', () => {
     { profile: 'cycling', supersafe: false, night: false, departureMinute: MORNING },
     { profile: 'cycling', supersafe: true, night: false, departureMinute: MORNING, bicycleType: 'cargo' },
     { profile: 'walking', supersafe: false, night: false, departureMinute: MORNING },
+    // At night the night hierarchies bound the search.
+    { profile: 'cycling', supersafe: true, night: true, departureMinute: NIGHT },
+    { profile: 'cycling', supersafe: false, night: true, departureMinute: NIGHT },
   ];
   for (const variant of variants) {
-    it(`is consistent for ${variant.profile}${variant.supersafe ? ' supersafe' : ''}${variant.bicycleType ? ` (${variant.bicycleType})` : ''}: never more than a turn and the next edge and the bound after it`, () => {
+    it(`is consistent for ${variant.profile}${variant.supersafe ? ' supersafe' : ''}${variant.night ? ' at night' : ''}${variant.bicycleType ? ` (${variant.bicycleType})` : ''}: never more than a turn and the next edge and the bound after it`, () => {
       const costing = createCosting(network, variant);
-      const random = seededRandom(variant.profile.length * 7 + (variant.supersafe ? 1 : 0) + (variant.bicycleType ? 2 : 0));
+      const random = seededRandom(variant.profile.length * 7 + (variant.supersafe ? 1 : 0) + (variant.bicycleType ? 2 : 0) + (variant.night ? 4 : 0));
       let checked = 0;
       for (let query = 0; query < 6; query++) {
         const to = snap(network, (edge) => costing.usable(edge), randomNodeLocation(network, random));
@@ -177,6 +180,42 @@ describe('the bound after arriving along an edge, from the hierarchy', () => {
   }
 });
 
+describe('night searches', () => {
+  it('are bounded by the night hierarchies where the graph has them, settling fewer states than with the day\'s at the same cost', () => {
+    const loaded = realGraph('new-york');
+    const { network } = loaded;
+    const { hierarchies } = loaded.workspace;
+    expect(hierarchies['cycling-supersafe-night']).toBeDefined();
+    const dayOnly = Object.fromEntries(Object.entries(hierarchies).filter(([metric]) => !metric.endsWith('-night')));
+    const withNight = new SearchWorkspace(network.graph.edgeCount, loaded.workspace.landmarks, hierarchies);
+    const withDay = new SearchWorkspace(network.graph.edgeCount, loaded.workspace.landmarks, dayOnly);
+    const costing = createCosting(network, { profile: 'cycling', supersafe: true, night: true, departureMinute: NIGHT });
+    const usable = (edge: number) => costing.usable(edge);
+    const random = seededRandom(2207);
+    const settled = { night: 0, day: 0 };
+    let compared = 0;
+    for (let attempt = 0; compared < 30 && attempt < 200; attempt++) {
+      const from = snap(network, usable, randomNodeLocation(network, random));
+      const to = snap(network, usable, randomNodeLocation(network, random));
+      if (!from || !to) continue;
+      const sources = positionsAt(network, usable, from);
+      const targets = positionsAt(network, usable, to);
+      const nightStats = { settled: 0 };
+      const dayStats = { settled: 0 };
+      const night = findRoute(costing, withNight, sources, targets, to.location, nightStats);
+      const day = findRoute(costing, withDay, sources, targets, to.location, dayStats);
+      expect(night === null).toBe(day === null);
+      if (!night || !day) continue;
+      expect(night.cost).toBeCloseTo(day.cost, 6);
+      settled.night += nightStats.settled;
+      settled.day += dayStats.settled;
+      compared++;
+    }
+    expect(compared).toBe(30);
+    expect(settled.night).toBeLessThan(settled.day);
+  });
+});
+
 describe('routes with the hierarchy potential', () => {
   for (const city of cityIds) {
     it(`cost exactly what they cost with landmarks and by a plain Dijkstra in ${city}, with reports, closures, night, hills and time-limited turns in force`, () => {
@@ -194,6 +233,7 @@ describe('routes with the hierarchy potential', () => {
         { profile: 'walking', supersafe: false, night: false },
         { profile: 'cycling', supersafe: true, night: true, departureMinute: NIGHT },
         { profile: 'cycling', supersafe: true, night: false, avoidHills: true },
+        { profile: 'cycling', supersafe: false, night: true, departureMinute: NIGHT },
         // A bicycle type other than hybrid takes the hierarchy at a share (its leaving costs too).
         { profile: 'cycling', supersafe: true, night: false, bicycleType: 'cargo' },
       ];

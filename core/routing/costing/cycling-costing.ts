@@ -64,6 +64,18 @@ const BOUND_MARGIN = 1 - 1e-6;
 /** Per graph, per metric and bicycle type: `boundShare`. */
 const boundShares = new WeakMap<RoutingNetwork, Map<string, number>>();
 
+/** What riding an edge costs at night over by day, by its lighting (weights.ts, `NIGHT_LIGHTING_FACTORS`): 1 where lit. */
+export function nightLightingFactor(edgeFlags: number): number {
+  const lit = litOf(edgeFlags);
+  return lit === LIT_YES
+    ? NIGHT_LIGHTING_FACTORS.lit
+    : lit === LIT_ASSUMED
+      ? NIGHT_LIGHTING_FACTORS.assumed
+      : lit === LIT_NO
+        ? NIGHT_LIGHTING_FACTORS.unlit
+        : NIGHT_LIGHTING_FACTORS.unknown;
+}
+
 /**
  * The least ratio, over every edge of the graph, of a bicycle type's cost to `hybrid`'s under one
  * metric's weights (never above 1: pushed edges cost alike). Turns cost every type what they cost
@@ -151,17 +163,7 @@ export class CyclingCosting extends Costing {
     if (closure !== 0 && this.closedNow(closure - 1)) return Infinity;
     const reported = this.overlay ? this.overlay.edgeFactor(edge, this.options.departureMinute, this.options.supersafe) : 1;
     if (!this.options.night) return cost * reported;
-    const lit = litOf(graph.edgeFlags[edge]!);
-    return (
-      cost * reported *
-      (lit === LIT_YES
-        ? NIGHT_LIGHTING_FACTORS.lit
-        : lit === LIT_ASSUMED
-          ? NIGHT_LIGHTING_FACTORS.assumed
-          : lit === LIT_NO
-            ? NIGHT_LIGHTING_FACTORS.unlit
-            : NIGHT_LIGHTING_FACTORS.unknown)
-    );
+    return cost * reported * nightLightingFactor(graph.edgeFlags[edge]!);
   }
 
   /** Public so that the graded costing (graded-costing.ts) can weigh the direct and supersafe answers. */

@@ -1,5 +1,5 @@
 import type { Costing } from '../costing/costing.ts';
-import { HierarchyPotential, type PotentialSeed } from './hierarchy.ts';
+import { hierarchyFor, HierarchyPotential, type PotentialSeed } from './hierarchy.ts';
 import { LandmarkBound } from './landmarks.ts';
 import type { EdgePosition, SearchWorkspace } from './workspace.ts';
 
@@ -58,7 +58,8 @@ export class CostStillToCome {
     // A bicycle type other than `hybrid` takes one metric's bounds at a share below 1 (a lower bound still).
     const shares = costing.metricShares();
     const whole = shares.length === 1 && shares[0]!.share === 1;
-    const hierarchy = shares.length === 1 ? workspace.hierarchies[shares[0]!.metric] : undefined;
+    // At night the metric's night hierarchy, where the graph has one: it holds the lighting factors.
+    const hierarchy = shares.length === 1 ? hierarchyFor(workspace.hierarchies, shares[0]!.metric, costing.options.night) : undefined;
     this.potentialShare = shares.length === 1 ? shares[0]!.share : 1;
     this.potential = hierarchy && targets.length > 0
       ? new HierarchyPotential(hierarchy, workspace.potentialBuffers(graph.nodeCount), targetSeeds(costing, targets))
