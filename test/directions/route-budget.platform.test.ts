@@ -58,23 +58,23 @@ describe('the compute budget of a route request', () => {
 
   it('refuses a request whose searches reach the states one request may settle, and charges it: the work was done', async () => {
     await awayFromWindowEdge(60, 20);
-    // 25 points back and forth between the Financial District and Flatiron, 89.6 km, ridden
-    // direct in the dark with the hill preference: within a ride's length, but a direct leg
-    // searches twice (its own route and the supersafe one it may not be longer than) and night's
-    // unlit-way costs lie far above the hierarchies' daytime bound, so its searches settle about
-    // 173,000 states, over the budget. (A walk's searches no longer come near it: walking's
-    // hierarchy keeps a 29.7 km walk of seven points to about 2,100 states.)
+    // 25 points back and forth between the Financial District and Flatiron, 89.6 km, ridden at a
+    // graded safety in the dark with the hill preference: within a ride's length, but a graded
+    // costing weighs two metrics, so no hierarchy bounds it (the landmarks do), and night's
+    // unlit-way costs lie above the landmarks' daytime bound: its searches settle over the budget.
+    // (Supersafe and direct at night no longer come near it since their night hierarchies, nor does
+    // a walk: walking's hierarchy keeps a 29.7 km walk of seven points to about 2,100 states.)
     const riding = await key();
     const ride = await call('/directions/v2/', {
       key: riding,
-      body: { coordinates: backAndForth(25, FINANCIAL_DISTRICT, FLATIRON), supersafe: false, avoid_hills: true, nighttime: true, departure_time: NIGHT_DEPARTURE },
+      body: { coordinates: backAndForth(25, FINANCIAL_DISTRICT, FLATIRON), safety: 'balanced', avoid_hills: true, nighttime: true, departure_time: NIGHT_DEPARTURE },
     });
     expectRefusal(ride, new RegExp(`reached ${ROUTE_BUDGET.statesSettled.toLocaleString('en')} settled states, the most one request may settle`));
     expect(remaining(ride)).toBe(Number(ride.headers.get('x-ratelimit-limit')) - 24);
 
     // The same points explained with the hill preference in the dark: its supersafe and direct routes together.
     const explaining = await key();
-    const explain = await call('/explain-supersafe/', { key: explaining, body: { coordinates: backAndForth(25, FINANCIAL_DISTRICT, FLATIRON), avoid_hills: true, nighttime: true, departure_time: NIGHT_DEPARTURE } });
+    const explain = await call('/explain-supersafe/', { key: explaining, body: { coordinates: backAndForth(25, FINANCIAL_DISTRICT, FLATIRON), safety: 'balanced', avoid_hills: true, nighttime: true, departure_time: NIGHT_DEPARTURE } });
     expectRefusal(explain, /settled states/);
     expect(remaining(explain)).toBe(Number(explain.headers.get('x-ratelimit-limit')) - 24);
   });
