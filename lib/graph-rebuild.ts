@@ -24,18 +24,17 @@ export const BUILD_DISPATCH_ENTRY = 'graph-builder/build-dispatch-handler.ts';
 
 /*
  * Sizing of one city's build, from the measured build of the Lower Manhattan extract tiled 10 x 10
- * (docs/benchmarks.md, "Graph build at city scale"): 248 MB of PBF, 4.06 M ways, peak 1,938 MB
- * resident (reached before the hierarchy stage, which stays below it), 266 s of CPU, a 908 MB graph
- * (graph format 5; about 1,000 MB with builder 1.9.0's night hierarchies, estimated from the metro's
- * 12.8 B more per edge). Whole-metro extracts of the four cities are that size or smaller, so every
- * city gets the same sizing; a city whose extract grows past it needs its own figures here.
- * Revisit these whenever the measurement changes.
+ * (docs/benchmarks.md, "Graph build at city scale"): 248 MB of PBF, 4.06 M ways, peak 1,962 MB
+ * resident (reached before the hierarchy stage, which stays below it), 273.5 s of CPU, a 1,005 MB
+ * graph (builder 1.9.0, five hierarchies; 908 MB and 266 s with three). Whole-metro extracts of
+ * the four cities are that size or smaller, so every city gets the same sizing; a city whose
+ * extract grows past it needs its own figures here. Revisit these whenever the measurement changes.
  */
 
 /** Extract size the sizing covers, MB of PBF (the measured 248 MB, rounded up). */
 export const SIZED_EXTRACT_MB = 250;
 /** Measured peak resident memory of that build, Node included. */
-export const MEASURED_BUILD_PEAK_MB = 1938;
+export const MEASURED_BUILD_PEAK_MB = 1962;
 /**
  * Memory of each city's build function: the measured peak with half as much again for extracts that
  * grow and for the graph file read back for the upload once the build's arrays are released.
@@ -43,14 +42,14 @@ export const MEASURED_BUILD_PEAK_MB = 1938;
  */
 export const CITY_BUILD_MEMORY_MB = 3008;
 /**
- * The measured build took 266 s of CPU (on a 2-core machine at load 6; its longest stage the
- * contraction hierarchies); downloads may take up to
+ * The measured build took 273.5 s of CPU (on a 2-core machine at load 1; its longest stage the
+ * contraction hierarchies, 140 s); downloads may take up to
  * GRAPH_DOWNLOAD_TIMEOUT_SECONDS (10 minutes). 15 minutes is Lambda's maximum; it covers the build
  * and a download of ordinary speed, but not a download that uses its whole limit as well: the
  * limit only keeps a stalled mirror from using all of it.
  */
 export const CITY_BUILD_TIMEOUT = Duration.minutes(15);
-/** /tmp holds the extract (250 MB), the graph (about 1,000 MB) and the inputs, with room to spare. */
+/** /tmp holds the extract (250 MB), the graph (1,005 MB) and the inputs, with room to spare. */
 export const CITY_BUILD_EPHEMERAL_STORAGE = Size.gibibytes(3);
 
 /**
