@@ -17,7 +17,7 @@ import { SearchWorkspace, type EdgePosition } from '../../core/routing/search/wo
 import { positionsAt, snap } from '../../core/routing/snap/snap.ts';
 import { buildOverlay } from '../../functions/graphs/report-overlay.ts';
 import { seededReports } from '../bench/routino.ts';
-import { randomNodeLocation, realGraph, realGraphBytes, seededRandom } from './real-graphs.ts';
+import { randomNodeLocation, realGraph, realGraphBytes, seededRandom, settledSideBySide } from './real-graphs.ts';
 import { referenceCost } from './reference-search.ts';
 
 const MORNING = localMinutes(2026, 6, 15, 8, 30);
@@ -190,29 +190,8 @@ describe('night searches', () => {
     const withNight = new SearchWorkspace(network.graph.edgeCount, loaded.workspace.landmarks, hierarchies);
     const withDay = new SearchWorkspace(network.graph.edgeCount, loaded.workspace.landmarks, dayOnly);
     const costing = createCosting(network, { profile: 'cycling', supersafe: true, night: true, departureMinute: NIGHT });
-    const usable = (edge: number) => costing.usable(edge);
-    const random = seededRandom(2207);
-    const settled = { night: 0, day: 0 };
-    let compared = 0;
-    for (let attempt = 0; compared < 30 && attempt < 200; attempt++) {
-      const from = snap(network, usable, randomNodeLocation(network, random));
-      const to = snap(network, usable, randomNodeLocation(network, random));
-      if (!from || !to) continue;
-      const sources = positionsAt(network, usable, from);
-      const targets = positionsAt(network, usable, to);
-      const nightStats = { settled: 0 };
-      const dayStats = { settled: 0 };
-      const night = findRoute(costing, withNight, sources, targets, to.location, nightStats);
-      const day = findRoute(costing, withDay, sources, targets, to.location, dayStats);
-      expect(night === null).toBe(day === null);
-      if (!night || !day) continue;
-      expect(night.cost).toBeCloseTo(day.cost, 6);
-      settled.night += nightStats.settled;
-      settled.day += dayStats.settled;
-      compared++;
-    }
-    expect(compared).toBe(30);
-    expect(settled.night).toBeLessThan(settled.day);
+    const [night, day] = settledSideBySide(network, () => costing, [withNight, withDay], seededRandom(2207), 30);
+    expect(night).toBeLessThan(day);
   });
 });
 

@@ -9,8 +9,7 @@ import {
 import { referenceCost } from './reference-search.ts';
 import { findRoute } from '../../core/routing/search/search.ts';
 import { SearchWorkspace } from '../../core/routing/search/workspace.ts';
-import { positionsAt, snap } from '../../core/routing/snap/snap.ts';
-import { randomNodeLocation, realGraph, realGraphBytes, seededRandom } from './real-graphs.ts';
+import { realGraph, realGraphBytes, seededRandom, settledSideBySide } from './real-graphs.ts';
 
 const departureMinute = localMinutes(2026, 6, 15, 8, 30);
 
@@ -144,29 +143,8 @@ describe('landmark bounds on the real graphs', () => {
     const plain = new SearchWorkspace(network.graph.edgeCount);
     // The landmarks alone: the loaded workspace bounds by the graph's hierarchies where it has them.
     const landmarksAlone = new SearchWorkspace(network.graph.edgeCount, loaded.workspace.landmarks);
-    const random = seededRandom(99);
-    let withLandmarks = 0;
-    let withoutLandmarks = 0;
-    for (let pair = 0; pair < 40; ) {
-      const costing = createCosting(network, { profile: 'cycling', supersafe: pair % 2 === 0, night: false, departureMinute });
-      const usable = (edge: number) => costing.usable(edge);
-      const from = snap(network, usable, randomNodeLocation(network, random));
-      const to = snap(network, usable, randomNodeLocation(network, random));
-      if (!from || !to) continue;
-      const sources = positionsAt(network, usable, from);
-      const targets = positionsAt(network, usable, to);
-      const fast = { settled: 0 };
-      const slow = { settled: 0 };
-      const a = findRoute(costing, landmarksAlone, sources, targets, to.location, fast);
-      const b = findRoute(costing, plain, sources, targets, to.location, slow);
-      // A node behind a closed gate has no route either way.
-      expect(a === null).toBe(b === null);
-      if (!a || !b) continue;
-      expect(a.cost).toBeCloseTo(b.cost, 6);
-      withLandmarks += fast.settled;
-      withoutLandmarks += slow.settled;
-      pair++;
-    }
+    const costingFor = (pair: number) => createCosting(network, { profile: 'cycling', supersafe: pair % 2 === 0, night: false, departureMinute });
+    const [withLandmarks, withoutLandmarks] = settledSideBySide(network, costingFor, [landmarksAlone, plain], seededRandom(99), 40);
     expect(withLandmarks).toBeLessThan(withoutLandmarks / 3);
   });
 });
