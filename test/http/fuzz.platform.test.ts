@@ -35,7 +35,24 @@ interface Answer {
   fromFunction: boolean;
 }
 
-function send(api: ApiName, fuzzed: FuzzRequest): Promise<Answer> {
+/**
+ * Sends one fuzzed request. A kept-alive socket the gateway closed for idleness (its 5 s keep-alive
+ * timeout) while the request was being written fails with ECONNRESET before any answer: the request
+ * never reached the gateway, so it is sent once more on a fresh socket, as Node's docs advise
+ * (`request.reusedSocket`). Any other failure, and a reset on a fresh socket, fails the test.
+ */
+async function send(api: ApiName, fuzzed: FuzzRequest): Promise<Answer> {
+  try {
+    return await sendOnce(api, fuzzed);
+  } catch (error) {
+    if (!(error instanceof StaleSocketError)) throw error;
+    return sendOnce(api, fuzzed);
+  }
+}
+
+class StaleSocketError extends Error {}
+
+function sendOnce(api: ApiName, fuzzed: FuzzRequest): Promise<Answer> {
   const base = new URL(api === 'base' ? platform.base_url : platform.app_base_url);
   // Raw headers, as generated (repeats and all): Node then adds nothing, not even Host.
   const headers: string[] = ['Host', base.host, 'X-Spoke-Test-Clock-Offset', String(sent++ * SECONDS_APART)];
@@ -56,7 +73,10 @@ function send(api: ApiName, fuzzed: FuzzRequest): Promise<Answer> {
       response.on('error', reject);
     });
     outgoing.on('timeout', () => outgoing.destroy(new Error('no answer within 60 s')));
-    outgoing.on('error', (error) => reject(new Error(`${describeRequest(fuzzed)}: ${error.message}`)));
+    outgoing.on('error', (error: NodeJS.ErrnoException) => {
+      const message = `${describeRequest(fuzzed)}: ${error.message}`;
+      reject(outgoing.reusedSocket && error.code === 'ECONNRESET' ? new StaleSocketError(message) : new Error(message));
+    });
     outgoing.end(fuzzed.body ?? undefined);
   });
 }
